@@ -1,0 +1,285 @@
+"""The `ledger` command line: each command parses, calls one service or query, renders.
+
+No SQL and no rating logic here. Errors are printed by one boundary (`LedgerGroup`) as
+`error: <message>` on stderr: exit 1 for a refused request, 2 for a usage error.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import click
+import typer
+from typer.core import TyperGroup
+
+from ledger import database, queries, records, render
+from ledger.demo import DEMO_URL, build_demo
+from ledger.domain import GameResult, Period, Pool, parse_date
+from ledger.errors import InvalidInput, LedgerError, RejectedRecords
+from ledger.services import closing, games, imports, players
+
+T = TypeVar("T")
+
+
+class LedgerGroup(TyperGroup):
+    """The command group with the ledger's one error boundary."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs["standalone_mode"] = False
+        try:
+            code = super().main(*args, **kwargs)
+        except RejectedRecords as refused:
+            for line in refused.problems:
+                render.error(line)
+            render.error("nothing was written.")
+            sys.exit(1)
+        except LedgerError as refused:
+            render.error(str(refused))
+            sys.exit(1)
+        except click.UsageError as usage:
+            render.error(usage.format_message())
+            sys.exit(2)
+        except click.ClickException as failure:
+            render.error(failure.format_message())
+            sys.exit(failure.exit_code)
+        except click.Abort:
+            render.error("aborted.")
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+app = typer.Typer(
+    cls=LedgerGroup,
+    help="A rating ledger for chess federations: FIDE rating periods and published lists.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+db_app = typer.Typer(help="The database schema: `ledger db upgrade`, `ledger db current`.")
+app.add_typer(db_app, name="db")
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="URL",
+        help="Database URL (else $LEDGER_DATABASE_URL, else sqlite:///ledger.db).",
+        show_default=False,
+    ),
+]
+PoolOption = Annotated[
+    str, typer.Option("--pool", metavar="POOL", help="Rating pool: standard, rapid or blitz.")
+]
+FormatOption = Annotated[render.Format, typer.Option("--format", help="Output format.")]
+
+
+@app.callback()
+def root(ctx: typer.Context, db: DbOption = None) -> None:
+    """Record players and games, close monthly rating periods, publish rating lists."""
+    ctx.obj = db
+
+
+def _url(ctx: typer.Context, db: str | None) -> str:
+    return database.resolve_url(db or ctx.find_root().obj)
+
+
+@contextmanager
+def _ledger(ctx: typer.Context, db: str | None) -> Iterator[database.Ledger]:
+    ledger = database.open_ledger(_url(ctx, db))
+    try:
+        yield ledger
+    finally:
+        ledger.dispose()
+
+
+def _parse(field: str, parse: Callable[[str], T], text: str) -> T:
+    try:
+        return parse(text)
+    except InvalidInput as error:
+        raise InvalidInput(f"{field}: {error}") from None
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+@app.command("add-player")
+def add_player(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Option("--name", help="Full name, e.g. 'Carlsen, Magnus'.")],
+    id: Annotated[int | None, typer.Option("--id", help="Ledger ID; default: next free.")] = None,
+    fide_id: Annotated[int | None, typer.Option("--fide-id")] = None,
+    federation: Annotated[str | None, typer.Option("--federation", metavar="XXX")] = None,
+    sex: Annotated[str | None, typer.Option("--sex", metavar="M|F")] = None,
+    title: Annotated[str | None, typer.Option("--title")] = None,
+    birth_year: Annotated[int | None, typer.Option("--birth-year", metavar="YYYY")] = None,
+    rating: Annotated[
+        int | None, typer.Option("--rating", help="Starting published rating; default unrated.")
+    ] = None,
+    games_completed: Annotated[
+        int | None, typer.Option("--games", help="Rated games completed (with --rating).")
+    ] = None,
+    ever_2400: Annotated[
+        bool, typer.Option("--ever-2400", help="The published rating has reached 2400.")
+    ] = False,
+    peak: Annotated[int | None, typer.Option("--peak", help="Peak published rating.")] = None,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """Add a player; prints the new player's ID."""
+    player = records.new_player(
+        name=name,
+        id=id,
+        fide_id=fide_id,
+        federation=federation,
+        sex=sex,
+        title=title,
+        birth_year=birth_year,
+        rating=rating,
+        games=games_completed,
+        ever_2400=ever_2400,
+        peak=peak,
+    )
+    the_pool = _parse("pool", Pool.parse, pool)
+    with _ledger(ctx, db) as ledger, ledger.transaction() as session:
+        (player_id,) = players.add_players(session, the_pool, [player])
+    render.message(str(player_id))
+
+
+@app.command("add-game")
+def add_game(
+    ctx: typer.Context,
+    white: Annotated[int, typer.Option("--white", metavar="ID", help="White's ledger ID.")],
+    black: Annotated[int, typer.Option("--black", metavar="ID", help="Black's ledger ID.")],
+    result: Annotated[
+        str, typer.Option("--result", help="1-0, 0-1, 1/2-1/2 (½-½, =), +/-, -/+ or -/-.")
+    ],
+    date: Annotated[str, typer.Option("--date", metavar="YYYY-MM-DD")],
+    event: Annotated[str | None, typer.Option("--event", help="Event name.")] = None,
+    round: Annotated[int | None, typer.Option("--round")] = None,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """Record a game's result."""
+    game = records.new_game(
+        date=_parse("date", parse_date, date),
+        white=white,
+        black=black,
+        result=_parse("result", GameResult.parse, result),
+        event=event,
+        round=round,
+    )
+    the_pool = _parse("pool", Pool.parse, pool)
+    with _ledger(ctx, db) as ledger, ledger.transaction() as session:
+        (period,) = games.add_games(session, the_pool, [game])
+    render.message(f"Game recorded in {the_pool} period {period}.")
+
+
+FileArgument = Annotated[
+    Path, typer.Argument(exists=True, dir_okay=False, readable=True, metavar="FILE.csv")
+]
+
+
+@app.command("import-players")
+def import_players(
+    ctx: typer.Context, file: FileArgument, pool: PoolOption = "standard", db: DbOption = None
+) -> None:
+    """Import players from CSV: id,name,federation,sex,title,birth_year,rating,games,ever_2400."""
+    the_pool = _parse("pool", Pool.parse, pool)
+    content = file.read_bytes()
+    with _ledger(ctx, db) as ledger, ledger.transaction() as session:
+        summary = imports.import_players(session, the_pool, file.name, content, _now())
+    render.message(f"Imported {summary.rows} players from {summary.file_name}.")
+
+
+@app.command("import-games")
+def import_games(
+    ctx: typer.Context, file: FileArgument, pool: PoolOption = "standard", db: DbOption = None
+) -> None:
+    """Import games from CSV: date,white,black,result[,event,round]."""
+    the_pool = _parse("pool", Pool.parse, pool)
+    content = file.read_bytes()
+    with _ledger(ctx, db) as ledger, ledger.transaction() as session:
+        summary = imports.import_games(session, the_pool, file.name, content, _now())
+    render.message(f"Imported {summary.rows} games from {summary.file_name}.")
+
+
+@app.command("close-period")
+def close_period(
+    ctx: typer.Context,
+    period: Annotated[str, typer.Argument(metavar="YYYY-MM")],
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """Rate every game of a period and publish the new rating list."""
+    the_period = _parse("period", Period.parse, period)
+    the_pool = _parse("pool", Pool.parse, pool)
+    with _ledger(ctx, db) as ledger, ledger.transaction() as session:
+        summary = closing.close_period(session, the_pool, the_period, _now())
+    render.closed(summary)
+
+
+@app.command("list")
+def list_(
+    ctx: typer.Context,
+    period: Annotated[
+        str | None, typer.Option("--period", metavar="YYYY-MM", help="Default: the newest.")
+    ] = None,
+    top: Annotated[int | None, typer.Option("--top", min=1, help="Only the first N rows.")] = None,
+    output: FormatOption = render.Format.TABLE,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """Show a published rating list, highest rating first."""
+    the_period = _parse("period", Period.parse, period) if period else None
+    the_pool = _parse("pool", Pool.parse, pool)
+    with _ledger(ctx, db) as ledger, ledger.reading() as session:
+        published = queries.rating_list(session, the_pool, the_period, top)
+    render.rating_list(published, output)
+
+
+@app.command("demo")
+def demo(
+    ctx: typer.Context,
+    pool: PoolOption = "standard",
+    db: Annotated[
+        str | None,
+        typer.Option("--db", metavar="URL", help="Default: sqlite:///ledger-demo.db."),
+    ] = None,
+) -> None:
+    """Build a demo ledger in its own database, close its period and show the top 10."""
+    the_pool = _parse("pool", Pool.parse, pool)
+    url = db or DEMO_URL
+    summary = build_demo(url, the_pool, replace=db is None, now=_now())
+    render.closed(summary.closed)
+    with _ledger(ctx, url) as ledger, ledger.reading() as session:
+        published = queries.rating_list(session, the_pool, top=10)
+    render.rating_list(published, render.Format.TABLE)
+    render.message(summary.next_steps)
+
+
+@db_app.command("upgrade")
+def db_upgrade(ctx: typer.Context, db: DbOption = None) -> None:
+    """Bring the database schema to this ledger's newest revision."""
+    before, after = database.upgrade_schema(_url(ctx, db))
+    if before == after:
+        render.message(f"The schema is already at the newest revision, {after}.")
+    else:
+        render.message(f"Upgraded the schema from {before or 'empty'} to {after}.")
+
+
+@db_app.command("current")
+def db_current(ctx: typer.Context, db: DbOption = None) -> None:
+    """Show the database's schema revision and the newest one this ledger knows."""
+    current, head = database.current_revision(_url(ctx, db))
+    state = "up to date" if current == head else "run `ledger db upgrade`"
+    render.message(f"{current or 'empty'} (newest: {head}; {state})")
+
+
+def main() -> None:
+    app()

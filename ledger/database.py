@@ -1,0 +1,219 @@
+"""Everything that knows which database the ledger uses and how to talk to it.
+
+The URL comes from `--db`, else `LEDGER_DATABASE_URL`, else `sqlite:///ledger.db`. The
+engine factory sets SQLite up for real transactions (the sqlite3 driver's legacy
+transaction handling is replaced as SQLAlchemy's SQLite documentation describes, so DDL and
+every statement of a service are inside one BEGIN ... COMMIT), foreign keys and WAL. The
+schema is managed by Alembic: an empty database is brought to the newest revision on first
+use; an older one is refused until `ledger db upgrade`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from ledger.domain import Pool
+from ledger.errors import Conflict, LedgerError
+
+URL_VARIABLE = "LEDGER_DATABASE_URL"
+DEFAULT_URL = "sqlite:///ledger.db"
+SQLITE_BUSY_TIMEOUT_SECONDS = 30
+_WRITES = "ledger_writes"
+
+
+def resolve_url(option: str | None = None) -> str:
+    """The database URL: the `--db` option, else the environment variable, else the default."""
+    return option or os.environ.get(URL_VARIABLE) or DEFAULT_URL
+
+
+def shown_url(url: str | URL) -> str:
+    """The URL as it may appear in messages: never with its password."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "<malformed URL>"
+
+
+def migrations_directory() -> Path:
+    """Alembic's script directory: inside the installed package, or the source tree's."""
+    packaged = Path(__file__).with_name("migrations")
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "migrations"
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(migrations_directory()))
+    config.attributes["connection"] = connection
+    return config
+
+
+def create_ledger_engine(url: str) -> Engine:
+    """An engine for `url`, with the SQLite transaction fix and pragmas where it is SQLite."""
+    try:
+        parsed = make_url(url)
+        if parsed.get_backend_name() == "sqlite":
+            engine = create_engine(parsed, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_SECONDS})
+            _own_sqlite_transactions(engine)
+            return engine
+        return create_engine(parsed)
+    except (ArgumentError, NoSuchModuleError, ImportError) as error:
+        raise LedgerError(f"cannot use database URL {shown_url(url)}: {error}") from None
+
+
+def _own_sqlite_transactions(engine: Engine) -> None:
+    """Let SQLAlchemy, not the sqlite3 driver, emit BEGIN, so that a transaction is atomic.
+
+    A write session begins with BEGIN IMMEDIATE: it takes SQLite's write lock first, so two
+    writers queue (up to the busy timeout) instead of failing half-way.
+    """
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Connection) -> None:
+        writes = connection.get_execution_options().get(_WRITES, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
+
+
+class Ledger:
+    """An open ledger database: read sessions and write transactions on one engine."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._reads = sessionmaker(engine, expire_on_commit=False)
+        self._writes = sessionmaker(
+            engine.execution_options(**{_WRITES: True}), expire_on_commit=False
+        )
+
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        """A session for queries; it never commits."""
+        with _database_errors(self.engine), self._reads() as session:
+            yield session
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """A session whose work is committed at the end, or rolled back entirely on error."""
+        with _database_errors(self.engine), self._writes.begin() as session:
+            yield session
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+@contextmanager
+def _database_errors(engine: Engine) -> Iterator[None]:
+    """Turn the driver's operational failures into one-line ledger errors."""
+    try:
+        yield
+    except IntegrityError as error:
+        raise Conflict(
+            "the ledger changed while this command ran (another process wrote the same "
+            "records); nothing was written, try again."
+        ) from error
+    except OperationalError as error:
+        text = str(error.orig)
+        if "database is locked" in text:
+            raise Conflict(
+                "the ledger is busy: another process is writing to it; try again when it is done."
+            ) from None
+        first_line = text.strip().splitlines()[0] if text.strip() else type(error.orig).__name__
+        raise LedgerError(f"database {shown_url(engine.url)} failed: {first_line}") from None
+
+
+_POOL_LOCK_BASE = 0x1ED6E0
+
+
+def lock_pool(session: Session, pool: Pool) -> None:
+    """Serialise closes of one pool: a PostgreSQL advisory lock held until the transaction
+    ends. On SQLite the write transaction already holds the database's write lock."""
+    if session.get_bind().dialect.name == "postgresql":
+        key = _POOL_LOCK_BASE + list(Pool).index(pool)
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+
+
+def open_ledger(url: str) -> Ledger:
+    """Open the ledger at `url`, creating its schema if the database is empty."""
+    engine = create_ledger_engine(url)
+    try:
+        with _database_errors(engine), engine.begin() as connection:
+            _ensure_schema(connection, shown_url(url))
+    except BaseException:
+        engine.dispose()
+        raise
+    return Ledger(engine)
+
+
+def _ensure_schema(connection: Connection, where: str) -> None:
+    current = schema_revision(connection)
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    if current == head:
+        return
+    if current is None:
+        if inspect(connection).get_table_names():
+            raise LedgerError(f"{where} is not empty and is not a ledger database.")
+        command.upgrade(alembic_config(connection), "head")
+    elif _is_known_revision(current):
+        raise LedgerError(
+            f"the database schema is at revision {current}, older than this ledger's {head}; "
+            "run `ledger db upgrade` first."
+        )
+    else:
+        raise LedgerError(
+            f"the database schema is at revision {current}, which this ledger does not know; "
+            "it was written by a newer ledger."
+        )
+
+
+def schema_revision(connection: Connection) -> str | None:
+    """The Alembic revision the database is at, or None for an unversioned database."""
+    return MigrationContext.configure(connection).get_current_revision()
+
+
+def _is_known_revision(revision: str) -> bool:
+    script = ScriptDirectory.from_config(alembic_config())
+    return any(known.revision == revision for known in script.walk_revisions())
+
+
+def upgrade_schema(url: str) -> tuple[str | None, str | None]:
+    """Run every pending migration; returns the revisions before and after."""
+    engine = create_ledger_engine(url)
+    try:
+        with _database_errors(engine), engine.begin() as connection:
+            before = schema_revision(connection)
+            command.upgrade(alembic_config(connection), "head")
+            return before, schema_revision(connection)
+    finally:
+        engine.dispose()
+
+
+def current_revision(url: str) -> tuple[str | None, str | None]:
+    """The database's schema revision and the newest revision this ledger knows."""
+    engine = create_ledger_engine(url)
+    try:
+        with _database_errors(engine), engine.connect() as connection:
+            head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+            return schema_revision(connection), head
+    finally:
+        engine.dispose()

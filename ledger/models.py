@@ -1,0 +1,228 @@
+"""The database tables, as SQLAlchemy 2 typed models.
+
+Columns and constraints only: the rules live in `ledger.rules`, the transactions in the
+services. Ratings, scores and hundredths are integers; periods are stored as `YYYY-MM`.
+
+The published lists are stored as changes: a `ListEntry` row is written for a player only
+in a period where their standing changed (rated games, a first appearance, a new or lost
+rating). The list in force at period P is, for every player, their newest entry at or before
+P; `PlayerRating` holds each player's standing after the newest list, so the newest list is
+read without history and a close writes rows only for the players who played.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from enum import StrEnum
+from typing import Annotated
+
+from sqlalchemy import (
+    CheckConstraint,
+    Dialect,
+    Enum,
+    ForeignKey,
+    Index,
+    MetaData,
+    String,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from ledger.domain import GameResult, Period, Pool
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class PeriodType(TypeDecorator[Period]):
+    """A `Period` stored as its `YYYY-MM` text, which sorts in calendar order."""
+
+    impl = String(7)
+    cache_ok = True
+
+    def process_bind_param(self, value: Period | None, dialect: Dialect) -> str | None:
+        return None if value is None else str(value)
+
+    def process_result_value(self, value: str | None, dialect: Dialect) -> Period | None:
+        return None if value is None else Period.parse(value)
+
+
+def _stored_enum(enum: type[StrEnum], name: str) -> Enum:
+    """An enum kept as its text value, with a CHECK constraint on both backends."""
+    return Enum(
+        enum,
+        name=name,
+        native_enum=False,
+        create_constraint=True,
+        length=max(len(member.value) for member in enum),
+        values_callable=lambda members: [member.value for member in members],
+        validate_strings=True,
+    )
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {  # noqa: RUF012 - SQLAlchemy reads it from the class
+        Period: PeriodType,
+        Pool: _stored_enum(Pool, "pool"),
+        GameResult: _stored_enum(GameResult, "result"),
+    }
+
+    def __repr__(self) -> str:
+        columns = ", ".join(f"{c.key}={getattr(self, c.key)!r}" for c in self.__table__.columns)
+        return f"{type(self).__name__}({columns})"
+
+
+PlayerId = Annotated[int, mapped_column(ForeignKey("players.id"))]
+PoolKey = Annotated[Pool, mapped_column(primary_key=True)]
+
+
+class Player(Base):
+    """A person the ledger rates, under the ledger ID (often a FIDE or federation ID)."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    fide_id: Mapped[int | None] = mapped_column(unique=True)
+    name: Mapped[str] = mapped_column(String(200))
+    federation: Mapped[str | None] = mapped_column(String(3))
+    sex: Mapped[str | None] = mapped_column(String(1))
+    title: Mapped[str | None] = mapped_column(String(8))
+    birth_year: Mapped[int | None]
+
+    __table_args__ = (CheckConstraint("sex IN ('M', 'F')", name="sex"),)
+
+
+class PlayerRating(Base):
+    """A player's standing in one pool after the newest published list (or a pending start).
+
+    `rating` is None once the player has lost their rating (7.1.4). `first_list` is None for
+    a starting rating that no published list has carried yet; the next close lists it.
+    """
+
+    __tablename__ = "player_ratings"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    pool: Mapped[PoolKey]
+    rating: Mapped[int | None]
+    games_completed: Mapped[int]
+    ever_2400: Mapped[bool]
+    peak: Mapped[int]
+    peak_period: Mapped[Period | None]
+    last_active: Mapped[Period | None]
+    first_list: Mapped[Period | None]
+
+    __table_args__ = (
+        Index("ix_player_ratings_pool_rating", "pool", "rating"),
+        Index("ix_player_ratings_pool_first_list", "pool", "first_list"),
+    )
+
+
+class Event(Base):
+    """A tournament, match or league: its games are rated in the period of its end date."""
+
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    start_date: Mapped[dt.date]
+    end_date: Mapped[dt.date]
+
+
+class Game(Base):
+    """A game as reported. `period` is the rating period it belongs to (FIDE 5)."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    pool: Mapped[Pool]
+    period: Mapped[Period]
+    date: Mapped[dt.date]
+    event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id"), index=True)
+    round: Mapped[int | None]
+    white_id: Mapped[PlayerId] = mapped_column(index=True)
+    black_id: Mapped[PlayerId] = mapped_column(index=True)
+    result: Mapped[GameResult]
+    import_id: Mapped[int | None] = mapped_column(ForeignKey("imports.id"))
+
+    __table_args__ = (
+        CheckConstraint("white_id <> black_id", name="two_players"),
+        Index("ix_games_pool_period", "pool", "period"),
+    )
+
+
+class RatingPeriod(Base):
+    """A pool's rating period; `closed_at` is set when its list is published."""
+
+    __tablename__ = "rating_periods"
+
+    pool: Mapped[PoolKey]
+    period: Mapped[Period] = mapped_column(primary_key=True)
+    closed_at: Mapped[dt.datetime | None]
+
+
+class ListEntry(Base):
+    """A player's row on the list published by closing `period`, where it changed.
+
+    `change` is None for a player newly rated on this list; `listed` is False when the new
+    rating fell below the floor and the player is unrated from this list on. `k_times_sum`
+    is the unrounded K x ΣΔR in hundredths, `k_applied` the K used (after the 700 cap) and
+    `k_next` the K in force for the next period (None once the player is unrated).
+    """
+
+    __tablename__ = "list_entries"
+
+    pool: Mapped[PoolKey]
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    period: Mapped[Period] = mapped_column(primary_key=True)
+    rating: Mapped[int]
+    change: Mapped[int | None]
+    listed: Mapped[bool]
+    games: Mapped[int]
+    k_applied: Mapped[int | None]
+    k_times_sum: Mapped[int | None]
+    k_next: Mapped[int | None]
+    games_completed: Mapped[int]
+    ever_2400: Mapped[bool]
+    peak: Mapped[int]
+    peak_period: Mapped[Period | None]
+    last_active: Mapped[Period | None]
+
+    __table_args__ = (Index("ix_list_entries_pool_period", "pool", "period"),)
+
+
+class GameRating(Base):
+    """How the close rated one game: the ratings used and each side's expected score.
+
+    An expected score is None where that side was not rated (an unrated player or opponent,
+    a forfeit, a rapid or blitz pairing too far apart). A rating is None for an unrated player.
+    """
+
+    __tablename__ = "game_ratings"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    white_rating: Mapped[int | None]
+    black_rating: Mapped[int | None]
+    white_expected: Mapped[int | None]
+    black_expected: Mapped[int | None]
+
+
+class Import(Base):
+    """A file imported into the ledger; its content hash refuses a second import."""
+
+    __tablename__ = "imports"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    file_name: Mapped[str] = mapped_column(String(500))
+    sha256: Mapped[str] = mapped_column(String(64))
+    rows: Mapped[int]
+    imported_at: Mapped[dt.datetime]
+
+    __table_args__ = (UniqueConstraint("kind", "sha256"),)

@@ -1,0 +1,145 @@
+"""What the user asks the ledger to record: new players and reported games, validated.
+
+The CLI and the importers both build these records; the services write them. A record may
+carry its `source` (`file:line`), which prefixes every problem found with it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ledger.domain import GameResult
+from ledger.errors import InvalidInput
+from ledger.rules import RATING_FLOOR
+
+_Bad = Callable[[str, str], InvalidInput]
+
+HIGHEST_RATING = 3500
+EARLIEST_BIRTH_YEAR = 1850
+_FEDERATION = re.compile(r"[A-Z]{3}")
+
+
+def problem(source: str | None, message: str) -> str:
+    """A problem as one line: `file:line: message`, or the message alone."""
+    return f"{source}: {message}" if source else message
+
+
+@dataclass(frozen=True, slots=True)
+class StartingRating:
+    """A published rating carried in from an existing list: it counts as the previous list."""
+
+    rating: int
+    games: int
+    ever_2400: bool
+    peak: int
+
+
+@dataclass(frozen=True, slots=True)
+class NewPlayer:
+    name: str
+    id: int | None = None
+    fide_id: int | None = None
+    federation: str | None = None
+    sex: str | None = None
+    title: str | None = None
+    birth_year: int | None = None
+    starting: StartingRating | None = None
+    source: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    date: dt.date
+    white: int
+    black: int
+    result: GameResult
+    event: str | None = None
+    round: int | None = None
+    source: str | None = None
+
+
+def new_player(
+    *,
+    name: str,
+    id: int | None = None,
+    fide_id: int | None = None,
+    federation: str | None = None,
+    sex: str | None = None,
+    title: str | None = None,
+    birth_year: int | None = None,
+    rating: int | None = None,
+    games: int | None = None,
+    ever_2400: bool = False,
+    peak: int | None = None,
+    source: str | None = None,
+) -> NewPlayer:
+    """A validated new player; raises InvalidInput naming the first bad field."""
+
+    def bad(field: str, message: str) -> InvalidInput:
+        return InvalidInput(problem(source, f"{field}: {message}"))
+
+    name = " ".join(name.split())
+    if not name:
+        raise bad("name", "a player needs a name.")
+    for field, number in (("id", id), ("fide-id", fide_id)):
+        if number is not None and number <= 0:
+            raise bad(field, f"{number} is not a valid ID; IDs are positive whole numbers.")
+    if federation is not None and not _FEDERATION.fullmatch(federation := federation.upper()):
+        raise bad("federation", f"{federation!r} is not a three-letter federation code.")
+    if sex is not None and (sex := sex.upper()) not in ("M", "F"):
+        raise bad("sex", f"{sex!r} is not M or F.")
+    if birth_year is not None and not EARLIEST_BIRTH_YEAR <= birth_year <= 9999:
+        raise bad("birth-year", f"{birth_year} is not a birth year.")
+    starting = _starting_rating(rating, games, ever_2400, peak, bad)
+    return NewPlayer(
+        name, id, fide_id, federation, sex, title or None, birth_year, starting, source
+    )
+
+
+def _starting_rating(
+    rating: int | None,
+    games: int | None,
+    ever_2400: bool,
+    peak: int | None,
+    bad: _Bad,
+) -> StartingRating | None:
+    if rating is None:
+        if games is not None or peak is not None or ever_2400:
+            raise bad("rating", "games, peak and the 2400 flag need a starting rating.")
+        return None
+    if not RATING_FLOOR <= rating <= HIGHEST_RATING:
+        raise bad(
+            "rating",
+            f"{rating} cannot be a published rating; ratings run from {RATING_FLOOR} "
+            f"(FIDE 7.1.4) to {HIGHEST_RATING}.",
+        )
+    if games is None or games < 0:
+        raise bad(
+            "games", "a starting rating needs the number of rated games completed (0 or more)."
+        )
+    if peak is not None and peak < rating:
+        raise bad("peak", f"the peak {peak} is below the rating {rating}.")
+    peak = peak if peak is not None else rating
+    return StartingRating(rating, games, ever_2400 or peak >= 2400, peak)
+
+
+def new_game(
+    *,
+    date: dt.date,
+    white: int,
+    black: int,
+    result: GameResult,
+    event: str | None = None,
+    round: int | None = None,
+    source: str | None = None,
+) -> NewGame:
+    """A validated new game; raises InvalidInput naming the first bad field."""
+    if white == black:
+        raise InvalidInput(problem(source, f"black: player {white} cannot play themselves."))
+    if round is not None and round <= 0:
+        raise InvalidInput(problem(source, f"round: {round} is not a round number."))
+    event = " ".join(event.split()) if event else None
+    return NewGame(date, white, black, result, event or None, round, source)

@@ -1,0 +1,1 @@
+"""The write side: each service is one transaction the caller opens with `Ledger.transaction`."""

@@ -1,0 +1,42 @@
+"""Set-wise reads and writes in batches that every backend accepts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
+from typing import Any, TypeVar
+
+from sqlalchemy import Row, Select, insert, update
+from sqlalchemy.orm import Session
+
+BATCH_SIZE = 5_000
+T = TypeVar("T")
+AnySelect = Select[*tuple[Any, ...]]
+AnyRow = Row[*tuple[Any, ...]]
+
+
+def batched(items: Iterable[T], size: int = BATCH_SIZE) -> Iterator[list[T]]:
+    """Consecutive lists of at most `size` items."""
+    iterator = iter(items)
+    while batch := list(islice(iterator, size)):
+        yield batch
+
+
+def insert_rows(session: Session, model: type[Any], rows: Sequence[dict[str, Any]]) -> None:
+    """INSERT many rows with executemany, a batch at a time."""
+    for batch in batched(rows):
+        session.execute(insert(model), batch)
+
+
+def update_rows(session: Session, model: type[Any], rows: Sequence[dict[str, Any]]) -> None:
+    """UPDATE many rows by primary key (SQLAlchemy's bulk UPDATE by primary key)."""
+    for batch in batched(rows):
+        session.execute(update(model), batch)
+
+
+def select_in(
+    session: Session, statement: AnySelect, column: Any, values: Iterable[Any]
+) -> Iterator[AnyRow]:
+    """The rows of `statement` WHERE `column` IN each batch of `values`."""
+    for batch in batched(sorted(set(values))):
+        yield from session.execute(statement.where(column.in_(batch)))

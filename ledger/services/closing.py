@@ -1,0 +1,411 @@
+"""Closing a rating period: rate every game of the period and publish the new list.
+
+The close is set-wise: one read of the period's games, one of the players' standing on the
+list in force, the arithmetic in `ledger.rules`, then bulk writes of the list rows, the
+per-game figures and the players' new standing. Only players whose standing changed get a
+row, so the cost follows the period's games, not the size of the list.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from sqlalchemy import func, literal, select, update
+from sqlalchemy.orm import Session
+
+from ledger import rules
+from ledger.database import lock_pool
+from ledger.domain import Period, Pool
+from ledger.errors import Conflict
+from ledger.models import (
+    Game,
+    GameRating,
+    ListEntry,
+    PeriodType,
+    Player,
+    PlayerRating,
+    RatingPeriod,
+)
+from ledger.services.batches import AnyRow, insert_rows, select_in, update_rows
+from ledger.services.periods import is_closed, newest_closed_period
+
+
+@dataclass(frozen=True, slots=True)
+class ClosedPeriod:
+    """What a close published: the periods it closed and the counts of the last one."""
+
+    pool: Pool
+    periods: list[Period]
+    games_rated: int
+    games_unrated: int
+    players_rated: int
+    newly_rated: int
+    unrated_by_floor: int
+
+
+def close_period(session: Session, pool: Pool, period: Period, now: dt.datetime) -> ClosedPeriod:
+    """Close `period` and every earlier empty open period, in order (FIDE 6).
+
+    Refused if the period is closed or an earlier open period holds games.
+    """
+    lock_pool(session, pool)
+    newest = newest_closed_period(session, pool)
+    if is_closed(period, newest):
+        raise Conflict(f"period {period} is already closed.")
+    first = newest + 1 if newest is not None else period
+    _refuse_open_games_before(session, pool, first, period, newest)
+    periods = [first + i for i in range(first.months_until(period) + 1)]
+    totals = _Totals()
+    for each in periods:
+        _close_one(session, pool, each, now, totals)
+    return ClosedPeriod(pool, periods, **vars(totals))
+
+
+def _refuse_open_games_before(
+    session: Session, pool: Pool, first: Period, period: Period, newest: Period | None
+) -> None:
+    statement = select(func.min(Game.period)).where(Game.pool == pool, Game.period < period)
+    if newest is not None:
+        statement = statement.where(Game.period >= first)
+    earlier = session.scalar(statement)
+    if earlier is not None:
+        raise Conflict(
+            f"period {earlier} holds games and is still open; close it first "
+            f"(`ledger close-period {earlier}`)."
+        )
+
+
+@dataclass
+class _Totals:
+    games_rated: int = 0
+    games_unrated: int = 0
+    players_rated: int = 0
+    newly_rated: int = 0
+    unrated_by_floor: int = 0
+
+
+@dataclass
+class _Standing:
+    """A player's standing on the list in force at the start of the period (none if never
+    rated in the pool), and the games the period brings them."""
+
+    player_id: int
+    birth_year: int | None
+    has_row: bool
+    rating: int | None
+    games_completed: int
+    ever_2400: bool
+    peak: int
+    peak_period: Period | None
+    first_list: Period | None
+    rated_games: list[rules.RatedGame] = field(default_factory=list)
+    initial_games: list[rules.InitialRatingGame] = field(default_factory=list)
+
+    @property
+    def state(self) -> rules.RatingState:
+        assert self.rating is not None
+        return rules.RatingState(
+            self.rating, self.games_completed, self.ever_2400, self.peak, self.birth_year
+        )
+
+
+def _close_one(
+    session: Session, pool: Pool, period: Period, now: dt.datetime, totals: _Totals
+) -> None:
+    _mark_closed(session, pool, period, now)
+    games = session.execute(
+        select(Game.id, Game.white_id, Game.black_id, Game.result, Game.event_id).where(
+            Game.pool == pool, Game.period == period
+        )
+    ).all()
+    standings = _load_standings(
+        session, pool, {g.white_id for g in games} | {g.black_id for g in games}
+    )
+    game_ratings = [_rate_game(pool, period, game, standings) for game in games]
+    insert_rows(session, GameRating, game_ratings)
+    totals.games_rated += sum(1 for row in game_ratings if row["white_expected"] is not None)
+    totals.games_unrated += sum(1 for row in game_ratings if row["white_expected"] is None)
+    _add_pooled_history(session, pool, period, standings)
+    publication = _Publication(pool, period)
+    for standing in standings.values():
+        publication.add(standing)
+    publication.add_pending(session)
+    publication.write(session)
+    totals.players_rated += publication.players_rated
+    totals.newly_rated += publication.newly_rated
+    totals.unrated_by_floor += publication.unrated_by_floor
+
+
+def _mark_closed(session: Session, pool: Pool, period: Period, now: dt.datetime) -> None:
+    closed = session.execute(
+        update(RatingPeriod)
+        .where(RatingPeriod.pool == pool, RatingPeriod.period == period)
+        .values(closed_at=now)
+    )
+    if closed.rowcount == 0:  # type: ignore[attr-defined]
+        session.add(RatingPeriod(pool=pool, period=period, closed_at=now))
+        session.flush()
+
+
+def _load_standings(session: Session, pool: Pool, player_ids: set[int]) -> dict[int, _Standing]:
+    statement = select(
+        Player.id.label("player_id"),
+        Player.birth_year,
+        PlayerRating.player_id.is_not(None).label("has_row"),
+        PlayerRating.rating,
+        func.coalesce(PlayerRating.games_completed, 0).label("games_completed"),
+        func.coalesce(PlayerRating.ever_2400, False).label("ever_2400"),
+        func.coalesce(PlayerRating.peak, 0).label("peak"),
+        PlayerRating.peak_period,
+        PlayerRating.first_list,
+    ).outerjoin(PlayerRating, (PlayerRating.player_id == Player.id) & (PlayerRating.pool == pool))
+    return {row[0]: _Standing(*row) for row in select_in(session, statement, Player.id, player_ids)}
+
+
+def _rate_game(
+    pool: Pool,
+    period: Period,
+    game: AnyRow,
+    standings: dict[int, _Standing],
+) -> dict[str, object]:
+    """Rate one game for both sides and remember its figures (FIDE 5, 8.3)."""
+    white, black = standings[game.white_id], standings[game.black_id]
+    row: dict[str, object] = {
+        "game_id": game.id,
+        "white_rating": white.rating,
+        "black_rating": black.rating,
+        "white_expected": None,
+        "black_expected": None,
+    }
+    if not game.result.is_played:
+        return row
+    white_score = game.result.white_score
+    event = (period, game.event_id or 0)
+    if white.rating is None or black.rating is None:
+        for side, opponent, score in (
+            (white, black, white_score),
+            (black, white, 100 - white_score),
+        ):
+            if side.rating is None and opponent.rating is not None:
+                side.initial_games.append(rules.InitialRatingGame(event, opponent.rating, score))
+        return row
+    expected = rules.expected_scores(pool, period, white.rating, black.rating)
+    if expected is not None:
+        row["white_expected"], row["black_expected"] = expected
+        white.rated_games.append(rules.RatedGame(white_score, expected[0]))
+        black.rated_games.append(rules.RatedGame(100 - white_score, expected[1]))
+    return row
+
+
+def _add_pooled_history(
+    session: Session, pool: Pool, period: Period, standings: dict[int, _Standing]
+) -> None:
+    """Add the earlier games that pool toward an unrated player's first rating (8.2).
+
+    The pool spans at most 26 months, ending with this period, and never reaches back
+    past a list on which the player lost an earlier rating.
+    """
+    candidates = {pid: s for pid, s in standings.items() if s.initial_games}
+    if not candidates:
+        return
+    last_listed: dict[int, Period] = dict(
+        select_in(
+            session,
+            select(ListEntry.player_id, func.max(ListEntry.period))
+            .where(ListEntry.pool == pool)
+            .group_by(ListEntry.player_id),
+            ListEntry.player_id,
+            candidates,
+        )
+    )
+    start = period - (rules.INITIAL_RATING_WINDOW_MONTHS - 1)
+    history = (
+        select(
+            Game.white_id,
+            Game.black_id,
+            Game.result,
+            Game.period,
+            Game.event_id,
+            GameRating.white_rating,
+            GameRating.black_rating,
+        )
+        .join(GameRating, GameRating.game_id == Game.id)
+        .where(Game.pool == pool, Game.period >= start, Game.period < period)
+    )
+    for column, is_white in ((Game.white_id, True), (Game.black_id, False)):
+        for game in select_in(session, history, column, candidates):
+            player_id = game.white_id if is_white else game.black_id
+            own, opponent = (
+                (game.white_rating, game.black_rating)
+                if is_white
+                else (game.black_rating, game.white_rating)
+            )
+            since = last_listed.get(player_id)
+            if not game.result.is_played or own is not None or opponent is None:
+                continue
+            if since is not None and game.period <= since:
+                continue
+            score = game.result.white_score if is_white else 100 - game.result.white_score
+            candidates[player_id].initial_games.append(
+                rules.InitialRatingGame((game.period, game.event_id or 0), opponent, score)
+            )
+
+
+class _Publication:
+    """The rows a close writes: list entries and the players' new standing."""
+
+    def __init__(self, pool: Pool, period: Period) -> None:
+        self.pool = pool
+        self.period = period
+        self.entries: list[dict[str, object]] = []
+        self.updates: list[dict[str, object]] = []
+        self.inserts: list[dict[str, object]] = []
+        self.players_rated = 0
+        self.newly_rated = 0
+        self.unrated_by_floor = 0
+
+    def add(self, standing: _Standing) -> None:
+        if standing.rated_games:
+            self._rate(standing)
+        elif standing.initial_games and standing.rating is None:
+            self._first_rating(standing)
+
+    def _rate(self, standing: _Standing) -> None:
+        """8.3: the period's rating change from the list in force."""
+        outcome = rules.rate_period(standing.state, self.period, standing.rated_games)
+        self.players_rated += 1
+        self.unrated_by_floor += not outcome.listed
+        self._publish(
+            standing,
+            outcome.state,
+            listed=outcome.listed,
+            change=outcome.change,
+            games=outcome.games,
+            k_applied=outcome.k_applied,
+            k_times_sum=outcome.k_times_sum,
+        )
+
+    def _first_rating(self, standing: _Standing) -> None:
+        """8.2: a first rating once the pooled games suffice."""
+        outcome = rules.initial_rating(standing.initial_games)
+        if outcome is None:
+            return
+        rating, games = outcome
+        self.newly_rated += 1
+        state = rules.RatingState(
+            rating,
+            games,
+            standing.ever_2400 or rating >= rules.EVER_2400,
+            max(standing.peak, rating),
+            standing.birth_year,
+        )
+        in_period = sum(1 for game in standing.initial_games if game.event[0] == self.period)
+        self._publish(
+            standing,
+            state,
+            listed=True,
+            change=None,
+            games=in_period,
+            k_applied=None,
+            k_times_sum=None,
+        )
+
+    def _publish(
+        self,
+        standing: _Standing,
+        state: rules.RatingState,
+        *,
+        listed: bool,
+        change: int | None,
+        games: int,
+        k_applied: int | None,
+        k_times_sum: int | None,
+    ) -> None:
+        peak_period = self.period if state.peak > standing.peak else standing.peak_period
+        self.entries.append(
+            self._entry(standing.player_id, state, listed, peak_period, self.period)
+            | {"change": change, "games": games, "k_applied": k_applied, "k_times_sum": k_times_sum}
+        )
+        row = {
+            "player_id": standing.player_id,
+            "pool": self.pool,
+            "rating": state.rating if listed else None,
+            "games_completed": state.games_completed,
+            "ever_2400": state.ever_2400,
+            "peak": state.peak,
+            "peak_period": peak_period,
+            "last_active": self.period,
+            "first_list": standing.first_list or self.period,
+        }
+        (self.updates if standing.has_row else self.inserts).append(row)
+
+    def _entry(
+        self,
+        player_id: int,
+        state: rules.RatingState,
+        listed: bool,
+        peak_period: Period | None,
+        last_active: Period | None,
+    ) -> dict[str, object]:
+        return {
+            "pool": self.pool,
+            "player_id": player_id,
+            "period": self.period,
+            "rating": state.rating,
+            "listed": listed,
+            "k_next": rules.development_coefficient(state, self.period + 1) if listed else None,
+            "games_completed": state.games_completed,
+            "ever_2400": state.ever_2400,
+            "peak": state.peak,
+            "peak_period": peak_period,
+            "last_active": last_active,
+        }
+
+    def add_pending(self, session: Session) -> None:
+        """Starting ratings no list has carried yet join this list unchanged.
+
+        Ledger's choice: joining the list counts as activity for the inactivity flag.
+        """
+        published = {entry["player_id"] for entry in self.entries}
+        pending = session.execute(
+            select(
+                PlayerRating.player_id,
+                Player.birth_year,
+                PlayerRating.rating,
+                PlayerRating.games_completed,
+                PlayerRating.ever_2400,
+                PlayerRating.peak,
+                PlayerRating.peak_period,
+                PlayerRating.last_active,
+            )
+            .join(Player, Player.id == PlayerRating.player_id)
+            .where(PlayerRating.pool == self.pool, PlayerRating.first_list.is_(None))
+        )
+        for row in pending:
+            if row.player_id in published:
+                continue
+            state = rules.RatingState(
+                row.rating, row.games_completed, row.ever_2400, row.peak, row.birth_year
+            )
+            self.entries.append(
+                self._entry(
+                    row.player_id, state, True, row.peak_period, row.last_active or self.period
+                )
+                | {"change": 0, "games": 0, "k_applied": None, "k_times_sum": None}
+            )
+
+    def write(self, session: Session) -> None:
+        insert_rows(session, ListEntry, self.entries)
+        update_rows(session, PlayerRating, self.updates)
+        insert_rows(session, PlayerRating, self.inserts)
+        session.execute(
+            update(PlayerRating)
+            .where(PlayerRating.pool == self.pool, PlayerRating.first_list.is_(None))
+            .values(
+                first_list=self.period,
+                last_active=func.coalesce(
+                    PlayerRating.last_active, literal(self.period, PeriodType())
+                ),
+            )
+        )

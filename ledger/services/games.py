@@ -1,0 +1,150 @@
+"""Recording reported games: one from the command line or many from an import.
+
+A game belongs to the rating period that contains its event's end date, or its own date
+when it has no event (FIDE 5, ledger's choice). An event's dates are those of its games,
+so a game that extends an event into a later period moves the event's other games with it,
+as long as none of them lies in a closed period.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from ledger.domain import Period, Pool
+from ledger.errors import RejectedRecords
+from ledger.models import Event, Game, Player
+from ledger.records import NewGame, problem
+from ledger.services.batches import insert_rows, select_in
+from ledger.services.periods import is_closed, newest_closed_period, open_periods
+
+
+@dataclass
+class _EventPlan:
+    """An event touched by the new games: its dates before and after."""
+
+    name: str
+    event: Event | None
+    start: dt.date
+    end: dt.date
+
+    @property
+    def old_period(self) -> Period | None:
+        return Period.of(self.event.end_date) if self.event else None
+
+    @property
+    def period(self) -> Period:
+        return Period.of(self.end)
+
+
+def add_games(
+    session: Session, pool: Pool, games: Sequence[NewGame], import_id: int | None = None
+) -> list[Period]:
+    """Record `games` in `pool`; returns the periods they fall in.
+
+    Nothing is written if any of them is refused.
+    """
+    newest_closed = newest_closed_period(session, pool)
+    events = _plan_events(session, games)
+    problems = _unknown_players(session, games) + _closed_period_problems(
+        games, events, newest_closed
+    )
+    if problems:
+        raise RejectedRecords(problems)
+    event_ids = _write_events(session, events)
+    periods = [events[game.event].period if game.event else Period.of(game.date) for game in games]
+    rows = [
+        {
+            "pool": pool,
+            "period": period,
+            "date": game.date,
+            "event_id": event_ids[game.event] if game.event else None,
+            "round": game.round,
+            "white_id": game.white,
+            "black_id": game.black,
+            "result": game.result,
+            "import_id": import_id,
+        }
+        for game, period in zip(games, periods, strict=True)
+    ]
+    open_periods(session, pool, periods)
+    insert_rows(session, Game, rows)
+    return sorted(set(periods))
+
+
+def _plan_events(session: Session, games: Sequence[NewGame]) -> dict[str, _EventPlan]:
+    names = {game.event for game in games if game.event}
+    existing = {
+        event.name: event for (event,) in select_in(session, select(Event), Event.name, names)
+    }
+    plans: dict[str, _EventPlan] = {}
+    for game in games:
+        if not game.event:
+            continue
+        plan = plans.get(game.event)
+        if plan is None:
+            event = existing.get(game.event)
+            start, end = (event.start_date, event.end_date) if event else (game.date, game.date)
+            plan = plans[game.event] = _EventPlan(game.event, event, start, end)
+        plan.start, plan.end = min(plan.start, game.date), max(plan.end, game.date)
+    return plans
+
+
+def _unknown_players(session: Session, games: Sequence[NewGame]) -> list[str]:
+    wanted = {game.white for game in games} | {game.black for game in games}
+    known = {row[0] for row in select_in(session, select(Player.id), Player.id, wanted)}
+    return [
+        problem(game.source, f"{colour}: no player with ID {player}.")
+        for game in games
+        for colour, player in (("white", game.white), ("black", game.black))
+        if player not in known
+    ]
+
+
+def _closed_period_problems(
+    games: Sequence[NewGame], events: dict[str, _EventPlan], newest_closed: Period | None
+) -> list[str]:
+    problems = []
+    for game in games:
+        plan = events.get(game.event) if game.event else None
+        period = plan.period if plan else Period.of(game.date)
+        old = plan.old_period if plan else None
+        if old is not None and old != period and is_closed(old, newest_closed):
+            problems.append(
+                problem(
+                    game.source,
+                    f"event: {game.event!r} was rated in period {old}, which is closed; "
+                    f"a game dated {game.date} cannot extend it. Record it under another event.",
+                )
+            )
+        elif is_closed(period, newest_closed):
+            problems.append(
+                problem(
+                    game.source,
+                    f"date: period {period} is closed; a game dated {game.date} "
+                    f"cannot be added to it.",
+                )
+            )
+    return problems
+
+
+def _write_events(session: Session, plans: dict[str, _EventPlan]) -> dict[str, int]:
+    """Create new events, widen existing ones and move their games to the new period."""
+    ids = {}
+    for plan in plans.values():
+        event = plan.event
+        if event is None:
+            event = Event(name=plan.name, start_date=plan.start, end_date=plan.end)
+            session.add(event)
+            session.flush()
+        elif plan.period != plan.old_period:
+            session.execute(
+                update(Game).where(Game.event_id == event.id).values(period=plan.period)
+            )
+        event.start_date, event.end_date = plan.start, plan.end
+        ids[plan.name] = event.id
+    return ids

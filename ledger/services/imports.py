@@ -1,0 +1,71 @@
+"""Importing CSV files of players and games: all or nothing, and never the same file twice."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ledger import csvfiles
+from ledger.domain import Pool
+from ledger.errors import Conflict, InvalidInput
+from ledger.models import Import
+from ledger.services.games import add_games
+from ledger.services.players import add_players
+
+
+@dataclass(frozen=True, slots=True)
+class ImportSummary:
+    file_name: str
+    rows: int
+
+
+def import_players(
+    session: Session, pool: Pool, file_name: str, content: bytes, now: dt.datetime
+) -> ImportSummary:
+    """Add every player of a players CSV, with their starting ratings in `pool`."""
+    players = csvfiles.read_players(_text(content, file_name), file_name)
+    _record_import(session, "players", file_name, content, len(players), now)
+    add_players(session, pool, players)
+    return ImportSummary(file_name, len(players))
+
+
+def import_games(
+    session: Session, pool: Pool, file_name: str, content: bytes, now: dt.datetime
+) -> ImportSummary:
+    """Add every game of a games CSV to `pool`."""
+    games = csvfiles.read_games(_text(content, file_name), file_name)
+    import_id = _record_import(session, "games", file_name, content, len(games), now)
+    add_games(session, pool, games, import_id)
+    return ImportSummary(file_name, len(games))
+
+
+def _text(content: bytes, file_name: str) -> str:
+    try:
+        return content.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InvalidInput(
+            f"{file_name}: the file is not UTF-8 text (byte {error.start}); save it as UTF-8."
+        ) from None
+
+
+def _record_import(
+    session: Session, kind: str, file_name: str, content: bytes, rows: int, now: dt.datetime
+) -> int:
+    """Remember the file by its content, refusing a file that was imported before."""
+    digest = hashlib.sha256(content).hexdigest()
+    earlier = session.scalars(
+        select(Import).where(Import.kind == kind, Import.sha256 == digest)
+    ).first()
+    if earlier is not None:
+        raise Conflict(
+            f"{file_name} was already imported on {earlier.imported_at:%Y-%m-%d %H:%M} "
+            f"(as {earlier.file_name}); nothing was written."
+        )
+    record = Import(kind=kind, file_name=file_name, sha256=digest, rows=rows, imported_at=now)
+    session.add(record)
+    session.flush()
+    return record.id

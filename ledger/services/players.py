@@ -1,0 +1,81 @@
+"""Adding players, one from the command line or many from an import, in one transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from ledger.domain import Pool
+from ledger.errors import RejectedRecords
+from ledger.models import Player, PlayerRating
+from ledger.records import NewPlayer, problem
+from ledger.services.batches import insert_rows, select_in
+
+
+def add_players(session: Session, pool: Pool, players: Sequence[NewPlayer]) -> list[int]:
+    """Record new players (and their starting ratings in `pool`); returns their ledger IDs.
+
+    Players without an ID get the next free ones. Nothing is written if any ID or FIDE ID
+    is taken or repeated.
+    """
+    _refuse_taken_ids(session, players)
+    next_id = (session.scalar(select(func.max(Player.id))) or 0) + 1
+    ids = []
+    for player in players:
+        if player.id is None:
+            ids.append(next_id)
+            next_id += 1
+        else:
+            ids.append(player.id)
+            next_id = max(next_id, player.id + 1)
+    insert_rows(session, Player, [_player_row(i, p) for i, p in zip(ids, players, strict=True)])
+    starting = [_rating_row(i, pool, p) for i, p in zip(ids, players, strict=True) if p.starting]
+    insert_rows(session, PlayerRating, starting)
+    return ids
+
+
+def _refuse_taken_ids(session: Session, players: Sequence[NewPlayer]) -> None:
+    problems = []
+    for field, column, key in (("id", Player.id, "id"), ("fide_id", Player.fide_id, "fide_id")):
+        wanted = [(getattr(p, key), p) for p in players if getattr(p, key) is not None]
+        taken = {
+            row[0] for row in select_in(session, select(column), column, (n for n, _ in wanted))
+        }
+        seen: set[int] = set()
+        for number, player in wanted:
+            if number in taken:
+                problems.append(problem(player.source, f"{field}: player {number} already exists."))
+            elif number in seen:
+                problems.append(problem(player.source, f"{field}: {number} appears twice."))
+            seen.add(number)
+    if problems:
+        raise RejectedRecords(problems)
+
+
+def _player_row(player_id: int, player: NewPlayer) -> dict[str, object]:
+    return {
+        "id": player_id,
+        "fide_id": player.fide_id,
+        "name": player.name,
+        "federation": player.federation,
+        "sex": player.sex,
+        "title": player.title,
+        "birth_year": player.birth_year,
+    }
+
+
+def _rating_row(player_id: int, pool: Pool, player: NewPlayer) -> dict[str, object]:
+    assert player.starting is not None
+    return {
+        "player_id": player_id,
+        "pool": pool,
+        "rating": player.starting.rating,
+        "games_completed": player.starting.games,
+        "ever_2400": player.starting.ever_2400,
+        "peak": player.starting.peak,
+        "peak_period": None,
+        "last_active": None,
+        "first_list": None,
+    }
