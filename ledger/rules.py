@@ -10,6 +10,7 @@ floats. Nothing here touches a database, a file or the clock.
 from __future__ import annotations
 
 import bisect
+import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -204,10 +205,11 @@ def rate_period(state: RatingState, period: Period, games: Sequence[RatedGame]) 
 class InitialRatingGame:
     """A game of an unrated player against a rated opponent, pooled toward a first rating.
 
-    `event` orders and groups games into events: the first event is the smallest key.
+    `event` groups games into events and orders them: the first event is the smallest key
+    (ledger's choice: the event's end date, then the order events were recorded in).
     """
 
-    event: tuple[Period, int]
+    event: tuple[dt.date, int]
     opponent_rating: int
     score: int
 

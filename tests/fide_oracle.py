@@ -527,8 +527,10 @@ def simulate(
                 ru, n_pooled = outcome
                 state.rating = ru
                 state.games_completed = n_pooled
-                state.peak = ru
-                state.ever_2400 = False
+                # A player re-rated after losing a rating keeps their history: the peak
+                # and the ever-2400 flag describe every rating they have published.
+                state.peak = ru if state.peak is None else max(state.peak, ru)
+                state.ever_2400 = state.ever_2400 or ru >= 2400
                 state.active_months.add(month)
                 rows[pid] = {
                     "rating": ru,

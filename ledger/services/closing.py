@@ -19,6 +19,7 @@ from ledger.database import lock_pool
 from ledger.domain import Period, Pool
 from ledger.errors import Conflict
 from ledger.models import (
+    Event,
     Game,
     GameRating,
     ListEntry,
@@ -101,6 +102,7 @@ class _Standing:
     first_list: Period | None
     rated_games: list[rules.RatedGame] = field(default_factory=list)
     initial_games: list[rules.InitialRatingGame] = field(default_factory=list)
+    initial_games_in_period: int = 0
 
     @property
     def state(self) -> rules.RatingState:
@@ -115,9 +117,9 @@ def _close_one(
 ) -> None:
     _mark_closed(session, pool, period, now)
     games = session.execute(
-        select(Game.id, Game.white_id, Game.black_id, Game.result, Game.event_id).where(
-            Game.pool == pool, Game.period == period
-        )
+        select(Game.id, Game.white_id, Game.black_id, Game.result, Game.event_id, _EVENT_END)
+        .outerjoin(Event, Event.id == Game.event_id)
+        .where(Game.pool == pool, Game.period == period)
     ).all()
     standings = _load_standings(
         session, pool, {g.white_id for g in games} | {g.black_id for g in games}
@@ -135,6 +137,10 @@ def _close_one(
     totals.players_rated += publication.players_rated
     totals.newly_rated += publication.newly_rated
     totals.unrated_by_floor += publication.unrated_by_floor
+
+
+_EVENT_END = func.coalesce(Event.end_date, Game.date).label("event_end")
+"""The date that orders a game's event among a player's first games (8.2)."""
 
 
 def _mark_closed(session: Session, pool: Pool, period: Period, now: dt.datetime) -> None:
@@ -181,7 +187,7 @@ def _rate_game(
     if not game.result.is_played:
         return row
     white_score = game.result.white_score
-    event = (period, game.event_id or 0)
+    event = (game.event_end, game.event_id or 0)
     if white.rating is None or black.rating is None:
         for side, opponent, score in (
             (white, black, white_score),
@@ -189,6 +195,7 @@ def _rate_game(
         ):
             if side.rating is None and opponent.rating is not None:
                 side.initial_games.append(rules.InitialRatingGame(event, opponent.rating, score))
+                side.initial_games_in_period += 1
         return row
     expected = rules.expected_scores(pool, period, white.rating, black.rating)
     if expected is not None:
@@ -227,10 +234,12 @@ def _add_pooled_history(
             Game.result,
             Game.period,
             Game.event_id,
+            _EVENT_END,
             GameRating.white_rating,
             GameRating.black_rating,
         )
         .join(GameRating, GameRating.game_id == Game.id)
+        .outerjoin(Event, Event.id == Game.event_id)
         .where(Game.pool == pool, Game.period >= start, Game.period < period)
     )
     for column, is_white in ((Game.white_id, True), (Game.black_id, False)):
@@ -248,7 +257,7 @@ def _add_pooled_history(
                 continue
             score = game.result.white_score if is_white else 100 - game.result.white_score
             candidates[player_id].initial_games.append(
-                rules.InitialRatingGame((game.period, game.event_id or 0), opponent, score)
+                rules.InitialRatingGame((game.event_end, game.event_id or 0), opponent, score)
             )
 
 
@@ -300,13 +309,12 @@ class _Publication:
             max(standing.peak, rating),
             standing.birth_year,
         )
-        in_period = sum(1 for game in standing.initial_games if game.event[0] == self.period)
         self._publish(
             standing,
             state,
             listed=True,
             change=None,
-            games=in_period,
+            games=standing.initial_games_in_period,
             k_applied=None,
             k_times_sum=None,
         )

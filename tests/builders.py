@@ -1,0 +1,77 @@
+"""Tiny builders: a test shows its whole scenario in a few lines."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from typer.testing import CliRunner, Result
+
+from ledger import queries
+from ledger.cli import app
+from ledger.database import Ledger
+from ledger.domain import GameResult, Period, Pool, parse_date
+from ledger.records import new_game, new_player
+from ledger.services.closing import ClosedPeriod, close_period
+from ledger.services.games import add_games
+from ledger.services.players import add_players
+
+NOW = dt.datetime(2026, 11, 29, 12, 0)
+
+
+def player(
+    ledger: Ledger,
+    name: str = "Player",
+    *,
+    rating: int | None = None,
+    games: int = 40,
+    pool: Pool = Pool.STANDARD,
+    **fields: object,
+) -> int:
+    """Add a player (rated when `rating` is given) and return the ID."""
+    record = new_player(
+        name=name, rating=rating, games=games if rating is not None else None, **fields
+    )  # type: ignore[arg-type]
+    with ledger.transaction() as session:
+        (player_id,) = add_players(session, pool, [record])
+    return player_id
+
+
+def game(
+    ledger: Ledger,
+    white: int,
+    black: int,
+    result: str,
+    date: str,
+    *,
+    event: str | None = None,
+    pool: Pool = Pool.STANDARD,
+) -> None:
+    record = new_game(
+        date=parse_date(date),
+        white=white,
+        black=black,
+        result=GameResult.parse(result),
+        event=event,
+    )
+    with ledger.transaction() as session:
+        add_games(session, pool, [record])
+
+
+def close(ledger: Ledger, period: str, pool: Pool = Pool.STANDARD) -> ClosedPeriod:
+    with ledger.transaction() as session:
+        return close_period(session, pool, Period.parse(period), NOW)
+
+
+def listing(
+    ledger: Ledger, period: str | None = None, pool: Pool = Pool.STANDARD
+) -> dict[int, queries.ListRow]:
+    """The published list as {player ID: row}."""
+    with ledger.reading() as session:
+        published = queries.rating_list(session, pool, Period.parse(period) if period else None)
+    return {row.id: row for row in published.rows}
+
+
+def run(*args: str, db: str | None = None) -> Result:
+    """Run the CLI as a user would, with a fixed terminal width."""
+    arguments = [*args, "--db", db] if db else list(args)
+    return CliRunner().invoke(app, arguments, env={"COLUMNS": "80"})
