@@ -1,7 +1,8 @@
 """The `ledger` command line: each command parses, calls one service or query, renders.
 
 No SQL and no rating logic here. Errors are printed by one boundary (`LedgerGroup`) as
-`error: <message>` on stderr: exit 1 for a refused request, 2 for a usage error.
+`error: <message>` on stderr: exit 1 for a refused request, 2 for a usage error (Typer's
+own exceptions carry that code).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
-import click
 import typer
 from typer.core import TyperGroup
 
@@ -36,18 +36,16 @@ class LedgerGroup(TyperGroup):
         except RejectedRecords as refused:
             for line in refused.problems:
                 render.error(line)
-            render.error("nothing was written.")
+            if len(refused.problems) > 1:
+                render.error(f"{len(refused.problems)} problems; nothing was written.")
             sys.exit(1)
         except LedgerError as refused:
             render.error(str(refused))
             sys.exit(1)
-        except click.UsageError as usage:
-            render.error(usage.format_message())
-            sys.exit(2)
-        except click.ClickException as failure:
+        except typer.TyperException as failure:
             render.error(failure.format_message())
             sys.exit(failure.exit_code)
-        except click.Abort:
+        except typer.Abort:
             render.error("aborted.")
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)

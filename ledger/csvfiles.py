@@ -9,7 +9,8 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable, Iterator
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from ledger.domain import GameResult, parse_date
 from ledger.errors import InvalidInput, RejectedRecords
@@ -35,13 +36,31 @@ _TRUE = {"1", "true", "yes", "y", "x"}
 _FALSE = {"", "0", "false", "no", "n"}
 
 
-def read_players(text: str, file_name: str) -> list[NewPlayer]:
+@dataclass(frozen=True, slots=True)
+class ReadFile(Generic[T]):
+    """The records read from a file, and a `file:line: message` for every bad row."""
+
+    records: list[T]
+    problems: list[str]
+
+
+def by_line(problems: list[str], file_name: str) -> list[str]:
+    """Problems of one file in the order of their line numbers."""
+
+    def line(text: str) -> int:
+        number = text[len(file_name) + 1 :].split(":", 1)[0]
+        return int(number) if number.isdigit() else 0
+
+    return sorted(problems, key=line)
+
+
+def read_players(text: str, file_name: str) -> ReadFile[NewPlayer]:
     """Players from a CSV with header `id,name,federation,sex,title,birth_year,rating,games,
     ever_2400` (and optionally `fide_id`, `peak`); an empty rating means unrated."""
     return _read(text, file_name, PLAYER_COLUMNS, PLAYER_OPTIONAL_COLUMNS, _player)
 
 
-def read_games(text: str, file_name: str) -> list[NewGame]:
+def read_games(text: str, file_name: str) -> ReadFile[NewGame]:
     """Games from a CSV with header `date,white,black,result` (and optionally `event,round`)."""
     return _read(text, file_name, GAME_COLUMNS, GAME_OPTIONAL_COLUMNS, _game)
 
@@ -81,7 +100,7 @@ def _read(
     required: tuple[str, ...],
     optional: tuple[str, ...],
     record: Callable[[dict[str, str], str], T],
-) -> list[T]:
+) -> ReadFile[T]:
     reader = csv.DictReader(io.StringIO(text, newline=""))
     reader.fieldnames = _header(reader, file_name, required, optional)
     records: list[T] = []
@@ -93,11 +112,9 @@ def _read(
         except InvalidInput as error:
             message = str(error)
             problems.append(message if message.startswith(source) else problem(source, message))
-    if problems:
-        raise RejectedRecords(problems)
-    if not records:
+    if not records and not problems:
         raise RejectedRecords([f"{file_name}: the file has a header but no rows."])
-    return records
+    return ReadFile(records, problems)
 
 
 def _cleaned(fields: dict[str | None, str | None], optional: tuple[str, ...]) -> dict[str, str]:

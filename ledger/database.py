@@ -171,7 +171,7 @@ def _ensure_schema(connection: Connection, where: str) -> None:
     if current == head:
         return
     if current is None:
-        if inspect(connection).get_table_names():
+        if set(inspect(connection).get_table_names()) - {"alembic_version"}:
             raise LedgerError(f"{where} is not empty and is not a ledger database.")
         command.upgrade(alembic_config(connection), "head")
     elif _is_known_revision(current):

@@ -41,12 +41,12 @@ class Period:
 
     def __post_init__(self) -> None:
         if not 1 <= self.month <= 12 or not 1 <= self.year <= 9999:
-            raise InvalidInput(f"{self} is not a period; write it as YYYY-MM, e.g. 2026-10.")
+            raise InvalidInput(f"there is no period {self.year}-{self.month:02d}.")
 
     @classmethod
     def parse(cls, text: str) -> Period:
         match = _PERIOD_PATTERN.fullmatch(text.strip())
-        if match is None:
+        if match is None or not 1 <= int(match[2]) <= 12:
             raise InvalidInput(f"{text!r} is not a period; write it as YYYY-MM, e.g. 2026-10.")
         return cls(int(match[1]), int(match[2]))
 

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ledger import csvfiles
 from ledger.domain import Pool
-from ledger.errors import Conflict, InvalidInput
+from ledger.errors import Conflict, InvalidInput, RejectedRecords
 from ledger.models import Import
 from ledger.services.games import add_games
 from ledger.services.players import add_players
@@ -27,20 +30,38 @@ def import_players(
     session: Session, pool: Pool, file_name: str, content: bytes, now: dt.datetime
 ) -> ImportSummary:
     """Add every player of a players CSV, with their starting ratings in `pool`."""
-    players = csvfiles.read_players(_text(content, file_name), file_name)
-    _record_import(session, "players", file_name, content, len(players), now)
-    add_players(session, pool, players)
-    return ImportSummary(file_name, len(players))
+    read = csvfiles.read_players(_text(content, file_name), file_name)
+    _record_import(session, "players", file_name, content, len(read.records), now)
+    with _all_problems(read, file_name):
+        add_players(session, pool, read.records)
+    return ImportSummary(file_name, len(read.records))
 
 
 def import_games(
     session: Session, pool: Pool, file_name: str, content: bytes, now: dt.datetime
 ) -> ImportSummary:
     """Add every game of a games CSV to `pool`."""
-    games = csvfiles.read_games(_text(content, file_name), file_name)
-    import_id = _record_import(session, "games", file_name, content, len(games), now)
-    add_games(session, pool, games, import_id)
-    return ImportSummary(file_name, len(games))
+    read = csvfiles.read_games(_text(content, file_name), file_name)
+    import_id = _record_import(session, "games", file_name, content, len(read.records), now)
+    with _all_problems(read, file_name):
+        add_games(session, pool, read.records, import_id)
+    return ImportSummary(file_name, len(read.records))
+
+
+@contextmanager
+def _all_problems(read: csvfiles.ReadFile[Any], file_name: str) -> Iterator[None]:
+    """Refuse the file with the problems of its rows and of the records they make, by line.
+
+    The records are written inside the caller's transaction, so refusing after the write
+    still leaves the ledger unchanged.
+    """
+    problems = list(read.problems)
+    try:
+        yield
+    except RejectedRecords as refused:
+        problems += refused.problems
+    if problems:
+        raise RejectedRecords(csvfiles.by_line(problems, file_name))
 
 
 def _text(content: bytes, file_name: str) -> str:

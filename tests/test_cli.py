@@ -1,0 +1,408 @@
+"""The command line as a user meets it: outputs, formats and every refusal, on both backends."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from builders import run
+
+PLAYERS_CSV = """\
+id,name,federation,sex,title,birth_year,rating,games,ever_2400
+101,"Carlsen, Magnus",NOR,M,GM,1990,2830,1000,1
+102,"Hou, Yifan",CHN,F,GM,1994,2630,800,yes
+103,"Junior, Jo",ENG,M,,2012,1800,10,
+104,"Newcomer, Nia",ENG,F,,2000,,,
+"""
+GAMES_CSV = """\
+date,white,black,result,event,round
+2026-10-03,101,102,1-0,Oslo Masters,1
+2026-10-04,102,101,½-½,Oslo Masters,2
+2026-10-05,103,104,1-0,,
+2026-10-06,104,103,+/-,,
+"""
+
+
+def _file(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def filled(database_url: str, tmp_path: Path) -> str:
+    """A ledger with four players and October's games recorded (not yet closed)."""
+    assert (
+        run("import-players", _file(tmp_path, "p.csv", PLAYERS_CSV), db=database_url).exit_code == 0
+    )
+    assert run("import-games", _file(tmp_path, "g.csv", GAMES_CSV), db=database_url).exit_code == 0
+    return database_url
+
+
+def test_add_player_prints_the_new_id(database_url: str) -> None:
+    first = run("add-player", "--name", "Doe, Jane", "--sex", "F", db=database_url)
+    chosen = run(
+        "add-player",
+        "--name",
+        "Roe, Rick",
+        "--id",
+        "4100",
+        "--rating",
+        "2100",
+        "--games",
+        "55",
+        "--federation",
+        "eng",
+        db=database_url,
+    )
+    after = run("add-player", "--name", "Poe, Pat", db=database_url)
+    assert (first.exit_code, first.stdout, first.stderr) == (0, "1\n", "")
+    assert chosen.stdout == "4100\n"
+    assert after.stdout == "4101\n"
+
+
+def test_add_game_says_which_period_it_falls_in(filled: str) -> None:
+    result = run(
+        "add-game",
+        "--white",
+        "101",
+        "--black",
+        "103",
+        "--result",
+        "=",
+        "--date",
+        "2026-10-09",
+        "--event",
+        "Blitz night",
+        "--round",
+        "1",
+        db=filled,
+    )
+    assert (result.exit_code, result.stdout) == (0, "Game recorded in standard period 2026-10.\n")
+
+
+def test_close_period_reports_what_it_published(filled: str) -> None:
+    result = run("close-period", "2026-10", db=filled)
+    assert result.exit_code == 0, result.stderr
+    assert "Closed standard period 2026-10: 2 games rated, 2 not rated" in result.stdout
+    assert "The list effective 2026-11-01 is published" in result.stdout
+
+
+def test_list_json_has_the_documented_fields(filled: str) -> None:
+    run("close-period", "2026-10", db=filled)
+    result = run("list", "--format", "json", db=filled)
+    rows = json.loads(result.stdout)
+    assert [row["id"] for row in rows] == [101, 102, 103]
+    carlsen = rows[0]
+    assert set(carlsen) >= {
+        "rank",
+        "id",
+        "name",
+        "federation",
+        "sex",
+        "title",
+        "birth_year",
+        "rating",
+        "change",
+        "games",
+        "k",
+        "k_applied",
+        "flag",
+    }
+    # 2830 vs 2630 from 2025-10: D = 200 (no cap needed), PD 0.76; +0.24 - 0.26 = -0.02; K 10.
+    assert (carlsen["rating"], carlsen["change"], carlsen["games"], carlsen["k"]) == (
+        2830,
+        0,
+        2,
+        10,
+    )
+    assert carlsen["k_applied"] == 10
+    assert rows[1]["flag"] == "w"
+    assert rows[2] == rows[2] | {"rating": 1800, "games": 0, "k_applied": None, "change": 0}
+
+
+def test_list_csv_and_top(filled: str) -> None:
+    run("close-period", "2026-10", db=filled)
+    result = run("list", "--format", "csv", "--top", "2", db=filled)
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert [row["id"] for row in rows] == ["101", "102"]
+    assert rows[0]["rank"] == "1"
+
+
+def test_list_table_fits_eighty_columns(filled: str) -> None:
+    run("close-period", "2026-10", db=filled)
+    result = run("list", db=filled)
+    assert result.exit_code == 0
+    assert "Carlsen, Magnus" in result.stdout
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80
+
+
+def test_every_command_takes_a_pool(filled: str) -> None:
+    assert (
+        run(
+            "add-player",
+            "--name",
+            "R",
+            "--rating",
+            "1900",
+            "--games",
+            "3",
+            "--pool",
+            "rapid",
+            db=filled,
+        ).exit_code
+        == 0
+    )
+    assert (
+        run(
+            "add-game",
+            "--white",
+            "105",
+            "--black",
+            "101",
+            "--result",
+            "1-0",
+            "--date",
+            "2026-10-07",
+            "--pool",
+            "rapid",
+            db=filled,
+        ).exit_code
+        == 0
+    )
+    assert run("close-period", "2026-10", "--pool", "rapid", db=filled).exit_code == 0
+    rapid = json.loads(run("list", "--pool", "rapid", "--format", "json", db=filled).stdout)
+    assert [row["id"] for row in rapid] == [105]
+
+
+def test_the_database_comes_from_the_environment(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LEDGER_DATABASE_URL", database_url)
+    assert run("add-player", "--name", "Env, Eve").stdout == "1\n"
+    assert run("--db", database_url, "add-player", "--name", "Root, Ray").stdout == "2\n"
+
+
+def test_the_default_database_is_ledger_db_in_the_current_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("LEDGER_DATABASE_URL", raising=False)
+    assert run("add-player", "--name", "Here, Hal").exit_code == 0
+    assert (tmp_path / "ledger.db").exists()
+
+
+BAD_INPUT = [
+    pytest.param(
+        ["add-game", "--white", "101", "--black", "999", "--result", "1-0", "--date", "2026-10-01"],
+        "error: black: no player with ID 999.",
+        id="unknown player",
+    ),
+    pytest.param(
+        ["add-game", "--white", "101", "--black", "101", "--result", "1-0", "--date", "2026-10-01"],
+        "error: black: player 101 cannot play themselves.",
+        id="self",
+    ),
+    pytest.param(
+        ["add-game", "--white", "101", "--black", "102", "--result", "1-0", "--date", "2026-13-01"],
+        "error: date: '2026-13-01' is not a date",
+        id="bad date",
+    ),
+    pytest.param(
+        ["add-game", "--white", "101", "--black", "102", "--result", "2-0", "--date", "2026-10-01"],
+        "error: result: '2-0' is not a result",
+        id="bad result",
+    ),
+    pytest.param(
+        [
+            "add-game",
+            "--white",
+            "101",
+            "--black",
+            "102",
+            "--result",
+            "1-0",
+            "--date",
+            "2026-10-01",
+            "--pool",
+            "bullet",
+        ],
+        "error: pool: unknown pool 'bullet'",
+        id="unknown pool",
+    ),
+    pytest.param(
+        ["add-player", "--name", "X", "--id", "101"],
+        "error: id: player 101 already exists.",
+        id="taken id",
+    ),
+    pytest.param(
+        ["add-player", "--name", "X", "--rating", "1200", "--games", "4"],
+        "error: rating: 1200 cannot be a published rating",
+        id="below the floor",
+    ),
+    pytest.param(
+        ["add-player", "--name", "X", "--rating", "2000"],
+        "error: games: a starting rating needs the number",
+        id="rating without games",
+    ),
+    pytest.param(
+        ["add-player", "--name", "X", "--sex", "Q"], "error: sex: 'Q' is not M or F.", id="bad sex"
+    ),
+    pytest.param(
+        ["add-player", "--name", "X", "--federation", "NORWAY"],
+        "error: federation: 'NORWAY' is not a three-letter",
+        id="bad federation",
+    ),
+    pytest.param(
+        ["add-player", "--name", "  "], "error: name: a player needs a name.", id="empty name"
+    ),
+    pytest.param(
+        ["close-period", "2026-13"], "error: period: '2026-13' is not a period", id="bad period"
+    ),
+    pytest.param(
+        ["close-period", "2026-11"],
+        "error: period 2026-10 holds games and is still open",
+        id="earlier open period",
+    ),
+    pytest.param(["list"], "error: no standard list has been published yet", id="no list yet"),
+    pytest.param(
+        ["list", "--period", "2026-09"],
+        "error: no standard list has been published",
+        id="no list for period",
+    ),
+]
+
+
+@pytest.mark.parametrize(("arguments", "message"), BAD_INPUT)
+def test_bad_input_is_refused_with_one_line(
+    filled: str, arguments: list[str], message: str
+) -> None:
+    result = run(*arguments, db=filled)
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr.startswith(message)
+    assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        pytest.param(["add-game", "--white", "abc"], id="not a number"),
+        pytest.param(["list", "--top", "0"], id="top below one"),
+        pytest.param(["list", "--format", "xml"], id="unknown format"),
+        pytest.param(["no-such-command"], id="unknown command"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(filled: str, arguments: list[str]) -> None:
+    result = run(*arguments, db=filled)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: ")
+    assert result.stderr.count("\n") == 1
+
+
+def test_closing_twice_is_refused(filled: str) -> None:
+    assert run("close-period", "2026-10", db=filled).exit_code == 0
+    again = run("close-period", "2026-10", db=filled)
+    assert (again.exit_code, again.stderr) == (1, "error: period 2026-10 is already closed.\n")
+
+
+def test_a_game_in_a_closed_period_is_refused(filled: str) -> None:
+    run("close-period", "2026-10", db=filled)
+    late = run(
+        "add-game",
+        "--white",
+        "101",
+        "--black",
+        "102",
+        "--result",
+        "1-0",
+        "--date",
+        "2026-10-30",
+        db=filled,
+    )
+    assert late.exit_code == 1
+    assert late.stderr.startswith("error: date: period 2026-10 is closed; a game dated 2026-10-30")
+
+
+def _count_games(db: str) -> int:
+    run("close-period", "2026-10", db=db)
+    rows = json.loads(run("list", "--format", "json", db=db).stdout)
+    return sum(row["games"] for row in rows)
+
+
+def test_a_bad_import_names_every_line_and_writes_nothing(filled: str, tmp_path: Path) -> None:
+    bad = _file(
+        tmp_path,
+        "bad.csv",
+        "date,white,black,result\n2026-10-08,101,102,1-0\n"
+        "2026-10-09,101,999,1-0\n2026-10-32,101,102,1-0\n2026-10-09,102,101,win\n",
+    )
+    result = run("import-games", bad, db=filled)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "error: bad.csv:3: black: no player with ID 999.",
+        "error: bad.csv:4: date: '2026-10-32' is not a date; write it as YYYY-MM-DD.",
+        "error: bad.csv:5: result: 'win' is not a result; use 1-0, 0-1, 1/2-1/2 (or =), +/-, -/+ or -/-.",
+        "error: 3 problems; nothing was written.",
+    ]
+    assert _count_games(filled) == 4
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param("", "bad.csv:1: the file is empty", id="empty"),
+        pytest.param("date,white,black\n", "bad.csv:1: missing column(s) result", id="missing"),
+        pytest.param("date,white,black,result,colour\n", "unknown column(s) colour", id="unknown"),
+        pytest.param(
+            "date,white,black,result\n", "bad.csv: the file has a header but no rows", id="no rows"
+        ),
+        pytest.param(
+            "date,white,black,result\n2026-10-08,101,102\n",
+            "bad.csv:2: the row does not have as many fields",
+            id="short row",
+        ),
+    ],
+)
+def test_malformed_game_files_are_refused(
+    filled: str, tmp_path: Path, text: str, message: str
+) -> None:
+    result = run("import-games", _file(tmp_path, "bad.csv", text), db=filled)
+    assert result.exit_code == 1
+    assert message in result.stderr.splitlines()[0]
+
+
+def test_a_bad_player_import_writes_nothing(database_url: str, tmp_path: Path) -> None:
+    text = PLAYERS_CSV + '105,"Dup, Dan",ENG,M,,1990,abc,4,\n106,"Twice, Tim",ENG,M,,1990,,,\n'
+    text += '106,"Again, Al",ENG,M,,1990,,,\n'
+    result = run("import-players", _file(tmp_path, "players.csv", text), db=database_url)
+    assert result.stderr.splitlines()[:2] == [
+        "error: players.csv:6: rating: 'abc' is not a whole number.",
+        "error: players.csv:8: id: 106 appears twice.",
+    ]
+    assert run("add-player", "--name", "First", db=database_url).stdout == "1\n"
+
+
+def test_importing_the_same_file_twice_is_refused(filled: str, tmp_path: Path) -> None:
+    again = run("import-games", _file(tmp_path, "copy.csv", GAMES_CSV), db=filled)
+    assert again.exit_code == 1
+    assert again.stderr.startswith("error: copy.csv was already imported on ")
+    assert _count_games(filled) == 4
+
+
+def test_a_file_that_is_not_utf8_is_refused(database_url: str, tmp_path: Path) -> None:
+    path = tmp_path / "latin.csv"
+    path.write_bytes("date,white,black,result\n2026-10-01,1,2,½-½\n".encode("latin-1"))
+    result = run("import-games", str(path), db=database_url)
+    assert result.exit_code == 1
+    assert "latin.csv: the file is not UTF-8 text" in result.stderr
+
+
+def test_a_missing_file_is_a_usage_error(database_url: str) -> None:
+    result = run("import-games", "nowhere.csv", db=database_url)
+    assert result.exit_code == 2
+    assert "nowhere.csv" in result.stderr

@@ -1,0 +1,155 @@
+"""The database layer: URL handling, automatic schema creation, refusals, and migrations."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import create_engine, text
+
+from builders import run
+from ledger import database
+from ledger.database import alembic_config, create_ledger_engine, open_ledger
+from ledger.errors import LedgerError
+from ledger.models import Base
+
+
+def test_an_empty_database_gets_the_newest_schema_on_first_use(empty_database_url: str) -> None:
+    added = run("add-player", "--name", "First, Fay", db=empty_database_url)
+    current = run("db", "current", db=empty_database_url)
+    assert added.stdout == "1\n"
+    assert "up to date" in current.stdout
+
+
+def test_db_upgrade_on_an_empty_database(empty_database_url: str) -> None:
+    result = run("db", "upgrade", db=empty_database_url)
+    again = run("db", "upgrade", db=empty_database_url)
+    assert result.stdout.startswith("Upgraded the schema from empty to ")
+    assert again.stdout.startswith("The schema is already at the newest revision")
+
+
+def test_a_database_that_is_not_a_ledger_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "other.db"
+    with create_engine(f"sqlite:///{path}").begin() as connection:
+        connection.execute(text("CREATE TABLE invoices (id INTEGER)"))
+    result = run("list", db=f"sqlite:///{path}")
+    assert result.exit_code == 1
+    assert result.stderr.endswith("is not empty and is not a ledger database.\n")
+
+
+@pytest.fixture
+def newer_migrations(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the migrations with one more (empty) revision on top."""
+    directory = tmp_path / "migrations"
+    shutil.copytree(database.migrations_directory(), directory)
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    (directory / "versions" / "future.py").write_text(
+        f'revision = "f0f0f0f0f0f0"\ndown_revision = "{head}"\nbranch_labels = None\n'
+        "depends_on = None\n\n\ndef upgrade() -> None:\n    pass\n\n\n"
+        "def downgrade() -> None:\n    pass\n"
+    )
+    return directory
+
+
+def test_an_older_schema_is_refused_until_db_upgrade(
+    database_url: str, newer_migrations: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(database, "migrations_directory", lambda: newer_migrations)
+    refused = run("list", db=database_url)
+    assert refused.exit_code == 1
+    assert refused.stderr.endswith("; run `ledger db upgrade` first.\n")
+    assert "run `ledger db upgrade`" in run("db", "current", db=database_url).stdout
+    assert run("db", "upgrade", db=database_url).stdout.endswith("to f0f0f0f0f0f0.\n")
+    assert run("add-player", "--name", "After", db=database_url).exit_code == 0
+
+
+def test_a_newer_schema_is_refused(
+    database_url: str, newer_migrations: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with monkeypatch.context() as patched:
+        patched.setattr(database, "migrations_directory", lambda: newer_migrations)
+        database.upgrade_schema(database_url)
+    refused = run("list", db=database_url)
+    assert refused.exit_code == 1
+    assert "f0f0f0f0f0f0, which this ledger does not know" in refused.stderr
+
+
+def test_migrations_have_a_single_head() -> None:
+    assert len(ScriptDirectory.from_config(alembic_config()).get_heads()) == 1
+
+
+def test_every_revision_upgrades_downgrades_and_upgrades_again(empty_database_url: str) -> None:
+    """The stairway: each revision's downgrade undoes its upgrade, on both backends."""
+    script = ScriptDirectory.from_config(alembic_config())
+    revisions = list(reversed(list(script.walk_revisions())))
+    engine = create_ledger_engine(empty_database_url)
+    try:
+        for revision in revisions:
+            for step, target in (
+                (command.upgrade, revision.revision),
+                (command.downgrade, revision.down_revision or "base"),
+                (command.upgrade, revision.revision),
+            ):
+                with engine.begin() as connection:
+                    step(alembic_config(connection), target)
+    finally:
+        engine.dispose()
+
+
+def test_the_models_match_the_migrated_schema(database_url: str) -> None:
+    engine = create_ledger_engine(database_url)
+    try:
+        with engine.connect() as connection:
+            differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    finally:
+        engine.dispose()
+    assert differences == []
+
+
+def test_sqlite_runs_with_foreign_keys_and_wal(tmp_path: Path) -> None:
+    ledger = open_ledger(f"sqlite:///{tmp_path / 'pragma.db'}")
+    try:
+        with ledger.reading() as session:
+            assert session.execute(text("PRAGMA foreign_keys")).scalar() == 1
+            assert session.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+    finally:
+        ledger.dispose()
+
+
+def test_a_failed_migration_leaves_sqlite_untouched(tmp_path: Path) -> None:
+    """DDL is inside the transaction on SQLite too (the driver's own BEGIN is replaced)."""
+    engine = create_ledger_engine(f"sqlite:///{tmp_path / 'atomic.db'}")
+    try:
+        with pytest.raises(RuntimeError), engine.begin() as connection:
+            command.upgrade(alembic_config(connection), "head")
+            raise RuntimeError("power cut")
+        with engine.connect() as connection:
+            tables = connection.execute(text("SELECT name FROM sqlite_master")).all()
+        assert tables == []
+    finally:
+        engine.dispose()
+
+
+def test_passwords_never_appear_in_errors() -> None:
+    result = run("list", db="postgresql+psycopg://officer:s3cret@127.0.0.1:1/ledger")
+    assert result.exit_code == 1
+    assert "s3cret" not in result.stderr
+    assert result.stderr.startswith("error: database postgresql+psycopg://officer:***@")
+    assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        pytest.param("nonsense", "cannot use database URL", id="not a URL"),
+        pytest.param("oracle+nothing://x/y", "cannot use database URL", id="unknown driver"),
+    ],
+)
+def test_unusable_urls_are_refused(url: str, message: str) -> None:
+    with pytest.raises(LedgerError, match=message):
+        open_ledger(url)
