@@ -11,21 +11,24 @@ use; an older one is refused until `ledger db upgrade`.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
+from sqlalchemy import Connection, Engine, Table, create_engine, event, inspect, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ledger.domain import Pool
+
+if TYPE_CHECKING:
+    import psycopg
 from ledger.errors import Conflict, LedgerError
 
 URL_VARIABLE = "LEDGER_DATABASE_URL"
@@ -151,6 +154,44 @@ def lock_pool(session: Session, pool: Pool) -> None:
     if session.get_bind().dialect.name == "postgresql":
         key = _POOL_LOCK_BASE + list(Pool).index(pool)
         session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+
+
+def copy_rows(session: Session, table: Table, rows: Sequence[dict[str, Any]]) -> bool:
+    """Write many rows with PostgreSQL's COPY, inside the session's transaction.
+
+    Returns False (and writes nothing) on other backends, whose executemany is fast.
+    Values go through each column's own bind processing, as an INSERT's would.
+    """
+    dialect = session.get_bind().dialect
+    if dialect.name != "postgresql" or not rows:
+        return False
+    session.flush()
+    columns = list(rows[0])
+    processors = [table.c[name].type.bind_processor(dialect) for name in columns]
+    statement = f"COPY {table.name} ({', '.join(columns)}) FROM STDIN"
+    dbapi_connection = cast(
+        "psycopg.Connection[Any]", session.connection().connection.dbapi_connection
+    )
+    with dbapi_connection.cursor() as cursor, cursor.copy(statement) as copy:
+        for row in rows:
+            copy.write_row(
+                [
+                    value if process is None else process(value)
+                    for value, process in zip(row.values(), processors, strict=True)
+                ]
+            )
+    return True
+
+
+def refresh_statistics(session: Session, *tables: str) -> None:
+    """Let PostgreSQL's planner see the rows a bulk write just added (ANALYZE).
+
+    Without it the planner keeps the row counts of the empty tables until autovacuum runs,
+    and the first reads after a large close join as if the tables held a few rows.
+    """
+    if session.get_bind().dialect.name == "postgresql":
+        for table in tables:
+            session.execute(text(f"ANALYZE {table}"))
 
 
 def open_ledger(url: str) -> Ledger:

@@ -29,7 +29,8 @@ class Pool(StrEnum):
             raise InvalidInput(f"unknown pool {text!r}; use one of {choices}.") from None
 
 
-_PERIOD_PATTERN = re.compile(r"(\d{4})-(\d{2})")
+_PERIOD_PATTERN = re.compile(r"([0-9]{4})-([0-9]{2})")
+_DATE_PATTERN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -41,7 +42,7 @@ class Period:
 
     def __post_init__(self) -> None:
         if not 1 <= self.month <= 12 or not 1 <= self.year <= 9999:
-            raise InvalidInput(f"there is no period {self.year}-{self.month:02d}.")
+            raise InvalidInput(f"there is no period {self.year:04d}-{self.month:02d}.")
 
     @classmethod
     def parse(cls, text: str) -> Period:
@@ -72,9 +73,11 @@ class Period:
 def parse_date(text: str) -> dt.date:
     """A calendar date written YYYY-MM-DD."""
     try:
-        return dt.date.fromisoformat(text.strip())
+        if _DATE_PATTERN.fullmatch(text.strip()):
+            return dt.date.fromisoformat(text.strip())
     except ValueError:
-        raise InvalidInput(f"{text!r} is not a date; write it as YYYY-MM-DD.") from None
+        pass
+    raise InvalidInput(f"{text!r} is not a date; write it as YYYY-MM-DD.")
 
 
 class GameResult(StrEnum):

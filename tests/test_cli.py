@@ -346,7 +346,8 @@ def test_a_bad_import_names_every_line_and_writes_nothing(filled: str, tmp_path:
     assert result.stderr.splitlines() == [
         "error: bad.csv:3: black: no player with ID 999.",
         "error: bad.csv:4: date: '2026-10-32' is not a date; write it as YYYY-MM-DD.",
-        "error: bad.csv:5: result: 'win' is not a result; use 1-0, 0-1, 1/2-1/2 (or =), +/-, -/+ or -/-.",
+        "error: bad.csv:5: result: 'win' is not a result; "
+        "use 1-0, 0-1, 1/2-1/2 (or =), +/-, -/+ or -/-.",
         "error: 3 problems; nothing was written.",
     ]
     assert _count_games(filled) == 4

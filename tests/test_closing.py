@@ -7,11 +7,12 @@ import threading
 import pytest
 from sqlalchemy import func, select
 
-from builders import close, game, listing, player
 from ledger.database import Ledger, open_ledger
 from ledger.errors import Conflict, LedgerError, NotFound
 from ledger.models import GameRating, ListEntry, PlayerRating, RatingPeriod
 from ledger.services import closing
+
+from builders import close, game, listing, player
 
 
 def test_a_decisive_game_moves_both_ratings_by_k_times_the_difference(ledger: Ledger) -> None:

@@ -10,13 +10,14 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import create_engine, text
+from sqlalchemy import Engine, create_engine, text
 
-from builders import run
 from ledger import database
 from ledger.database import alembic_config, create_ledger_engine, open_ledger
 from ledger.errors import LedgerError
 from ledger.models import Base
+
+from builders import run
 
 
 def test_an_empty_database_gets_the_newest_schema_on_first_use(empty_database_url: str) -> None:
@@ -125,14 +126,19 @@ def test_a_failed_migration_leaves_sqlite_untouched(tmp_path: Path) -> None:
     """DDL is inside the transaction on SQLite too (the driver's own BEGIN is replaced)."""
     engine = create_ledger_engine(f"sqlite:///{tmp_path / 'atomic.db'}")
     try:
-        with pytest.raises(RuntimeError), engine.begin() as connection:
-            command.upgrade(alembic_config(connection), "head")
-            raise RuntimeError("power cut")
+        with pytest.raises(RuntimeError, match="power cut"):
+            _upgrade_then_fail(engine)
         with engine.connect() as connection:
             tables = connection.execute(text("SELECT name FROM sqlite_master")).all()
         assert tables == []
     finally:
         engine.dispose()
+
+
+def _upgrade_then_fail(engine: Engine) -> None:
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "head")
+        raise RuntimeError("power cut")
 
 
 def test_passwords_never_appear_in_errors() -> None:

@@ -8,6 +8,7 @@ never read /work/shared, and never take an expected value from ledger.tables.
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -242,12 +243,12 @@ def loss(pd: int) -> RatedGame:
     return RatedGame(score=0, expected=pd)
 
 
-FIRST_EVENT = (P("2026-01"), 1)
-SECOND_EVENT = (P("2026-02"), 1)
+FIRST_EVENT = (dt.date(2026, 1, 11), 1)  # (end date, order recorded)
+SECOND_EVENT = (dt.date(2026, 2, 8), 2)
 SCORES = {"1": 100, "½": 50, "0": 0}
 
 
-def vs(opponent: int, result: str, event: tuple[Period, int] = FIRST_EVENT) -> InitialRatingGame:
+def vs(opponent: int, result: str, event: tuple[dt.date, int] = FIRST_EVENT) -> InitialRatingGame:
     """An unrated player's game against a rated opponent: vs(1700, "½")."""
     return InitialRatingGame(event=event, opponent_rating=opponent, score=SCORES[result])
 

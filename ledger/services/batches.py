@@ -9,6 +9,8 @@ from typing import Any, TypeVar
 from sqlalchemy import Row, Select, insert, update
 from sqlalchemy.orm import Session
 
+from ledger.database import copy_rows
+
 BATCH_SIZE = 5_000
 T = TypeVar("T")
 AnySelect = Select[*tuple[Any, ...]]
@@ -23,7 +25,12 @@ def batched(items: Iterable[T], size: int = BATCH_SIZE) -> Iterator[list[T]]:
 
 
 def insert_rows(session: Session, model: type[Any], rows: Sequence[dict[str, Any]]) -> None:
-    """INSERT many rows with executemany, a batch at a time."""
+    """INSERT many rows: COPY on PostgreSQL, else executemany a batch at a time.
+
+    Every row has the same keys.
+    """
+    if copy_rows(session, model.__table__, rows):
+        return
     for batch in batched(rows):
         session.execute(insert(model), batch)
 

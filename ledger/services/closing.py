@@ -15,7 +15,7 @@ from sqlalchemy import func, literal, select, update
 from sqlalchemy.orm import Session
 
 from ledger import rules
-from ledger.database import lock_pool
+from ledger.database import lock_pool, refresh_statistics
 from ledger.domain import Period, Pool
 from ledger.errors import Conflict
 from ledger.models import (
@@ -60,6 +60,7 @@ def close_period(session: Session, pool: Pool, period: Period, now: dt.datetime)
     totals = _Totals()
     for each in periods:
         _close_one(session, pool, each, now, totals)
+    refresh_statistics(session, "list_entries", "player_ratings", "game_ratings")
     return ClosedPeriod(pool, periods, **vars(totals))
 
 

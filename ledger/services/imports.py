@@ -13,6 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ledger import csvfiles
+from ledger.database import refresh_statistics
 from ledger.domain import Pool
 from ledger.errors import Conflict, InvalidInput, RejectedRecords
 from ledger.models import Import
@@ -34,6 +35,7 @@ def import_players(
     _record_import(session, "players", file_name, content, len(read.records), now)
     with _all_problems(read, file_name):
         add_players(session, pool, read.records)
+    refresh_statistics(session, "players", "player_ratings")
     return ImportSummary(file_name, len(read.records))
 
 
@@ -45,6 +47,7 @@ def import_games(
     import_id = _record_import(session, "games", file_name, content, len(read.records), now)
     with _all_problems(read, file_name):
         add_games(session, pool, read.records, import_id)
+    refresh_statistics(session, "games", "events")
     return ImportSummary(file_name, len(read.records))
 
 
