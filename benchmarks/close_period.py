@@ -88,14 +88,14 @@ def database(backend: str, postgresql_url: str) -> Iterator[str]:
         return
     server = make_url(postgresql_url)
     name = f"ledger_bench_{uuid.uuid4().hex[:8]}"
-    admin = dict(
-        host=server.host,
-        port=server.port or 5432,
-        user=server.username,
-        password=server.password,
-        dbname=server.database,
-        autocommit=True,
-    )
+    admin = {
+        "host": server.host,
+        "port": server.port or 5432,
+        "user": server.username,
+        "password": server.password,
+        "dbname": server.database,
+        "autocommit": True,
+    }
     with psycopg.connect(**admin) as connection:  # type: ignore[arg-type]
         connection.execute(f'CREATE DATABASE "{name}"')  # type: ignore[arg-type]
     try:
