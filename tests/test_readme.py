@@ -1,0 +1,52 @@
+"""The README is part of the product: its commands exist, have help, and its demo runs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ledger.cli import app
+
+from builders import run
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _commands() -> list[str]:
+    names = [command.name or "" for command in app.registered_commands]
+    groups = {group.name: group.typer_instance for group in app.registered_groups}
+    for group_name, group in groups.items():
+        names += [f"{group_name} {command.name}" for command in group.registered_commands]
+    return names
+
+
+def test_every_command_is_in_the_readme_and_has_help() -> None:
+    for name in _commands():
+        assert f"ledger {name}" in README, name
+        shown = run(*name.split(), "--help")
+        assert shown.exit_code == 0, name
+        assert "Usage" in shown.stdout
+
+
+def test_ci_runs_the_readmes_test_command() -> None:
+    test_command = re.search(r"Run the tests.*?\n\n    ([^\n]+)\n", README, re.DOTALL)
+    assert test_command is not None
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert ci.rstrip().splitlines()[-1] == test_command[1]
+
+
+def test_the_readme_demo_runs(tmp_path: Path) -> None:
+    result = run("demo", db=f"sqlite:///{tmp_path / 'demo.db'}")
+    assert result.exit_code == 0, result.stderr
+    assert "Closed standard period" in result.stdout
+    assert "Try next" in result.stdout
+    assert result.stdout.count("│ GM") >= 8
+
+
+def test_the_demo_refuses_a_database_that_holds_a_ledger(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'mine.db'}"
+    assert run("add-player", "--name", "Mine, Mo", db=url).exit_code == 0
+    refused = run("demo", db=url)
+    assert refused.exit_code == 1
+    assert "the demo needs an empty database" in refused.stderr
