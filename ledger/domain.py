@@ -92,7 +92,8 @@ class GameResult(StrEnum):
 
     @property
     def is_played(self) -> bool:
-        return self in (GameResult.WHITE_WINS, GameResult.BLACK_WINS, GameResult.DRAW)
+        """A game played over the board; only these are rated (FIDE 5)."""
+        return self.value in _PLAYED
 
     @property
     def white_score(self) -> int:
@@ -108,6 +109,8 @@ class GameResult(StrEnum):
             )
         return result
 
+
+_PLAYED = frozenset(("1-0", "0-1", "1/2-1/2"))
 
 _WHITE_SCORE = {
     GameResult.WHITE_WINS: 100,

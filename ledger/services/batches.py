@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Any, TypeVar
 
-from sqlalchemy import Row, Select, insert, update
+from sqlalchemy import Row, Select, Table, bindparam, insert, update
 from sqlalchemy.orm import Session
 
 from ledger.database import copy_rows
@@ -25,20 +25,34 @@ def batched(items: Iterable[T], size: int = BATCH_SIZE) -> Iterator[list[T]]:
 
 
 def insert_rows(session: Session, model: type[Any], rows: Sequence[dict[str, Any]]) -> None:
-    """INSERT many rows: COPY on PostgreSQL, else executemany a batch at a time.
+    """INSERT many rows: COPY on PostgreSQL, else one executemany per batch.
 
-    Every row has the same keys.
+    Every row has the same keys. Core statements, not the ORM's bulk INSERT, which splits a
+    batch wherever the pattern of None values changes.
     """
-    if copy_rows(session, model.__table__, rows):
+    table: Table = model.__table__
+    if copy_rows(session, table, rows):
         return
     for batch in batched(rows):
-        session.execute(insert(model), batch)
+        session.execute(insert(table), batch)
 
 
 def update_rows(session: Session, model: type[Any], rows: Sequence[dict[str, Any]]) -> None:
-    """UPDATE many rows by primary key (SQLAlchemy's bulk UPDATE by primary key)."""
+    """UPDATE many rows by primary key, one executemany per batch. Every row has the same keys."""
+    if not rows:
+        return
+    table: Table = model.__table__
+    keys = [column.name for column in table.primary_key]
+    statement = update(table).where(*(table.c[key] == bindparam(f"key_{key}") for key in keys))
     for batch in batched(rows):
-        session.execute(update(model), batch)
+        session.execute(
+            statement,
+            [
+                {name: value for name, value in row.items() if name not in keys}
+                | {f"key_{key}": row[key] for key in keys}
+                for row in batch
+            ],
+        )
 
 
 def select_in(
