@@ -99,7 +99,8 @@ def _players(randomness: random.Random, period: Period) -> list[NewPlayer]:
     roster = []
     for number in range(300):
         rating = _starting_rating(randomness, number)
-        junior = randomness.random() < 0.25
+        titled = number < 40
+        junior = not titled and randomness.random() < 0.3
         birth_year = period.year - (
             randomness.randint(10, 18) if junior else randomness.randint(19, 70)
         )
@@ -111,7 +112,7 @@ def _players(randomness: random.Random, period: Period) -> list[NewPlayer]:
                 title=_title(rating),
                 birth_year=birth_year,
                 rating=rating,
-                games=None if rating is None else randomness.choice((0, 8, 15, 25, 40, 120, 400)),
+                games=None if rating is None else _games_completed(randomness, titled),
                 peak=None if rating is None else rating + randomness.choice((0, 0, 15, 60)),
             )
         )
@@ -123,9 +124,15 @@ def _starting_rating(randomness: random.Random, number: int) -> int | None:
         return randomness.randint(2650, 2830)
     if number < 40:
         return randomness.randint(2300, 2640)
-    if number < 260:
+    if number < 270:
         return max(1400, min(2290, round(randomness.gauss(1850, 230))))
     return None
+
+
+def _games_completed(randomness: random.Random, titled: bool) -> int:
+    if titled:
+        return randomness.randint(300, 1500)
+    return randomness.choice((0, 8, 15, 25, 40, 120, 400))
 
 
 def _title(rating: int | None) -> str | None:
