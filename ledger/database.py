@@ -22,14 +22,20 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, Table, create_engine, event, inspect, text
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError
+from sqlalchemy.exc import (
+    ArgumentError,
+    DataError,
+    IntegrityError,
+    NoSuchModuleError,
+    OperationalError,
+)
 from sqlalchemy.orm import Session, sessionmaker
 
 from ledger.domain import Pool
 
 if TYPE_CHECKING:
     import psycopg
-from ledger.errors import Conflict, LedgerError
+from ledger.errors import Conflict, InvalidInput, LedgerError
 
 URL_VARIABLE = "LEDGER_DATABASE_URL"
 DEFAULT_URL = "sqlite:///ledger.db"
@@ -130,6 +136,10 @@ def _database_errors(engine: Engine) -> Iterator[None]:
     """Turn the driver's operational failures into one-line ledger errors."""
     try:
         yield
+    except DataError as error:
+        raise InvalidInput(
+            f"the database refused a value: {_first_line(str(error.orig))}"
+        ) from None
     except IntegrityError as error:
         raise Conflict(
             "the ledger changed while this command ran (another process wrote the same "
@@ -141,8 +151,11 @@ def _database_errors(engine: Engine) -> Iterator[None]:
             raise Conflict(
                 "the ledger is busy: another process is writing to it; try again when it is done."
             ) from None
-        first_line = text.strip().splitlines()[0] if text.strip() else type(error.orig).__name__
-        raise LedgerError(f"database {shown_url(engine.url)} failed: {first_line}") from None
+        raise LedgerError(f"database {shown_url(engine.url)} failed: {_first_line(text)}") from None
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else "no message"
 
 
 _POOL_LOCK_BASE = 0x1ED6E0

@@ -19,6 +19,13 @@ _Bad = Callable[[str, str], InvalidInput]
 
 HIGHEST_RATING = 3500
 EARLIEST_BIRTH_YEAR = 1850
+LARGEST_ID = 2_147_483_647
+"""IDs are stored as 32-bit integers, as FIDE's are."""
+MOST_GAMES = 100_000
+MOST_ROUNDS = 1_000
+GAME_YEARS = range(1800, 3000)
+NAME_LENGTH = 200
+TITLE_LENGTH = 8
 _FEDERATION = re.compile(r"[A-Z]{3}")
 
 
@@ -84,9 +91,13 @@ def new_player(
     name = " ".join(name.split())
     if not name:
         raise bad("name", "a player needs a name.")
+    if len(name) > NAME_LENGTH:
+        raise bad("name", f"the name is longer than {NAME_LENGTH} characters.")
     for field, number in (("id", id), ("fide-id", fide_id)):
-        if number is not None and number <= 0:
-            raise bad(field, f"{number} is not a valid ID; IDs are positive whole numbers.")
+        if number is not None and not 1 <= number <= LARGEST_ID:
+            raise bad(field, f"{number} is not a valid ID; IDs run from 1 to {LARGEST_ID}.")
+    if title is not None and len(title := title.strip()) > TITLE_LENGTH:
+        raise bad("title", f"{title!r} is longer than {TITLE_LENGTH} characters.")
     if federation is not None and not _FEDERATION.fullmatch(federation := federation.upper()):
         raise bad("federation", f"{federation!r} is not a three-letter federation code.")
     if sex is not None and (sex := sex.upper()) not in ("M", "F"):
@@ -116,9 +127,10 @@ def _starting_rating(
             f"{rating} cannot be a published rating; ratings run from {RATING_FLOOR} "
             f"(FIDE 7.1.4) to {HIGHEST_RATING}.",
         )
-    if games is None or games < 0:
+    if games is None or not 0 <= games <= MOST_GAMES:
         raise bad(
-            "games", "a starting rating needs the number of rated games completed (0 or more)."
+            "games",
+            f"a starting rating needs the number of rated games completed (0 to {MOST_GAMES}).",
         )
     if peak is not None and peak < rating:
         raise bad("peak", f"the peak {peak} is below the rating {rating}.")
@@ -139,7 +151,13 @@ def new_game(
     """A validated new game; raises InvalidInput naming the first bad field."""
     if white == black:
         raise InvalidInput(problem(source, f"black: player {white} cannot play themselves."))
-    if round is not None and round <= 0:
+    if date.year not in GAME_YEARS:
+        raise InvalidInput(problem(source, f"date: {date} is not a plausible date for a game."))
+    if round is not None and not 1 <= round <= MOST_ROUNDS:
         raise InvalidInput(problem(source, f"round: {round} is not a round number."))
     event = " ".join(event.split()) if event else None
+    if event is not None and len(event) > NAME_LENGTH:
+        raise InvalidInput(
+            problem(source, f"event: the name is longer than {NAME_LENGTH} characters.")
+        )
     return NewGame(date, white, black, result, event or None, round, source)

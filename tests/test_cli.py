@@ -261,6 +261,43 @@ BAD_INPUT = [
         ["add-player", "--name", "  "], "error: name: a player needs a name.", id="empty name"
     ),
     pytest.param(
+        ["add-player", "--name", "X", "--id", "3000000000"],
+        "error: id: 3000000000 is not a valid ID; IDs run from 1 to 2147483647.",
+        id="id too large",
+    ),
+    pytest.param(
+        ["add-player", "--name", "X" * 201],
+        "error: name: the name is longer than 200 characters.",
+        id="name too long",
+    ),
+    pytest.param(
+        ["add-player", "--name", "X", "--rating", "2000", "--games", "99999999999"],
+        "error: games: a starting rating needs the number of rated games completed",
+        id="games too many",
+    ),
+    pytest.param(
+        ["add-game", "--white", "101", "--black", "102", "--result", "1-0", "--date", "0001-01-01"],
+        "error: date: 0001-01-01 is not a plausible date for a game.",
+        id="implausible date",
+    ),
+    pytest.param(
+        [
+            "add-game",
+            "--white",
+            "101",
+            "--black",
+            "102",
+            "--result",
+            "1-0",
+            "--date",
+            "2026-10-01",
+            "--round",
+            "0",
+        ],
+        "error: round: 0 is not a round number.",
+        id="round zero",
+    ),
+    pytest.param(
         ["close-period", "2026-13"], "error: period: '2026-13' is not a period", id="bad period"
     ),
     pytest.param(
