@@ -164,24 +164,54 @@ _POOL_LOCK_BASE = 0x1ED6E0
 def lock_pool(session: Session, pool: Pool) -> None:
     """Serialise closes of one pool: a PostgreSQL advisory lock held until the transaction
     ends. On SQLite the write transaction already holds the database's write lock."""
-    if session.get_bind().dialect.name == "postgresql":
+    if _is_postgresql(session):
         key = _POOL_LOCK_BASE + list(Pool).index(pool)
         session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
 
 
 def copy_rows(session: Session, table: Table, rows: Sequence[dict[str, Any]]) -> bool:
-    """Write many rows with PostgreSQL's COPY, inside the session's transaction.
+    """INSERT many rows with PostgreSQL's COPY, inside the session's transaction.
 
     Returns False (and writes nothing) on other backends, whose executemany is fast.
+    """
+    if not _is_postgresql(session) or not rows:
+        return False
+    _copy(session, table, table.name, rows)
+    return True
+
+
+def copy_updates(session: Session, table: Table, rows: Sequence[dict[str, Any]]) -> bool:
+    """UPDATE many rows by primary key on PostgreSQL: COPY into a temporary table, then one
+    UPDATE ... FROM. Returns False (and writes nothing) on other backends."""
+    if not _is_postgresql(session) or not rows:
+        return False
+    changes = f"{table.name}_changes"
+    keys = [column.name for column in table.primary_key]
+    session.execute(text(f"DROP TABLE IF EXISTS {changes}"))
+    session.execute(text(f"CREATE TEMPORARY TABLE {changes} (LIKE {table.name}) ON COMMIT DROP"))
+    _copy(session, table, changes, rows)
+    assignments = ", ".join(f"{name} = c.{name}" for name in rows[0] if name not in keys)
+    matches = " AND ".join(f"t.{key} = c.{key}" for key in keys)
+    session.execute(
+        text(f"UPDATE {table.name} AS t SET {assignments} FROM {changes} AS c WHERE {matches}")
+    )
+    return True
+
+
+def _is_postgresql(session: Session) -> bool:
+    return session.get_bind().dialect.name == "postgresql"
+
+
+def _copy(session: Session, table: Table, into: str, rows: Sequence[dict[str, Any]]) -> None:
+    """COPY `rows` (all with the same keys) into `into`, a table shaped like `table`.
+
     Values go through each column's own bind processing, as an INSERT's would.
     """
-    dialect = session.get_bind().dialect
-    if dialect.name != "postgresql" or not rows:
-        return False
     session.flush()
+    dialect = session.get_bind().dialect
     columns = list(rows[0])
     processors = [table.c[name].type.bind_processor(dialect) for name in columns]
-    statement = f"COPY {table.name} ({', '.join(columns)}) FROM STDIN"
+    statement = f"COPY {into} ({', '.join(columns)}) FROM STDIN"
     dbapi_connection = cast(
         "psycopg.Connection[Any]", session.connection().connection.dbapi_connection
     )
@@ -193,7 +223,6 @@ def copy_rows(session: Session, table: Table, rows: Sequence[dict[str, Any]]) ->
                     for value, process in zip(row.values(), processors, strict=True)
                 ]
             )
-    return True
 
 
 def refresh_statistics(session: Session, *tables: str) -> None:
@@ -202,7 +231,7 @@ def refresh_statistics(session: Session, *tables: str) -> None:
     Without it the planner keeps the row counts of the empty tables until autovacuum runs,
     and the first reads after a large close join as if the tables held a few rows.
     """
-    if session.get_bind().dialect.name == "postgresql":
+    if _is_postgresql(session):
         for table in tables:
             session.execute(text(f"ANALYZE {table}"))
 

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Row, Select, Table, bindparam, insert, update
 from sqlalchemy.orm import Session
 
-from ledger.database import copy_rows
+from ledger.database import copy_rows, copy_updates
 
 BATCH_SIZE = 5_000
 T = TypeVar("T")
@@ -38,10 +38,11 @@ def insert_rows(session: Session, model: type[Any], rows: Sequence[dict[str, Any
 
 
 def update_rows(session: Session, model: type[Any], rows: Sequence[dict[str, Any]]) -> None:
-    """UPDATE many rows by primary key, one executemany per batch. Every row has the same keys."""
-    if not rows:
-        return
+    """UPDATE many rows by primary key: COPY and one UPDATE on PostgreSQL, else one
+    executemany per batch. Every row has the same keys."""
     table: Table = model.__table__
+    if not rows or copy_updates(session, table, rows):
+        return
     keys = [column.name for column in table.primary_key]
     statement = update(table).where(*(table.c[key] == bindparam(f"key_{key}") for key in keys))
     for batch in batched(rows):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from sqlalchemy import func, literal, select, update
+from sqlalchemy import func, literal, select, union, update
 from sqlalchemy.orm import Session
 
 from ledger import rules
@@ -122,9 +122,7 @@ def _close_one(
         .outerjoin(Event, Event.id == Game.event_id)
         .where(Game.pool == pool, Game.period == period)
     ).all()
-    standings = _load_standings(
-        session, pool, {g.white_id for g in games} | {g.black_id for g in games}
-    )
+    standings = _load_standings(session, pool, period)
     game_ratings = [_rate_game(pool, period, game, standings) for game in games]
     insert_rows(session, GameRating, game_ratings)
     totals.games_rated += sum(1 for row in game_ratings if row["white_expected"] is not None)
@@ -155,19 +153,31 @@ def _mark_closed(session: Session, pool: Pool, period: Period, now: dt.datetime)
         session.flush()
 
 
-def _load_standings(session: Session, pool: Pool, player_ids: set[int]) -> dict[int, _Standing]:
-    statement = select(
-        Player.id.label("player_id"),
-        Player.birth_year,
-        PlayerRating.player_id.is_not(None).label("has_row"),
-        PlayerRating.rating,
-        func.coalesce(PlayerRating.games_completed, 0).label("games_completed"),
-        func.coalesce(PlayerRating.ever_2400, False).label("ever_2400"),
-        func.coalesce(PlayerRating.peak, 0).label("peak"),
-        PlayerRating.peak_period,
-        PlayerRating.first_list,
-    ).outerjoin(PlayerRating, (PlayerRating.player_id == Player.id) & (PlayerRating.pool == pool))
-    return {row[0]: _Standing(*row) for row in select_in(session, statement, Player.id, player_ids)}
+def _load_standings(session: Session, pool: Pool, period: Period) -> dict[int, _Standing]:
+    """Every player with a game in the period, with their standing on the list in force."""
+    in_period = (Game.pool == pool) & (Game.period == period)
+    players = union(
+        select(Game.white_id.label("id")).where(in_period),
+        select(Game.black_id.label("id")).where(in_period),
+    ).subquery()
+    statement = (
+        select(
+            Player.id,
+            Player.birth_year,
+            PlayerRating.player_id.is_not(None),
+            PlayerRating.rating,
+            func.coalesce(PlayerRating.games_completed, 0),
+            func.coalesce(PlayerRating.ever_2400, False),
+            func.coalesce(PlayerRating.peak, 0),
+            PlayerRating.peak_period,
+            PlayerRating.first_list,
+        )
+        .join(players, players.c.id == Player.id)
+        .outerjoin(
+            PlayerRating, (PlayerRating.player_id == Player.id) & (PlayerRating.pool == pool)
+        )
+    )
+    return {row[0]: _Standing(*row) for row in session.execute(statement)}
 
 
 def _rate_game(
