@@ -188,11 +188,7 @@ def import_players(
     ctx: typer.Context, file: FileArgument, pool: PoolOption = "standard", db: DbOption = None
 ) -> None:
     """Import players from CSV: id,name,federation,sex,title,birth_year,rating,games,ever_2400."""
-    the_pool = _parse("pool", Pool.parse, pool)
-    content = file.read_bytes()
-    with _ledger(ctx, db) as ledger, ledger.transaction() as session:
-        summary = imports.import_players(session, the_pool, file.name, content, _now())
-    render.message(f"Imported {summary.rows} players from {summary.file_name}.")
+    _import(ctx, db, pool, file, imports.import_players)
 
 
 @app.command("import-games")
@@ -200,11 +196,17 @@ def import_games(
     ctx: typer.Context, file: FileArgument, pool: PoolOption = "standard", db: DbOption = None
 ) -> None:
     """Import games from CSV: date,white,black,result[,event,round]."""
+    _import(ctx, db, pool, file, imports.import_games)
+
+
+def _import(
+    ctx: typer.Context, db: str | None, pool: str, file: Path, service: imports.ImportService
+) -> None:
     the_pool = _parse("pool", Pool.parse, pool)
     content = file.read_bytes()
     with _ledger(ctx, db) as ledger, ledger.transaction() as session:
-        summary = imports.import_games(session, the_pool, file.name, content, _now())
-    render.message(f"Imported {summary.rows} games from {summary.file_name}.")
+        summary = service(session, the_pool, file.name, content, _now())
+    render.message(f"Imported {summary.rows} {summary.kind} from {summary.file_name}.")
 
 
 @app.command("close-period")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -23,8 +23,12 @@ from ledger.services.players import add_players
 
 @dataclass(frozen=True, slots=True)
 class ImportSummary:
+    kind: str
     file_name: str
     rows: int
+
+
+ImportService = Callable[[Session, Pool, str, bytes, dt.datetime], ImportSummary]
 
 
 def import_players(
@@ -36,7 +40,7 @@ def import_players(
     with _all_problems(read, file_name):
         add_players(session, pool, read.records)
     refresh_statistics(session, "players", "player_ratings")
-    return ImportSummary(file_name, len(read.records))
+    return ImportSummary("players", file_name, len(read.records))
 
 
 def import_games(
@@ -48,7 +52,7 @@ def import_games(
     with _all_problems(read, file_name):
         add_games(session, pool, read.records, import_id)
     refresh_statistics(session, "games", "events")
-    return ImportSummary(file_name, len(read.records))
+    return ImportSummary("games", file_name, len(read.records))
 
 
 @contextmanager
