@@ -142,6 +142,7 @@ def add_player(
         games=games_completed,
         ever_2400=ever_2400,
         peak=peak,
+        today=_now().date(),
     )
     the_pool = _parse("pool", Pool.parse, pool)
     with _ledger(ctx, db) as ledger, ledger.transaction() as session:
@@ -171,6 +172,7 @@ def add_game(
         result=_parse("result", GameResult.parse, result),
         event=event,
         round=round,
+        today=_now().date(),
     )
     the_pool = _parse("pool", Pool.parse, pool)
     with _ledger(ctx, db) as ledger, ledger.transaction() as session:

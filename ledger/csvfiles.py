@@ -7,7 +7,9 @@ The whole file is read before anything is written; every problem is reported as
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -32,6 +34,7 @@ GAME_COLUMNS = ("date", "white", "black", "result")
 GAME_OPTIONAL_COLUMNS = ("event", "round")
 
 T = TypeVar("T")
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
 _TRUE = {"1", "true", "yes", "y", "x"}
 _FALSE = {"", "0", "false", "no", "n"}
 
@@ -54,18 +57,47 @@ def by_line(problems: list[str], file_name: str) -> list[str]:
     return sorted(problems, key=line)
 
 
-def read_players(text: str, file_name: str) -> ReadFile[NewPlayer]:
+def read_players(text: str, file_name: str, today: dt.date) -> ReadFile[NewPlayer]:
     """Players from a CSV with header `id,name,federation,sex,title,birth_year,rating,games,
     ever_2400` (and optionally `fide_id`, `peak`); an empty rating means unrated."""
-    return _read(text, file_name, PLAYER_COLUMNS, PLAYER_OPTIONAL_COLUMNS, _player)
+    return _read(
+        text,
+        file_name,
+        PLAYER_COLUMNS,
+        PLAYER_OPTIONAL_COLUMNS,
+        lambda fields, source: _player(fields, source, today),
+    )
 
 
-def read_games(text: str, file_name: str) -> ReadFile[NewGame]:
-    """Games from a CSV with header `date,white,black,result` (and optionally `event,round`)."""
-    return _read(text, file_name, GAME_COLUMNS, GAME_OPTIONAL_COLUMNS, _game)
+def read_games(text: str, file_name: str, today: dt.date) -> ReadFile[NewGame]:
+    """Games from a CSV with header `date,white,black,result` (and optionally `event,round`).
+
+    The same game (date, players, event and round) twice in one file is a problem.
+    """
+    read = _read(
+        text,
+        file_name,
+        GAME_COLUMNS,
+        GAME_OPTIONAL_COLUMNS,
+        lambda fields, source: _game(fields, source, today),
+    )
+    return ReadFile(read.records, read.problems + _repeated_games(read.records))
 
 
-def _player(fields: dict[str, str], source: str) -> NewPlayer:
+def _repeated_games(games: list[NewGame]) -> list[str]:
+    first_seen: dict[tuple[object, ...], str | None] = {}
+    problems = []
+    for game in games:
+        if game.round is None:
+            continue
+        key = (game.date, game.white, game.black, game.event, game.round)
+        if key in first_seen:
+            problems.append(problem(game.source, f"the same game as {first_seen[key]}."))
+        first_seen.setdefault(key, game.source)
+    return problems
+
+
+def _player(fields: dict[str, str], source: str, today: dt.date) -> NewPlayer:
     return new_player(
         id=_whole(fields, "id"),
         name=fields["name"],
@@ -79,10 +111,11 @@ def _player(fields: dict[str, str], source: str) -> NewPlayer:
         ever_2400=_flag(fields, "ever_2400"),
         peak=_whole(fields, "peak"),
         source=source,
+        today=today,
     )
 
 
-def _game(fields: dict[str, str], source: str) -> NewGame:
+def _game(fields: dict[str, str], source: str, today: dt.date) -> NewGame:
     return new_game(
         date=_field(fields, "date", parse_date),
         white=_player_id(fields, "white"),
@@ -91,6 +124,7 @@ def _game(fields: dict[str, str], source: str) -> NewGame:
         event=fields.get("event") or None,
         round=_whole(fields, "round"),
         source=source,
+        today=today,
     )
 
 
@@ -151,6 +185,9 @@ def _header(
     if not header:
         raise RejectedRecords([f"{file_name}:1: the file is empty; expected a header line."])
     columns = [name.strip().lower() for name in header]
+    repeated = sorted({name for name in columns if columns.count(name) > 1})
+    if repeated:
+        raise RejectedRecords([f"{file_name}:1: column(s) {', '.join(repeated)} appear twice."])
     missing = [name for name in required if name not in columns]
     unknown = [name for name in columns if name not in required + optional]
     if missing or unknown:
@@ -173,10 +210,9 @@ def _whole(fields: dict[str, str], column: str) -> int | None:
     text = fields.get(column, "")
     if not text:
         return None
-    try:
-        return int(text)
-    except ValueError:
-        raise InvalidInput(f"{column}: {text!r} is not a whole number.") from None
+    if not _WHOLE_NUMBER.fullmatch(text):
+        raise InvalidInput(f"{column}: {text!r} is not a whole number.")
+    return int(text)
 
 
 def _player_id(fields: dict[str, str], column: str) -> int:

@@ -25,6 +25,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import (
     ArgumentError,
     DataError,
+    DBAPIError,
     IntegrityError,
     NoSuchModuleError,
     OperationalError,
@@ -105,12 +106,23 @@ def _own_sqlite_transactions(engine: Engine) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
 
 
+def _snapshot_reads(engine: Engine) -> Engine:
+    """Reads see one snapshot, so a list read during a close is wholly before or after it.
+
+    SQLite's read transactions (BEGIN, in WAL mode) already do; PostgreSQL needs
+    REPEATABLE READ, its default READ COMMITTED gives each statement its own snapshot.
+    """
+    if engine.dialect.name == "postgresql":
+        return engine.execution_options(isolation_level="REPEATABLE READ")
+    return engine
+
+
 class Ledger:
     """An open ledger database: read sessions and write transactions on one engine."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._reads = sessionmaker(engine, expire_on_commit=False)
+        self._reads = sessionmaker(_snapshot_reads(engine), expire_on_commit=False)
         self._writes = sessionmaker(
             engine.execution_options(**{_WRITES: True}), expire_on_commit=False
         )
@@ -142,9 +154,10 @@ def _database_errors(engine: Engine) -> Iterator[None]:
         ) from None
     except IntegrityError as error:
         raise Conflict(
-            "the ledger changed while this command ran (another process wrote the same "
-            "records); nothing was written, try again."
-        ) from error
+            "the database refused a duplicate or a broken reference "
+            f"({_first_line(str(error.orig))}); nothing was written. If another process "
+            "was writing at the same time, try again."
+        ) from None
     except OperationalError as error:
         text = str(error.orig)
         if "database is locked" in text:
@@ -152,6 +165,10 @@ def _database_errors(engine: Engine) -> Iterator[None]:
                 "the ledger is busy: another process is writing to it; try again when it is done."
             ) from None
         raise LedgerError(f"database {shown_url(engine.url)} failed: {_first_line(text)}") from None
+    except DBAPIError as error:
+        raise LedgerError(
+            f"database {shown_url(engine.url)} refused the command: {_first_line(str(error.orig))}"
+        ) from None
 
 
 def _first_line(text: str) -> str:
@@ -162,8 +179,10 @@ _POOL_LOCK_BASE = 0x1ED6E0
 
 
 def lock_pool(session: Session, pool: Pool) -> None:
-    """Serialise closes of one pool: a PostgreSQL advisory lock held until the transaction
-    ends. On SQLite the write transaction already holds the database's write lock."""
+    """Serialise the writes that touch a pool's calendar and lists (closes, new games, new
+    starting ratings): a PostgreSQL advisory lock held until the transaction ends. A game
+    recorded during a close waits for it, then sees the period closed. On SQLite the write
+    transaction already holds the database's write lock."""
     if _is_postgresql(session):
         key = _POOL_LOCK_BASE + list(Pool).index(pool)
         session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
@@ -215,14 +234,17 @@ def _copy(session: Session, table: Table, into: str, rows: Sequence[dict[str, An
     dbapi_connection = cast(
         "psycopg.Connection[Any]", session.connection().connection.dbapi_connection
     )
-    with dbapi_connection.cursor() as cursor, cursor.copy(statement) as copy:
-        for row in rows:
-            copy.write_row(
-                [
-                    value if process is None else process(value)
-                    for value, process in zip(row.values(), processors, strict=True)
-                ]
-            )
+    try:
+        with dbapi_connection.cursor() as cursor, cursor.copy(statement) as copy:
+            for row in rows:
+                copy.write_row(
+                    [
+                        value if process is None else process(value)
+                        for value, process in zip(row.values(), processors, strict=True)
+                    ]
+                )
+    except dialect.loaded_dbapi.Error as error:
+        raise DBAPIError.instance(statement, None, error, dialect.loaded_dbapi.Error) from error
 
 
 def refresh_statistics(session: Session, *tables: str) -> None:
@@ -254,8 +276,7 @@ def _ensure_schema(connection: Connection, where: str) -> None:
     if current == head:
         return
     if current is None:
-        if set(inspect(connection).get_table_names()) - {"alembic_version"}:
-            raise LedgerError(f"{where} is not empty and is not a ledger database.")
+        _refuse_foreign_database(connection, where)
         command.upgrade(alembic_config(connection), "head")
     elif _is_known_revision(current):
         raise LedgerError(
@@ -267,6 +288,11 @@ def _ensure_schema(connection: Connection, where: str) -> None:
             f"the database schema is at revision {current}, which this ledger does not know; "
             "it was written by a newer ledger."
         )
+
+
+def _refuse_foreign_database(connection: Connection, where: str) -> None:
+    if set(inspect(connection).get_table_names()) - {"alembic_version"}:
+        raise LedgerError(f"{where} is not empty and is not a ledger database.")
 
 
 def schema_revision(connection: Connection) -> str | None:
@@ -285,6 +311,8 @@ def upgrade_schema(url: str) -> tuple[str | None, str | None]:
     try:
         with _database_errors(engine), engine.begin() as connection:
             before = schema_revision(connection)
+            if before is None:
+                _refuse_foreign_database(connection, shown_url(url))
             command.upgrade(alembic_config(connection), "head")
             return before, schema_revision(connection)
     finally:

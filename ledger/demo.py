@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 
 from ledger import rules
-from ledger.database import open_ledger
+from ledger.database import open_ledger, shown_url
 from ledger.domain import GameResult, Period, Pool
 from ledger.errors import Conflict
 from ledger.models import Player
@@ -72,14 +72,17 @@ def build_demo(url: str, pool: Pool, *, replace: bool, now: dt.datetime) -> Demo
     try:
         with ledger.transaction() as session:
             if session.scalar(select(func.count()).select_from(Player)):
-                raise Conflict(f"the demo needs an empty database; {url} already holds a ledger.")
-            roster = _players(randomness, period)
+                raise Conflict(
+                    f"the demo needs an empty database; {shown_url(url)} already holds a ledger."
+                )
+            roster = _players(randomness, period, now.date())
             ids = add_players(session, pool, roster)
             entrants = [
                 _Entrant(i, p.starting.rating if p.starting else None)
                 for i, p in zip(ids, roster, strict=True)
             ]
-            add_games(session, pool, _month_of_games(randomness, period, entrants))
+            games = _month_of_games(randomness, period, entrants, now.date())
+            add_games(session, pool, games)
         with ledger.transaction() as session:
             closed = close_period(session, pool, period, now)
     finally:
@@ -94,7 +97,7 @@ def _remove_sqlite_file(url: str) -> None:
             Path(database + suffix).unlink(missing_ok=True)
 
 
-def _players(randomness: random.Random, period: Period) -> list[NewPlayer]:
+def _players(randomness: random.Random, period: Period, today: dt.date) -> list[NewPlayer]:
     """300 players: a few elite grandmasters, titled players, club players, juniors, newcomers."""
     roster = []
     for number in range(300):
@@ -114,6 +117,7 @@ def _players(randomness: random.Random, period: Period) -> list[NewPlayer]:
                 rating=rating,
                 games=None if rating is None else _games_completed(randomness, titled),
                 peak=None if rating is None else rating + randomness.choice((0, 0, 15, 60)),
+                today=today,
             )
         )
     return roster
@@ -143,7 +147,7 @@ def _title(rating: int | None) -> str | None:
 
 
 def _month_of_games(
-    randomness: random.Random, period: Period, entrants: list[_Entrant]
+    randomness: random.Random, period: Period, entrants: list[_Entrant], today: dt.date
 ) -> list[NewGame]:
     start = dt.date(period.year, period.month, 1)
     elite = entrants[:10]
@@ -167,6 +171,7 @@ def _month_of_games(
                     result=_result(randomness, white, black),
                     event=name,
                     round=round_number,
+                    today=today,
                 )
                 for white, black in pairs
             ]
@@ -210,14 +215,14 @@ def _result(randomness: random.Random, white: _Entrant, black: _Entrant) -> Game
 
 
 def _next_steps(url: str, period: Period) -> str:
-    demo = f" --db {url}"
+    demo = f" --db {shown_url(url)}"
     return "\n".join(
         (
-            f"This demo ledger is {url}. Try next:",
+            f"This demo ledger is {shown_url(url)}. Try next:",
             f"  ledger list{demo} --top 20",
             f"  ledger list{demo} --format json --top 3",
-            f"  ledger add-game{demo} --white 1 --black 2 --result 1/2-1/2 --date {period + 1}-05",
-            f"  ledger close-period {period + 1}{demo}",
+            f"  ledger add-game{demo} --white 1 --black 2 --result 1/2-1/2 --date {period + 1}-01",
+            f"  ledger close-period {period + 1}{demo}    (once {period + 1} has ended)",
             "Your own ledger is sqlite:///ledger.db (or --db, or LEDGER_DATABASE_URL).",
         )
     )

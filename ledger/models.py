@@ -125,14 +125,18 @@ class PlayerRating(Base):
 
 
 class Event(Base):
-    """A tournament, match or league: its games are rated in the period of its end date."""
+    """A tournament, match or league in one pool: its games are rated in the period of its
+    end date. Names are unique within a pool."""
 
     __tablename__ = "events"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(200), unique=True)
+    pool: Mapped[Pool]
+    name: Mapped[str] = mapped_column(String(200))
     start_date: Mapped[dt.date]
     end_date: Mapped[dt.date]
+
+    __table_args__ = (UniqueConstraint("pool", "name"),)
 
 
 class Game(Base):

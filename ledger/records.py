@@ -23,7 +23,7 @@ LARGEST_ID = 2_147_483_647
 """IDs are stored as 32-bit integers, as FIDE's are."""
 MOST_GAMES = 100_000
 MOST_ROUNDS = 1_000
-GAME_YEARS = range(1800, 3000)
+EARLIEST_GAME_YEAR = 1800
 NAME_LENGTH = 200
 TITLE_LENGTH = 8
 _FEDERATION = re.compile(r"[A-Z]{3}")
@@ -82,6 +82,7 @@ def new_player(
     ever_2400: bool = False,
     peak: int | None = None,
     source: str | None = None,
+    today: dt.date,
 ) -> NewPlayer:
     """A validated new player; raises InvalidInput naming the first bad field."""
 
@@ -102,7 +103,7 @@ def new_player(
         raise bad("federation", f"{federation!r} is not a three-letter federation code.")
     if sex is not None and (sex := sex.upper()) not in ("M", "F"):
         raise bad("sex", f"{sex!r} is not M or F.")
-    if birth_year is not None and not EARLIEST_BIRTH_YEAR <= birth_year <= 9999:
+    if birth_year is not None and not EARLIEST_BIRTH_YEAR <= birth_year <= today.year:
         raise bad("birth-year", f"{birth_year} is not a birth year.")
     starting = _starting_rating(rating, games, ever_2400, peak, bad)
     return NewPlayer(
@@ -132,8 +133,10 @@ def _starting_rating(
             "games",
             f"a starting rating needs the number of rated games completed (0 to {MOST_GAMES}).",
         )
-    if peak is not None and peak < rating:
-        raise bad("peak", f"the peak {peak} is below the rating {rating}.")
+    if peak is not None and not rating <= peak <= HIGHEST_RATING:
+        raise bad(
+            "peak", f"the peak {peak} must lie between the rating {rating} and {HIGHEST_RATING}."
+        )
     peak = peak if peak is not None else rating
     return StartingRating(rating, games, ever_2400 or peak >= 2400, peak)
 
@@ -147,12 +150,18 @@ def new_game(
     event: str | None = None,
     round: int | None = None,
     source: str | None = None,
+    today: dt.date,
 ) -> NewGame:
-    """A validated new game; raises InvalidInput naming the first bad field."""
+    """A validated new game; raises InvalidInput naming the first bad field.
+
+    A game cannot be dated after `today`: its result is not known yet.
+    """
     if white == black:
         raise InvalidInput(problem(source, f"black: player {white} cannot play themselves."))
-    if date.year not in GAME_YEARS:
+    if date.year < EARLIEST_GAME_YEAR:
         raise InvalidInput(problem(source, f"date: {date} is not a plausible date for a game."))
+    if date > today:
+        raise InvalidInput(problem(source, f"date: {date} is in the future."))
     if round is not None and not 1 <= round <= MOST_ROUNDS:
         raise InvalidInput(problem(source, f"round: {round} is not a round number."))
     event = " ".join(event.split()) if event else None

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import datetime as dt
 
+from sqlalchemy import select
 from typer.testing import CliRunner, Result
 
 from ledger import queries
 from ledger.cli import app
-from ledger.database import Ledger
+from ledger.database import Ledger, open_ledger
 from ledger.domain import GameResult, Period, Pool, parse_date
+from ledger.models import Base
 from ledger.records import new_game, new_player
 from ledger.services.closing import ClosedPeriod, close_period
 from ledger.services.games import add_games
 from ledger.services.players import add_players
 
-NOW = dt.datetime(2026, 11, 29, 12, 0)
+NOW = dt.datetime(2030, 1, 1, 12, 0)
+"""The clock of service tests: every period they use has ended."""
 
 
 def player(
@@ -29,8 +32,12 @@ def player(
 ) -> int:
     """Add a player (rated when `rating` is given) and return the ID."""
     record = new_player(
-        name=name, rating=rating, games=games if rating is not None else None, **fields
-    )  # type: ignore[arg-type]
+        name=name,
+        rating=rating,
+        games=games if rating is not None else None,
+        today=NOW.date(),
+        **fields,  # type: ignore[arg-type]
+    )
     with ledger.transaction() as session:
         (player_id,) = add_players(session, pool, [record])
     return player_id
@@ -52,6 +59,7 @@ def game(
         black=black,
         result=GameResult.parse(result),
         event=event,
+        today=NOW.date(),
     )
     with ledger.transaction() as session:
         add_games(session, pool, [record])
@@ -69,6 +77,19 @@ def listing(
     with ledger.reading() as session:
         published = queries.rating_list(session, pool, Period.parse(period) if period else None)
     return {row.id: row for row in published.rows}
+
+
+def fingerprint(url: str) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every table, to show that a refused command wrote nothing."""
+    ledger = open_ledger(url)
+    try:
+        with ledger.reading() as session:
+            return {
+                table.name: sorted((tuple(row) for row in session.execute(select(table))), key=repr)
+                for table in Base.metadata.sorted_tables
+            }
+    finally:
+        ledger.dispose()
 
 
 def run(*args: str, db: str | None = None) -> Result:

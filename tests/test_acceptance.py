@@ -58,14 +58,19 @@ def _games(randomness: random.Random, players: list[dict[str, Any]]) -> list[dic
     ids = [p["id"] for p in players]
     busy = ids[:12]
     near_floor = [p["id"] for p in players if p["rating"] and p["rating"] <= 1430]
-    games = []
+    games: list[dict[str, Any]] = []
+    seen: set[tuple[object, ...]] = set()
     for period in PERIODS:
         for number, (name, last_day) in enumerate((("A Open", 9), ("B Cup", 19), ("C League", 28))):
-            for _ in range(500):
+            for board in range(500):
                 roll = randomness.random()
                 pool = busy if roll < 0.08 else near_floor if roll < 0.16 else ids
                 white, black = randomness.sample(pool, 2)
                 day = randomness.randint(1 + 10 * number, last_day)
+                key = (day, white, black, name, board // 50)
+                if key in seen:
+                    continue
+                seen.add(key)
                 games.append(
                     {
                         "date": f"{period}-{day:02d}",
@@ -73,7 +78,7 @@ def _games(randomness: random.Random, players: list[dict[str, Any]]) -> list[dic
                         "black": black,
                         "result": randomness.choice(RESULTS),
                         "event": f"{period} {name}",
-                        "round": randomness.randint(1, 9),
+                        "round": board // 50 + 1,
                         "period": period,
                     }
                 )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from builders import run
+from builders import fingerprint, run
 
 PLAYERS_CSV = """\
 id,name,federation,sex,title,birth_year,rating,games,ever_2400
@@ -307,9 +307,19 @@ BAD_INPUT = [
     ),
     pytest.param(["list"], "error: no standard list has been published yet", id="no list yet"),
     pytest.param(
-        ["list", "--period", "2026-09"],
-        "error: no standard list has been published",
-        id="no list for period",
+        ["add-game", "--white", "101", "--black", "102", "--result", "1-0", "--date", "2099-01-01"],
+        "error: date: 2099-01-01 is in the future.",
+        id="future game",
+    ),
+    pytest.param(
+        ["add-player", "--name", "X", "--birth-year", "2999"],
+        "error: birth-year: 2999 is not a birth year.",
+        id="future birth year",
+    ),
+    pytest.param(
+        ["add-player", "--name", "X", "--rating", "2000", "--games", "5", "--peak", "3000000000"],
+        "error: peak: the peak 3000000000 must lie between the rating 2000 and 3500.",
+        id="peak out of range",
     ),
 ]
 
@@ -318,11 +328,13 @@ BAD_INPUT = [
 def test_bad_input_is_refused_with_one_line(
     filled: str, arguments: list[str], message: str
 ) -> None:
+    before = fingerprint(filled)
     result = run(*arguments, db=filled)
     assert result.exit_code == 1
     assert result.stdout == ""
     assert result.stderr.startswith(message)
     assert result.stderr.count("\n") == 1
+    assert fingerprint(filled) == before
 
 
 @pytest.mark.parametrize(
@@ -371,6 +383,15 @@ def _count_games(db: str) -> int:
     return sum(row["games"] for row in rows)
 
 
+def test_a_period_that_has_not_ended_cannot_be_closed(database_url: str) -> None:
+    result = run("close-period", "2099-01", db=database_url)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "error: period 2099-01 has not ended yet; close it from 2099-02-01, once its games "
+        "are in.\n"
+    )
+
+
 def test_a_bad_import_names_every_line_and_writes_nothing(filled: str, tmp_path: Path) -> None:
     bad = _file(
         tmp_path,
@@ -398,6 +419,22 @@ def test_a_bad_import_names_every_line_and_writes_nothing(filled: str, tmp_path:
         pytest.param("date,white,black,result,colour\n", "unknown column(s) colour", id="unknown"),
         pytest.param(
             "date,white,black,result\n", "bad.csv: the file has a header but no rows", id="no rows"
+        ),
+        pytest.param(
+            "date,white,black,result,white\n2026-10-08,101,102,1-0,103\n",
+            "bad.csv:1: column(s) white appear twice.",
+            id="repeated column",
+        ),
+        pytest.param(
+            "date,white,black,result\n2026-10-08,101,0_102,1-0\n",
+            "bad.csv:2: black: '0_102' is not a whole number.",
+            id="not a plain number",
+        ),
+        pytest.param(
+            "date,white,black,result,event,round\n2026-10-08,101,102,1-0,Cup,1\n"
+            "2026-10-08,101,102,1-0,Cup,1\n",
+            "bad.csv:3: the same game as bad.csv:2.",
+            id="repeated game",
         ),
         pytest.param(
             "date,white,black,result\n2026-10-08,101,102\n",
@@ -430,6 +467,14 @@ def test_importing_the_same_file_twice_is_refused(filled: str, tmp_path: Path) -
     assert again.exit_code == 1
     assert again.stderr.startswith("error: copy.csv was already imported on ")
     assert _count_games(filled) == 4
+
+
+def test_a_copy_with_other_line_endings_is_the_same_file(filled: str, tmp_path: Path) -> None:
+    copy = tmp_path / "copy.csv"
+    copy.write_bytes(GAMES_CSV.replace("\n", "\r\n").encode() + b"\r\n")
+    again = run("import-games", str(copy), db=filled)
+    assert again.exit_code == 1
+    assert "copy.csv was already imported" in again.stderr
 
 
 def test_a_file_that_is_not_utf8_is_refused(database_url: str, tmp_path: Path) -> None:

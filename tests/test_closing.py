@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from ledger.database import Ledger, open_ledger
 from ledger.errors import Conflict, LedgerError, NotFound
@@ -283,3 +283,71 @@ def test_unknown_periods_have_no_list(ledger: Ledger) -> None:
         listing(ledger, "2026-11")
     with pytest.raises(NotFound, match="for period 2026-09; the newest is 2026-10"):
         listing(ledger, "2026-09")
+
+
+def test_events_belong_to_one_pool(ledger: Ledger) -> None:
+    a, b = player(ledger, "A", rating=2000), player(ledger, "B", rating=1900)
+    game(ledger, a, b, "1-0", "2026-10-30", event="Oslo Open")
+    close(ledger, "2026-10")
+    game(ledger, b, a, "1-0", "2026-11-02", event="Oslo Open", pool=closing.Pool.RAPID)
+    game(ledger, b, a, "1/2-1/2", "2026-11-03")
+    summary = close(ledger, "2026-11")
+    assert (summary.games_rated, listing(ledger, "2026-10")[a].games) == (1, 1)
+
+
+def test_a_period_that_has_not_ended_cannot_be_closed(ledger: Ledger) -> None:
+    with pytest.raises(Conflict, match="period 2030-01 has not ended yet"):
+        close(ledger, "2030-01")
+
+
+def test_a_game_recorded_during_a_close_is_rated_or_refused(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The close holds the pool's lock; a game for the period waits, then is refused."""
+    setup = open_ledger(database_url)
+    a, b = player(setup, "A", rating=2000), player(setup, "B", rating=1900)
+    game(setup, a, b, "1-0", "2026-10-05")
+    setup.dispose()
+    closing_started = threading.Event()
+    slow_publication = closing._Publication.write
+
+    def write_slowly(self: closing._Publication, session: object) -> None:
+        closing_started.set()
+        threading.Event().wait(1.0)
+        slow_publication(self, session)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(closing._Publication, "write", write_slowly)
+    outcome: list[str] = []
+
+    def record_late_game() -> None:
+        closing_started.wait(10)
+        late = open_ledger(database_url)
+        try:
+            game(late, b, a, "1-0", "2026-10-20")
+            outcome.append("recorded")
+        except LedgerError as refused:
+            outcome.append(str(refused))
+        finally:
+            late.dispose()
+
+    writer = threading.Thread(target=record_late_game)
+    writer.start()
+    closer = open_ledger(database_url)
+    close(closer, "2026-10")
+    writer.join()
+    with closer.reading() as session:
+        games = session.scalar(select(func.count()).select_from(closing.Game))
+        rated = session.scalar(select(func.count()).select_from(GameRating))
+    closer.dispose()
+    assert outcome == [
+        "date: period 2026-10 is closed; a game dated 2026-10-20 cannot be added to it."
+    ]
+    assert games == rated == 1
+
+
+def test_postgresql_reads_see_one_snapshot(ledger: Ledger) -> None:
+    with ledger.reading() as session:
+        if session.get_bind().dialect.name != "postgresql":
+            pytest.skip("SQLite read transactions are snapshots in WAL mode")
+        isolation = session.execute(text("SHOW transaction_isolation")).scalar()
+    assert isolation == "repeatable read"

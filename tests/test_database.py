@@ -10,10 +10,10 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, text
+from sqlalchemy import Engine, create_engine, inspect, text
 
 from ledger import database
-from ledger.database import alembic_config, create_ledger_engine, open_ledger
+from ledger.database import alembic_config, create_ledger_engine, open_ledger, schema_revision
 from ledger.errors import LedgerError
 from ledger.models import Base
 
@@ -34,13 +34,23 @@ def test_db_upgrade_on_an_empty_database(empty_database_url: str) -> None:
     assert again.stdout.startswith("The schema is already at the newest revision")
 
 
-def test_a_database_that_is_not_a_ledger_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", [["list"], ["db", "upgrade"]], ids=["use", "upgrade"])
+def test_a_database_that_is_not_a_ledger_is_refused(tmp_path: Path, command: list[str]) -> None:
     path = tmp_path / "other.db"
     with create_engine(f"sqlite:///{path}").begin() as connection:
         connection.execute(text("CREATE TABLE invoices (id INTEGER)"))
-    result = run("list", db=f"sqlite:///{path}")
+    result = run(*command, db=f"sqlite:///{path}")
     assert result.exit_code == 1
     assert result.stderr.endswith("is not empty and is not a ledger database.\n")
+
+
+def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "notes.db"
+    path.write_text("shopping list: eggs, milk\n" * 100)
+    result = run("list", db=f"sqlite:///{path}")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: database sqlite:///")
+    assert result.stderr.count("\n") == 1
 
 
 @pytest.fixture
@@ -98,6 +108,15 @@ def test_every_revision_upgrades_downgrades_and_upgrades_again(empty_database_ur
             ):
                 with engine.begin() as connection:
                     step(alembic_config(connection), target)
+                    assert schema_revision(connection) == (None if target == "base" else target)
+            if revision.down_revision is None:
+                with engine.begin() as connection:
+                    command.downgrade(alembic_config(connection), "base")
+                    assert set(inspect(connection).get_table_names()) <= {"alembic_version"}
+                    command.upgrade(alembic_config(connection), revision.revision)
+        with engine.connect() as connection:
+            context = MigrationContext.configure(connection)
+            assert compare_metadata(context, Base.metadata) == []
     finally:
         engine.dispose()
 

@@ -48,7 +48,8 @@ class ClosedPeriod:
 def close_period(session: Session, pool: Pool, period: Period, now: dt.datetime) -> ClosedPeriod:
     """Close `period` and every earlier empty open period, in order (FIDE 6).
 
-    Refused if the period is closed or an earlier open period holds games.
+    Refused if the period is closed, an earlier open period holds games, or the period has
+    not ended by `now`.
     """
     lock_pool(session, pool)
     newest = newest_closed_period(session, pool)
@@ -56,6 +57,11 @@ def close_period(session: Session, pool: Pool, period: Period, now: dt.datetime)
         raise Conflict(f"period {period} is already closed.")
     first = newest + 1 if newest is not None else period
     _refuse_open_games_before(session, pool, first, period, newest)
+    if period >= Period.of(now.date()):
+        raise Conflict(
+            f"period {period} has not ended yet; close it from {period + 1}-01, once its "
+            "games are in."
+        )
     periods = [first + i for i in range(first.months_until(period) + 1)]
     totals = _Totals()
     for each in periods:

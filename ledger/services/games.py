@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from ledger.database import lock_pool
 from ledger.domain import Period, Pool
 from ledger.errors import RejectedRecords
 from ledger.models import Event, Game, Player
@@ -48,14 +49,15 @@ def add_games(
 
     Nothing is written if any of them is refused.
     """
+    lock_pool(session, pool)
     newest_closed = newest_closed_period(session, pool)
-    events = _plan_events(session, games)
+    events = _plan_events(session, pool, games)
     problems = _unknown_players(session, games) + _closed_period_problems(
         games, events, newest_closed
     )
     if problems:
         raise RejectedRecords(problems)
-    event_ids = _write_events(session, events)
+    event_ids = _write_events(session, pool, events)
     periods = [events[game.event].period if game.event else Period.of(game.date) for game in games]
     rows = [
         {
@@ -76,10 +78,13 @@ def add_games(
     return sorted(set(periods))
 
 
-def _plan_events(session: Session, games: Sequence[NewGame]) -> dict[str, _EventPlan]:
+def _plan_events(session: Session, pool: Pool, games: Sequence[NewGame]) -> dict[str, _EventPlan]:
     names = {game.event for game in games if game.event}
     existing = {
-        event.name: event for (event,) in select_in(session, select(Event), Event.name, names)
+        event.name: event
+        for (event,) in select_in(
+            session, select(Event).where(Event.pool == pool), Event.name, names
+        )
     }
     plans: dict[str, _EventPlan] = {}
     for game in games:
@@ -132,13 +137,13 @@ def _closed_period_problems(
     return problems
 
 
-def _write_events(session: Session, plans: dict[str, _EventPlan]) -> dict[str, int]:
+def _write_events(session: Session, pool: Pool, plans: dict[str, _EventPlan]) -> dict[str, int]:
     """Create new events, widen existing ones and move their games to the new period."""
     ids = {}
     for plan in plans.values():
         event = plan.event
         if event is None:
-            event = Event(name=plan.name, start_date=plan.start, end_date=plan.end)
+            event = Event(pool=pool, name=plan.name, start_date=plan.start, end_date=plan.end)
             session.add(event)
             session.flush()
         elif plan.period != plan.old_period:

@@ -35,8 +35,9 @@ def import_players(
     session: Session, pool: Pool, file_name: str, content: bytes, now: dt.datetime
 ) -> ImportSummary:
     """Add every player of a players CSV, with their starting ratings in `pool`."""
-    read = csvfiles.read_players(_text(content, file_name), file_name)
-    _record_import(session, "players", file_name, content, len(read.records), now)
+    text = _text(content, file_name)
+    read = csvfiles.read_players(text, file_name, now.date())
+    _record_import(session, "players", file_name, text, len(read.records), now)
     with _all_problems(read, file_name):
         add_players(session, pool, read.records)
     refresh_statistics(session, "players", "player_ratings")
@@ -47,8 +48,9 @@ def import_games(
     session: Session, pool: Pool, file_name: str, content: bytes, now: dt.datetime
 ) -> ImportSummary:
     """Add every game of a games CSV to `pool`."""
-    read = csvfiles.read_games(_text(content, file_name), file_name)
-    import_id = _record_import(session, "games", file_name, content, len(read.records), now)
+    text = _text(content, file_name)
+    read = csvfiles.read_games(text, file_name, now.date())
+    import_id = _record_import(session, "games", file_name, text, len(read.records), now)
     with _all_problems(read, file_name):
         add_games(session, pool, read.records, import_id)
     refresh_statistics(session, "games", "events")
@@ -81,10 +83,15 @@ def _text(content: bytes, file_name: str) -> str:
 
 
 def _record_import(
-    session: Session, kind: str, file_name: str, content: bytes, rows: int, now: dt.datetime
+    session: Session, kind: str, file_name: str, text: str, rows: int, now: dt.datetime
 ) -> int:
-    """Remember the file by its content, refusing a file that was imported before."""
-    digest = hashlib.sha256(content).hexdigest()
+    """Remember the file by its content, refusing a file that was imported before.
+
+    The content is compared line by line, so a copy saved with other line endings or
+    trailing blank lines is the same file.
+    """
+    lines = [line.rstrip() for line in text.splitlines()]
+    digest = hashlib.sha256("\n".join(lines).strip().encode()).hexdigest()
     earlier = session.scalars(
         select(Import).where(Import.kind == kind, Import.sha256 == digest)
     ).first()

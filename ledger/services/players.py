@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from ledger.database import lock_pool
 from ledger.domain import Pool
 from ledger.errors import RejectedRecords
 from ledger.models import Player, PlayerRating
@@ -20,6 +21,7 @@ def add_players(session: Session, pool: Pool, players: Sequence[NewPlayer]) -> l
     Players without an ID get the next free ones. Nothing is written if any ID or FIDE ID
     is taken or repeated.
     """
+    lock_pool(session, pool)
     _refuse_taken_ids(session, players)
     next_id = (session.scalar(select(func.max(Player.id))) or 0) + 1
     ids = []

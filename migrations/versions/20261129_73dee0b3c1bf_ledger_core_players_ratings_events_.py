@@ -1,8 +1,8 @@
 """ledger core: players, ratings, events, games, periods, lists
 
-Revision ID: 0be5990dd7d1
+Revision ID: 73dee0b3c1bf
 Revises:
-Create Date: 2026-11-29 17:25:26.847616
+Create Date: 2026-11-29 17:52:14.195218
 
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0be5990dd7d1"
+revision: str = "73dee0b3c1bf"
 down_revision: str | None = None
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
@@ -21,11 +21,18 @@ def upgrade() -> None:
     op.create_table(
         "events",
         sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column(
+            "pool",
+            sa.Enum(
+                "standard", "rapid", "blitz", name="pool", native_enum=False, create_constraint=True
+            ),
+            nullable=False,
+        ),
         sa.Column("name", sa.String(length=200), nullable=False),
         sa.Column("start_date", sa.Date(), nullable=False),
         sa.Column("end_date", sa.Date(), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_events")),
-        sa.UniqueConstraint("name", name=op.f("uq_events_name")),
+        sa.UniqueConstraint("pool", "name", name=op.f("uq_events_pool_name")),
     )
     op.create_table(
         "imports",
