@@ -28,7 +28,7 @@ from ledger.models import (
     PlayerRating,
     RatingPeriod,
 )
-from ledger.services.batches import AnyRow, insert_rows, select_in, update_rows
+from ledger.services.batches import AnyRow, AnySelect, insert_rows, select_in, update_rows
 from ledger.services.periods import is_closed, newest_closed_period
 
 
@@ -243,8 +243,25 @@ def _add_pooled_history(
             candidates,
         )
     )
-    start = period - (rules.INITIAL_RATING_WINDOW_MONTHS - 1)
-    history = (
+    history = _earlier_games(pool, period - (rules.INITIAL_RATING_WINDOW_MONTHS - 1), period)
+    for column, side in ((Game.white_id, 0), (Game.black_id, 1)):
+        for game in select_in(session, history, column, candidates):
+            player_id = (game.white_id, game.black_id)[side]
+            ratings = (game.white_rating, game.black_rating)
+            own, opponent = ratings[side], ratings[1 - side]
+            since = last_listed.get(player_id)
+            if not game.result.is_played or own is not None or opponent is None:
+                continue
+            if since is None or game.period > since:
+                score = game.result.white_score if side == 0 else 100 - game.result.white_score
+                candidates[player_id].initial_games.append(
+                    rules.InitialRatingGame((game.event_end, game.event_id or 0), opponent, score)
+                )
+
+
+def _earlier_games(pool: Pool, start: Period, period: Period) -> AnySelect:
+    """The games of the periods from `start` up to, not including, `period`, as rated."""
+    return (
         select(
             Game.white_id,
             Game.black_id,
@@ -259,23 +276,6 @@ def _add_pooled_history(
         .outerjoin(Event, Event.id == Game.event_id)
         .where(Game.pool == pool, Game.period >= start, Game.period < period)
     )
-    for column, is_white in ((Game.white_id, True), (Game.black_id, False)):
-        for game in select_in(session, history, column, candidates):
-            player_id = game.white_id if is_white else game.black_id
-            own, opponent = (
-                (game.white_rating, game.black_rating)
-                if is_white
-                else (game.black_rating, game.white_rating)
-            )
-            since = last_listed.get(player_id)
-            if not game.result.is_played or own is not None or opponent is None:
-                continue
-            if since is not None and game.period <= since:
-                continue
-            score = game.result.white_score if is_white else 100 - game.result.white_score
-            candidates[player_id].initial_games.append(
-                rules.InitialRatingGame((game.event_end, game.event_id or 0), opponent, score)
-            )
 
 
 class _Publication:
