@@ -29,7 +29,7 @@ from typing import Any
 
 # Table 8.1.2: |D| band -> expected score of the higher-rated side (pd_high) and the
 # lower-rated side (pd_low). An empty d_upper means "and above".
-_TABLE_8_1_2_CSV = """\
+TABLE_8_1_2_CSV = """\
 d_lower,d_upper,pd_high,pd_low
 0,3,0.50,0.50
 4,10,0.51,0.49
@@ -85,7 +85,7 @@ d_lower,d_upper,pd_high,pd_low
 """
 
 # Table 8.1.1: fractional score p (hundredths) -> rating difference dp.
-_TABLE_8_1_1_CSV = """\
+TABLE_8_1_1_CSV = """\
 p,dp
 1.00,800
 0.99,677
@@ -216,8 +216,8 @@ def _parse_dp_rows(text: str) -> list[tuple[Fraction, int]]:
     return [(Fraction(rec["p"]), int(rec["dp"])) for rec in csv.DictReader(io.StringIO(text))]
 
 
-PD_ROWS: list[tuple[int, int | None, Fraction, Fraction]] = _parse_pd_rows(_TABLE_8_1_2_CSV)
-DP_ROWS: list[tuple[Fraction, int]] = _parse_dp_rows(_TABLE_8_1_1_CSV)
+PD_ROWS: list[tuple[int, int | None, Fraction, Fraction]] = _parse_pd_rows(TABLE_8_1_2_CSV)
+DP_ROWS: list[tuple[Fraction, int]] = _parse_dp_rows(TABLE_8_1_1_CSV)
 
 POOLS: tuple[str, ...] = ("standard", "rapid", "blitz")
 PLAYED_SCORES: dict[str, Fraction] = {
