@@ -34,7 +34,7 @@ from ledger.services.periods import is_closed, newest_closed_period
 
 @dataclass(frozen=True, slots=True)
 class ClosedPeriod:
-    """What a close published: the periods it closed and the counts of the last one."""
+    """What a close published: the periods it closed (in order) and what it rated."""
 
     pool: Pool
     periods: list[Period]
