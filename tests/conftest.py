@@ -122,6 +122,14 @@ def empty_database_url(
 
 
 @pytest.fixture
+def postgresql_url(
+    tmp_path: Path, postgresql_server: PostgreSQLServer | None, sqlite_template: Path
+) -> Iterator[str]:
+    """A fresh PostgreSQL database at the newest schema, for PostgreSQL-only behaviour."""
+    yield from fresh_database("postgresql", tmp_path, postgresql_server, sqlite_template)
+
+
+@pytest.fixture
 def ledger(database_url: str) -> Iterator[Ledger]:
     opened = open_ledger(database_url)
     yield opened

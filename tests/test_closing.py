@@ -345,9 +345,12 @@ def test_a_game_recorded_during_a_close_is_rated_or_refused(
     assert games == rated == 1
 
 
-def test_postgresql_reads_see_one_snapshot(ledger: Ledger) -> None:
-    with ledger.reading() as session:
-        if session.get_bind().dialect.name != "postgresql":
-            pytest.skip("SQLite read transactions are snapshots in WAL mode")
-        isolation = session.execute(text("SHOW transaction_isolation")).scalar()
+def test_postgresql_reads_see_one_snapshot(postgresql_url: str) -> None:
+    """A list read during a close is wholly before or after it (SQLite's WAL reads are)."""
+    ledger = open_ledger(postgresql_url)
+    try:
+        with ledger.reading() as session:
+            isolation = session.execute(text("SHOW transaction_isolation")).scalar()
+    finally:
+        ledger.dispose()
     assert isolation == "repeatable read"
