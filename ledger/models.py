@@ -176,7 +176,8 @@ class ListEntry(Base):
 
     `change` is None for a player newly rated on this list; `listed` is False when the new
     rating fell below the floor and the player is unrated from this list on. `k_times_sum`
-    is the unrounded K x ΣΔR in hundredths, `k_applied` the K used (after the 700 cap) and
+    is the unrounded K x ΣΔR in hundredths, `k_applied` the K used (after the 700 cap),
+    `k_rule` the line of 8.3.3 that gave it (`ledger.rules.KRule`), and
     `k_next` the K in force for the next period (None once the player is unrated).
     """
 
@@ -190,6 +191,7 @@ class ListEntry(Base):
     listed: Mapped[bool]
     games: Mapped[int]
     k_applied: Mapped[int | None]
+    k_rule: Mapped[str | None] = mapped_column(String(24))
     k_times_sum: Mapped[int | None]
     k_next: Mapped[int | None]
     games_completed: Mapped[int]

@@ -13,6 +13,7 @@ import bisect
 import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 from ledger.domain import Period, Pool
 from ledger.tables import EXPECTED_SCORE_BANDS, RATING_DIFFERENCE_BY_SCORE
@@ -112,8 +113,22 @@ class RatingState:
     birth_year: int | None
 
 
-def development_coefficient(state: RatingState, period: Period) -> int:
-    """K for all the player's games of `period`, from the list in force at its start (8.3.3).
+class KRule(Enum):
+    """The line of 8.3.3 that decides a player's K, with the K it gives."""
+
+    EVER_2400 = ("ever_2400", 10)
+    JUNIOR = ("junior", 40)
+    FEWER_THAN_30_GAMES = ("fewer_than_30_games", 40)
+    ESTABLISHED = ("established", 20)
+
+    def __init__(self, key: str, k: int) -> None:
+        self.key = key
+        self.k = k
+
+
+def k_rule(state: RatingState, period: Period) -> KRule:
+    """The line of 8.3.3 that decides K for all the player's games of `period`, from the
+    list in force at its start.
 
     Ledger's choice of precedence, the one FIDE's published lists follow:
     1. K 10 once the published rating has ever reached 2400;
@@ -123,12 +138,32 @@ def development_coefficient(state: RatingState, period: Period) -> int:
     4. K 20 otherwise.
     """
     if state.ever_2400:
-        return 10
+        return KRule.EVER_2400
     if is_junior(state.birth_year, period) and state.peak < JUNIOR_RATING_LIMIT:
-        return 40
+        return KRule.JUNIOR
     if state.games_completed < ESTABLISHED_GAMES:
-        return 40
-    return 20
+        return KRule.FEWER_THAN_30_GAMES
+    return KRule.ESTABLISHED
+
+
+def development_coefficient(state: RatingState, period: Period) -> int:
+    """K for all the player's games of `period` (8.3.3), before the 700 cap."""
+    return k_rule(state, period).k
+
+
+def k_reason(rule: KRule, k_applied: int, games: int, birth_year: int | None) -> str:
+    """The K applied in a period, in words: "K 38: 40 capped by 700 / 18 games"."""
+    if k_applied < rule.k:
+        return f"K {k_applied}: {rule.k} capped by {K_PRODUCT_CAP} / {games} games"
+    return (
+        f"K {k_applied}: "
+        + {
+            KRule.EVER_2400: "the published rating has reached 2400",
+            KRule.JUNIOR: f"junior (born {birth_year}) under {JUNIOR_RATING_LIMIT}",
+            KRule.FEWER_THAN_30_GAMES: f"fewer than {ESTABLISHED_GAMES} rated games",
+            KRule.ESTABLISHED: f"{ESTABLISHED_GAMES} or more rated games, never 2400",
+        }[rule]
+    )
 
 
 def is_junior(birth_year: int | None, period: Period) -> bool:
@@ -168,6 +203,7 @@ class PeriodRating:
     """The outcome of one player's rated games in one period (8.3.2 - 8.3.4)."""
 
     games: int
+    k_rule: KRule
     k_applied: int
     delta_sum: int
     k_times_sum: int
@@ -186,7 +222,8 @@ def rate_period(state: RatingState, period: Period, games: Sequence[RatedGame]) 
     ΣΔR is taken over all the period's rated games, multiplied by the (capped) K and
     rounded once (8.3.4); the unrounded K x ΣΔR is kept so the change can be explained.
     """
-    k = capped_k(development_coefficient(state, period), len(games))
+    rule = k_rule(state, period)
+    k = capped_k(rule.k, len(games))
     delta_sum = sum(game.delta for game in games)
     k_times_sum = k * delta_sum
     change = round_half_away_from_zero(k_times_sum)
@@ -198,7 +235,7 @@ def rate_period(state: RatingState, period: Period, games: Sequence[RatedGame]) 
         peak=max(state.peak, new_rating),
         birth_year=state.birth_year,
     )
-    return PeriodRating(len(games), k, delta_sum, k_times_sum, change, new_state)
+    return PeriodRating(len(games), rule, k, delta_sum, k_times_sum, change, new_state)
 
 
 @dataclass(frozen=True, slots=True)

@@ -278,6 +278,26 @@ def _earlier_games(pool: Pool, start: Period, period: Period) -> AnySelect:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Figures:
+    """A list row's figures for its period: None where the period rated nothing."""
+
+    change: int | None
+    games: int
+    k_applied: int | None = None
+    k_rule: rules.KRule | None = None
+    k_times_sum: int | None = None
+
+    def columns(self) -> dict[str, object]:
+        return {
+            "change": self.change,
+            "games": self.games,
+            "k_applied": self.k_applied,
+            "k_rule": self.k_rule.key if self.k_rule else None,
+            "k_times_sum": self.k_times_sum,
+        }
+
+
 class _Publication:
     """The rows a close writes: list entries and the players' new standing."""
 
@@ -302,15 +322,10 @@ class _Publication:
         outcome = rules.rate_period(standing.state, self.period, standing.rated_games)
         self.players_rated += 1
         self.unrated_by_floor += not outcome.listed
-        self._publish(
-            standing,
-            outcome.state,
-            listed=outcome.listed,
-            change=outcome.change,
-            games=outcome.games,
-            k_applied=outcome.k_applied,
-            k_times_sum=outcome.k_times_sum,
+        figures = _Figures(
+            outcome.change, outcome.games, outcome.k_applied, outcome.k_rule, outcome.k_times_sum
         )
+        self._publish(standing, outcome.state, outcome.listed, figures)
 
     def _first_rating(self, standing: _Standing) -> None:
         """8.2: a first rating once the pooled games suffice."""
@@ -326,31 +341,15 @@ class _Publication:
             max(standing.peak, rating),
             standing.birth_year,
         )
-        self._publish(
-            standing,
-            state,
-            listed=True,
-            change=None,
-            games=standing.initial_games_in_period,
-            k_applied=None,
-            k_times_sum=None,
-        )
+        self._publish(standing, state, True, _Figures(None, standing.initial_games_in_period))
 
     def _publish(
-        self,
-        standing: _Standing,
-        state: rules.RatingState,
-        *,
-        listed: bool,
-        change: int | None,
-        games: int,
-        k_applied: int | None,
-        k_times_sum: int | None,
+        self, standing: _Standing, state: rules.RatingState, listed: bool, figures: _Figures
     ) -> None:
         peak_period = self.period if state.peak > standing.peak else standing.peak_period
         self.entries.append(
             self._entry(standing.player_id, state, listed, peak_period, self.period)
-            | {"change": change, "games": games, "k_applied": k_applied, "k_times_sum": k_times_sum}
+            | figures.columns()
         )
         row = {
             "player_id": standing.player_id,
@@ -417,7 +416,7 @@ class _Publication:
                 self._entry(
                     row.player_id, state, True, row.peak_period, row.last_active or self.period
                 )
-                | {"change": 0, "games": 0, "k_applied": None, "k_times_sum": None}
+                | _Figures(0, 0).columns()
             )
 
     def write(self, session: Session) -> None:

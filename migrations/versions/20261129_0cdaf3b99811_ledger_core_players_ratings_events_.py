@@ -1,8 +1,8 @@
 """ledger core: players, ratings, events, games, periods, lists
 
-Revision ID: 73dee0b3c1bf
+Revision ID: 0cdaf3b99811
 Revises:
-Create Date: 2026-11-29 17:52:14.195218
+Create Date: 2026-11-29 18:01:29.427082
 
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "73dee0b3c1bf"
+revision: str = "0cdaf3b99811"
 down_revision: str | None = None
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
@@ -138,6 +138,7 @@ def upgrade() -> None:
         sa.Column("listed", sa.Boolean(), nullable=False),
         sa.Column("games", sa.Integer(), nullable=False),
         sa.Column("k_applied", sa.Integer(), nullable=True),
+        sa.Column("k_rule", sa.String(length=24), nullable=True),
         sa.Column("k_times_sum", sa.Integer(), nullable=True),
         sa.Column("k_next", sa.Integer(), nullable=True),
         sa.Column("games_completed", sa.Integer(), nullable=False),
