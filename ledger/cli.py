@@ -17,7 +17,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 from typer.core import TyperGroup
 
-from ledger import database, queries, records, render
+from ledger import database, explanations, queries, records, render
 from ledger.demo import DEMO_URL, build_demo
 from ledger.domain import GameResult, Period, Pool, parse_date
 from ledger.errors import InvalidInput, LedgerError, RejectedRecords
@@ -243,6 +243,28 @@ def list_(
     with _ledger(ctx, db) as ledger, ledger.reading() as session:
         published = queries.rating_list(session, the_pool, the_period, top)
     render.rating_list(published, output)
+
+
+@app.command("explain")
+def explain(
+    ctx: typer.Context,
+    player: Annotated[int, typer.Argument(metavar="PLAYER", help="The player's ledger ID.")],
+    period: Annotated[
+        str | None,
+        typer.Option(
+            "--period", metavar="YYYY-MM", help="Default: the newest closed period they played in."
+        ),
+    ] = None,
+    output: FormatOption = render.Format.TABLE,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """Show how a player's published change came about, game by game (FIDE's calculation)."""
+    the_period = _parse("period", Period.parse, period) if period else None
+    the_pool = _parse("pool", Pool.parse, pool)
+    with _ledger(ctx, db) as ledger, ledger.reading() as session:
+        explained = explanations.explain(session, the_pool, player, the_period)
+    render.explanation(explained, output)
 
 
 @app.command("demo")

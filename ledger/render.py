@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import datetime as dt
 import json
 import sys
 from collections.abc import Sequence
+from decimal import Decimal
 from enum import StrEnum
 
 from rich.console import Console, JustifyMethod
 from rich.table import Table
 
+from ledger.domain import Period
+from ledger.explanations import ExplainedGame, Explanation
 from ledger.queries import ListRow, RatingList
 from ledger.services.closing import ClosedPeriod
 
@@ -27,6 +31,25 @@ class Format(StrEnum):
 
 
 LIST_FIELDS = tuple(field.name for field in dataclasses.fields(ListRow))
+
+
+def _json_value(value: object) -> object:
+    """JSON for the ledger's values: exact hundredths as numbers, dates and periods as text."""
+    if isinstance(value, Decimal):
+        return float(value)
+    if isinstance(value, dt.date | Period):
+        return str(value)
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")
+
+
+def _print_json(data: object) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2, default=_json_value))
+
+
+def _print_csv(rows: Sequence[dict[str, object]], fields: Sequence[str]) -> None:
+    writer = csv.DictWriter(sys.stdout, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
 
 
 def message(text: str) -> None:
@@ -41,11 +64,9 @@ def rating_list(published: RatingList, output: Format) -> None:
     """A published list as a table, CSV (one header line) or a JSON array of objects."""
     rows = [dataclasses.asdict(row) for row in published.rows]
     if output is Format.JSON:
-        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        _print_json(rows)
     elif output is Format.CSV:
-        writer = csv.DictWriter(sys.stdout, fieldnames=LIST_FIELDS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+        _print_csv(rows, LIST_FIELDS)
     else:
         Console().print(_list_table(published))
 
@@ -110,3 +131,76 @@ def closed(summary: ClosedPeriod) -> None:
         f"{summary.newly_rated} newly rated, {summary.unrated_by_floor} fell below the floor."
     )
     print(f"The list effective {(period + 1)}-01 is published: `ledger list --period {period}`.")
+
+
+GAME_FIELDS = tuple(field.name for field in dataclasses.fields(ExplainedGame))
+
+
+def explanation(explained: Explanation, output: Format) -> None:
+    """FIDE's individual calculation: per event and game, then K and the totals."""
+    if output is Format.JSON:
+        data = dataclasses.asdict(explained)
+        data["games"] = data.pop("rated_games")
+        _print_json(data)
+    elif output is Format.CSV:
+        games = explained.rated_games + explained.unrated_games
+        _print_csv([dataclasses.asdict(game) for game in games], GAME_FIELDS)
+    else:
+        _explanation_tables(explained)
+
+
+def _explanation_tables(explained: Explanation) -> None:
+    console = Console()
+    console.print(
+        f"{explained.name} ({explained.player}), {explained.pool} period {explained.period}: "
+        f"rating on the previous list {_text(explained.rating_before) or 'none (unrated)'}"
+    )
+    for event in explained.events:
+        games = [game for game in explained.rated_games if game.event == event.event]
+        console.print(_event_table(event.event, games))
+        k_part = "" if event.k_times_sum is None else f", K × ΣΔR {event.k_times_sum:+.2f}"
+        console.print(f"  ΣΔR {event.sum:+.2f} over {event.games} games{k_part}")
+    if explained.k_reason:
+        console.print(explained.k_reason)
+    if explained.k_times_sum is not None:
+        console.print(
+            f"Period: K × ΣΔR = {explained.k} × {explained.sum:+.2f} = "
+            f"{explained.k_times_sum:+.2f}, rounded {explained.change:+d}; "
+            f"new rating {explained.rating_after}"
+        )
+    if explained.note:
+        console.print(explained.note)
+    if explained.unrated_games:
+        console.print(_unrated_table(explained.unrated_games))
+
+
+def _event_table(event: str | None, games: Sequence[ExplainedGame]) -> Table:
+    table = Table(title=event or "(no event)", title_justify="left", pad_edge=False)
+    for header in ("Rd", "Opponent", "Rtg", "D", "D400", "PD", "Score", "ΔR"):
+        table.add_column(header, justify="left" if header == "Opponent" else "right")
+    for game in games:
+        table.add_row(
+            _text(game.round),
+            f"{game.opponent_name} ({game.opponent})",
+            _text(game.opponent_rating),
+            _text(game.d),
+            _text(game.d_capped),
+            "" if game.pd is None else f"{game.pd:.2f}",
+            _text(game.score),
+            f"{game.delta:+.2f}" if game.delta is not None else "",
+        )
+    return table
+
+
+def _unrated_table(games: Sequence[ExplainedGame]) -> Table:
+    table = Table(title="Not rated", title_justify="left", pad_edge=False)
+    for header in ("Date", "Opponent", "Result", "Why"):
+        table.add_column(header)
+    for game in games:
+        table.add_row(
+            str(game.date),
+            f"{game.opponent_name} ({game.opponent})",
+            game.result,
+            game.not_rated_because or "",
+        )
+    return table

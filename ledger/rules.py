@@ -125,6 +125,10 @@ class KRule(Enum):
         self.key = key
         self.k = k
 
+    @classmethod
+    def from_key(cls, key: str) -> KRule:
+        return next(rule for rule in cls if rule.key == key)
+
 
 def k_rule(state: RatingState, period: Period) -> KRule:
     """The line of 8.3.3 that decides K for all the player's games of `period`, from the

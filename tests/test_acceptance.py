@@ -11,13 +11,14 @@ from __future__ import annotations
 import csv
 import json
 import random
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from builders import run
-from fide_oracle import simulate
+from fide_oracle import expected_score, round_half_away_from_zero, simulate
 
 PERIODS = ("2026-09", "2026-10")
 RESULTS = ("1-0", "0-1", "1/2-1/2", "1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-")
@@ -147,6 +148,32 @@ def test_imported_and_closed_lists_match_the_rules_exactly(
             got = published[player_id]
             assert {key: got[key] for key in want} == want, f"{period} player {player_id}"
     _assert_scenario_covers_the_rules(players, expected)
+    _assert_explanations_agree(database_url, expected, randomness)
+
+
+def _assert_explanations_agree(
+    db: str, expected: dict[str, dict[int, dict[str, Any]]], randomness: random.Random
+) -> None:
+    """`explain` reproduces sampled players' changes game by game, by the oracle's PD."""
+    period = PERIODS[1]
+    played = [pid for pid, row in expected[period].items() if row["k_applied"] is not None]
+    for player_id in randomness.sample(played, 15):
+        shown = run("explain", str(player_id), "--period", period, "--format", "json", db=db)
+        data = json.loads(shown.stdout)
+        deltas = Fraction(0)
+        for game in data["games"]:
+            pd = expected_score(data["rating_before"], game["opponent_rating"], period)
+            assert Fraction(str(game["pd"])) == pd
+            delta = Fraction(str(game["score"])) - pd
+            assert Fraction(str(game["delta"])) == delta
+            deltas += delta
+        want = expected[period][player_id]
+        assert len(data["games"]) == want["games"]
+        assert data["k"] == want["k_applied"]
+        assert Fraction(str(data["k_times_sum"])) == want["k_applied"] * deltas
+        assert data["change"] == round_half_away_from_zero(want["k_applied"] * deltas)
+        assert data["change"] == want["change"]
+        assert data["rating_after"] == want["rating"]
 
 
 def _assert_scenario_covers_the_rules(
