@@ -17,7 +17,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 from typer.core import TyperGroup
 
-from ledger import database, explanations, queries, records, render
+from ledger import cards, database, explanations, queries, records, render
 from ledger.demo import DEMO_URL, build_demo
 from ledger.domain import GameResult, Period, Pool, parse_date
 from ledger.errors import InvalidInput, LedgerError, RejectedRecords
@@ -265,6 +265,23 @@ def explain(
     with _ledger(ctx, db) as ledger, ledger.reading() as session:
         explained = explanations.explain(session, the_pool, player, the_period)
     render.explanation(explained, output)
+
+
+@app.command("player")
+def player(
+    ctx: typer.Context,
+    player: Annotated[int, typer.Argument(metavar="PLAYER", help="The player's ledger ID.")],
+    output: FormatOption = render.Format.TABLE,
+    pool: Annotated[
+        str | None, typer.Option("--pool", metavar="POOL", help="Only this pool; default: all.")
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Show a player's card: standing, rank, K, peak, history, chart and live rating."""
+    the_pool = _parse("pool", Pool.parse, pool) if pool else None
+    with _ledger(ctx, db) as ledger, ledger.reading() as session:
+        card = cards.player_card(session, player, the_pool)
+    render.player_card(card, output)
 
 
 @app.command("demo")

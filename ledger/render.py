@@ -14,11 +14,13 @@ import sys
 from collections.abc import Sequence
 from decimal import Decimal
 from enum import StrEnum
+from typing import Any
 
 from rich.console import Console, JustifyMethod
 from rich.table import Table
 
-from ledger.domain import Period
+from ledger.cards import HistoryRow, PlayerCard, PoolStanding
+from ledger.domain import Period, Pool
 from ledger.explanations import ExplainedGame, Explanation
 from ledger.queries import ListRow, RatingList
 from ledger.services.closing import ClosedPeriod
@@ -33,11 +35,27 @@ class Format(StrEnum):
 LIST_FIELDS = tuple(field.name for field in dataclasses.fields(ListRow))
 
 
+def _data(value: Any) -> Any:
+    """A query's result as plain data: dataclasses as dicts, periods as `YYYY-MM` text.
+
+    (`dataclasses.asdict` would turn a Period, itself a dataclass, into a dict.)
+    """
+    if isinstance(value, Period | Pool):
+        return str(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {
+            field.name: _data(getattr(value, field.name)) for field in dataclasses.fields(value)
+        }
+    if isinstance(value, list | tuple):
+        return [_data(item) for item in value]
+    return value
+
+
 def _json_value(value: object) -> object:
     """JSON for the ledger's values: exact hundredths as numbers, dates and periods as text."""
     if isinstance(value, Decimal):
         return float(value)
-    if isinstance(value, dt.date | Period):
+    if isinstance(value, dt.date):
         return str(value)
     raise TypeError(f"cannot write {type(value).__name__} as JSON")
 
@@ -62,7 +80,7 @@ def error(text: str) -> None:
 
 def rating_list(published: RatingList, output: Format) -> None:
     """A published list as a table, CSV (one header line) or a JSON array of objects."""
-    rows = [dataclasses.asdict(row) for row in published.rows]
+    rows = [_data(row) for row in published.rows]
     if output is Format.JSON:
         _print_json(rows)
     elif output is Format.CSV:
@@ -139,12 +157,12 @@ GAME_FIELDS = tuple(field.name for field in dataclasses.fields(ExplainedGame))
 def explanation(explained: Explanation, output: Format) -> None:
     """FIDE's individual calculation: per event and game, then K and the totals."""
     if output is Format.JSON:
-        data = dataclasses.asdict(explained)
+        data = _data(explained)
         data["games"] = data.pop("rated_games")
         _print_json(data)
     elif output is Format.CSV:
         games = explained.rated_games + explained.unrated_games
-        _print_csv([dataclasses.asdict(game) for game in games], GAME_FIELDS)
+        _print_csv([_data(game) for game in games], GAME_FIELDS)
     else:
         _explanation_tables(explained)
 
@@ -204,3 +222,116 @@ def _unrated_table(games: Sequence[ExplainedGame]) -> Table:
             game.not_rated_because or "",
         )
     return table
+
+
+CHART_HEIGHT = 8
+CHART_WIDTH = 60
+
+
+def player_card(card: PlayerCard, output: Format) -> None:
+    """The card: identity, each pool's standing, history, a chart and the live rating."""
+    if output is Format.JSON:
+        _print_json(_data(card))
+    elif output is Format.CSV:
+        rows = [
+            {"pool": standing.pool.value} | _data(row)
+            for standing in card.pools
+            for row in standing.history
+        ]
+        _print_csv(rows, ("pool", "period", "rating", "change", "games", "k"))
+    else:
+        _card_tables(card)
+
+
+def _card_tables(card: PlayerCard) -> None:
+    console = Console()
+    identity = ", ".join(
+        part
+        for part in (
+            card.title,
+            card.federation,
+            {"F": "woman", "M": "man"}.get(card.sex or ""),
+            f"born {card.birth_year}" if card.birth_year else None,
+            f"FIDE ID {card.fide_id}" if card.fide_id else None,
+        )
+        if part
+    )
+    console.print(f"{card.name} (ID {card.id}){': ' + identity if identity else ''}")
+    if not card.pools:
+        console.print("Not rated in any pool.")
+    for standing in card.pools:
+        console.print(_standing_table(standing))
+        if standing.history:
+            console.print(_history_table(standing.history[-12:]))
+        if len(standing.history) > 1:
+            console.print(rating_chart([row.rating for row in standing.history]))
+
+
+def _standing_table(standing: PoolStanding) -> Table:
+    table = Table(title=f"{standing.pool.capitalize()}", title_justify="left", show_header=False)
+    table.add_column("what")
+    table.add_column("value")
+    rows = [
+        ("Rating", _text(standing.rating) or "unrated"),
+        ("On the list of", _text(standing.list_period)),
+        ("Rank", _rank_text(standing)),
+        ("K in force", standing.k_reason or ""),
+        ("Rated games", str(standing.games_completed)),
+        ("Peak", f"{standing.peak} ({standing.peak_period or 'before the ledger'})"),
+        ("Reached 2400", "yes" if standing.ever_2400 else "no"),
+        ("Flag", standing.flag or "active"),
+    ]
+    if standing.live is not None:
+        live = standing.live
+        rows.append(
+            (
+                "Live (unofficial)",
+                f"{live.rating} ({live.change:+d} from {live.games} games since {live.since})",
+            )
+        )
+    for label, value in rows:
+        table.add_row(label, value)
+    return table
+
+
+def _rank_text(standing: PoolStanding) -> str:
+    if standing.world_rank is None:
+        return ""
+    federation = f", {standing.federation_rank} in federation" if standing.federation_rank else ""
+    return f"{standing.world_rank} in the world{federation}"
+
+
+def _history_table(rows: Sequence[HistoryRow]) -> Table:
+    table = Table(title="History", title_justify="left", pad_edge=False)
+    for header in ("List", "Rating", "+/-", "Gms", "K"):
+        table.add_column(header, justify="right")
+    for row in rows:
+        table.add_row(
+            str(row.period),
+            _text(row.rating),
+            "" if row.change is None else f"{row.change:+d}",
+            str(row.games),
+            _text(row.k),
+        )
+    return table
+
+
+def rating_chart(ratings: Sequence[int | None]) -> str:
+    """The ratings over time as a text chart: one column per list (the last 60)."""
+    points = list(ratings[-CHART_WIDTH:])
+    known = [rating for rating in points if rating is not None]
+    if not known:
+        return ""
+    low, high = min(known), max(known)
+    span = max(high - low, 1)
+    lines = []
+    for level in range(CHART_HEIGHT - 1, -1, -1):
+        cells = "".join(
+            "•"
+            if rating is not None and (rating - low) * (CHART_HEIGHT - 1) // span == level
+            else " "
+            for rating in points
+        )
+        label = high if level == CHART_HEIGHT - 1 else low if level == 0 else None
+        lines.append(f"{_text(label):>5} │{cells}")
+    return "\n".join(lines)

@@ -1,0 +1,130 @@
+"""`ledger player`: the card, its history and chart, ranks, K, peak and the live rating."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ledger.cards import PlayerCard, player_card
+from ledger.database import Ledger
+from ledger.errors import NotFound
+from ledger.render import rating_chart
+
+from builders import close, game, player, run
+
+
+def card(ledger: Ledger, player_id: int) -> PlayerCard:
+    with ledger.reading() as session:
+        return player_card(session, player_id)
+
+
+def test_the_card_of_a_player_over_three_lists(ledger: Ledger) -> None:
+    hero = player(ledger, "Hero, Hana", rating=2000, games=40, federation="NOR", sex="F")
+    rival = player(ledger, "Rival, Rob", rating=2000, games=40, federation="NOR")
+    other = player(ledger, "Other, Oz", rating=2100, games=40, federation="ENG")
+    game(ledger, hero, rival, "1-0", "2026-08-05")
+    close(ledger, "2026-08")
+    close(ledger, "2026-09")
+    game(ledger, hero, rival, "1-0", "2026-10-05")
+    close(ledger, "2026-10")
+    game(ledger, rival, hero, "1-0", "2026-11-05")
+    (standard,) = card(ledger, hero).pools
+    assert [(r.period.month, r.rating, r.change, r.games, r.k) for r in standard.history] == [
+        (8, 2010, 10, 1, 20),
+        (9, 2010, 0, 0, None),
+        (10, 2019, 9, 1, 20),
+    ]
+    # October: 2010 beats 1990 (D 20, PD 0.53): 20 x 0.47 = 9.4 -> +9.
+    assert (standard.rating, standard.world_rank, standard.federation_rank) == (2019, 2, 1)
+    assert (standard.peak, str(standard.peak_period), standard.flag) == (2019, "2026-10", "w")
+    assert standard.k_reason == "K 20: 30 or more rated games, never 2400"
+    # Live: 2019 loses to 1981 (D 38, PD 0.55): 20 x -0.55 = -11.
+    assert standard.live is not None
+    assert (standard.live.rating, standard.live.change, standard.live.games) == (2008, -11, 1)
+    assert other != hero
+
+
+def test_the_card_on_the_command_line(database_url: str) -> None:
+    run(
+        "add-player",
+        "--name",
+        "Hero, Hana",
+        "--rating",
+        "2000",
+        "--games",
+        "40",
+        "--federation",
+        "NOR",
+        "--peak",
+        "2150",
+        db=database_url,
+    )
+    run("add-player", "--name", "Rival, Rob", "--rating", "1900", "--games", "40", db=database_url)
+    run(
+        "add-game",
+        "--white",
+        "1",
+        "--black",
+        "2",
+        "--result",
+        "1-0",
+        "--date",
+        "2026-09-05",
+        db=database_url,
+    )
+    run("close-period", "2026-09", db=database_url)
+    run(
+        "add-game",
+        "--white",
+        "2",
+        "--black",
+        "1",
+        "--result",
+        "1-0",
+        "--date",
+        "2026-10-05",
+        db=database_url,
+    )
+    run("close-period", "2026-10", db=database_url)
+    run(
+        "add-game",
+        "--white",
+        "1",
+        "--black",
+        "2",
+        "--result",
+        "1-0",
+        "--date",
+        "2026-11-02",
+        db=database_url,
+    )
+    shown = run("player", "1", db=database_url)
+    assert shown.exit_code == 0, shown.stderr
+    assert "Hero, Hana (ID 1): NOR" in shown.stdout
+    assert "Live (unofficial)" in shown.stdout
+    assert "2150 (before the ledger)" in shown.stdout
+    assert "•" in shown.stdout
+    assert max(len(line) for line in shown.stdout.splitlines()) <= 80
+    data = json.loads(run("player", "1", "--format", "json", db=database_url).stdout)
+    assert [row["rating"] for row in data["pools"][0]["history"]] == [2007, 1994]
+    rows = run("player", "1", "--format", "csv", db=database_url).stdout.splitlines()
+    assert rows == [
+        "pool,period,rating,change,games,k",
+        "standard,2026-09,2007,7,1,20",
+        "standard,2026-10,1994,-13,1,20",
+    ]
+    refused = run("player", "99", db=database_url)
+    assert (refused.exit_code, refused.stderr) == (1, "error: no player with ID 99.\n")
+
+
+def test_an_unknown_player_has_no_card(ledger: Ledger) -> None:
+    with pytest.raises(NotFound, match="no player with ID 5"):
+        card(ledger, 5)
+
+
+def test_the_chart_puts_each_list_at_its_height() -> None:
+    chart = rating_chart([2000, 2100, None, 2050]).splitlines()
+    assert chart[0] == " 2100 │ •  "
+    assert chart[-1] == " 2000 │•   "
+    assert rating_chart([None]) == ""
