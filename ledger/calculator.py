@@ -24,6 +24,8 @@ from ledger.rules import (
     development_coefficient,
     expected_score,
     is_rateable_pairing,
+    k_reason,
+    k_rule,
     rating_difference,
     round_half_away_from_zero,
 )
@@ -404,3 +406,22 @@ def _check_score(score: int, games: int) -> None:
 def _divide_half_up(numerator: int, denominator: int) -> int:
     """numerator / denominator (denominator > 0) to the nearest whole number, halves up."""
     return (2 * numerator + denominator) // (2 * denominator)
+
+
+def k_with_reason(
+    rating: int,
+    k: int | None,
+    birth_year: int | None,
+    games_completed: int | None,
+    ever_2400: bool,
+    period: Period | None = None,
+) -> tuple[int, str]:
+    """The K a calculation uses, and why: as given, or from the player's state (8.3.3)."""
+    if k is not None:
+        return k, f"K {k}: as given"
+    if games_completed is None:
+        raise InvalidInput("k: give --k, or the rated games completed to decide K (8.3.3).")
+    rules_period = CURRENT_RULES if period is None else period
+    k = k_for(rating, birth_year, games_completed, ever_2400, rules_period)
+    rule = k_rule(rating_state(rating, birth_year, games_completed, ever_2400), rules_period)
+    return k, k_reason(rule, k, 0, birth_year)

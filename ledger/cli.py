@@ -17,7 +17,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 from typer.core import TyperGroup
 
-from ledger import cards, database, explanations, queries, records, render
+from ledger import calculator, cards, database, explanations, queries, records, render
 from ledger.demo import DEMO_URL, build_demo
 from ledger.domain import GameResult, Period, Pool, parse_date
 from ledger.errors import InvalidInput, LedgerError, RejectedRecords
@@ -282,6 +282,72 @@ def player(
     with _ledger(ctx, db) as ledger, ledger.reading() as session:
         card = cards.player_card(session, player, the_pool)
     render.player_card(card, output)
+
+
+@app.command("calc")
+def calc(
+    rating: Annotated[int, typer.Option("--rating", help="The player's rating.")],
+    opponents: Annotated[
+        str | None,
+        typer.Option("--opponents", help='Per game, as FIDE rates: "2100:1,1950:0.5,1800:0".'),
+    ] = None,
+    average: Annotated[
+        int | None, typer.Option("--average", help="Quick estimate: the opponents' average.")
+    ] = None,
+    score: Annotated[
+        str | None, typer.Option("--score", help="Quick estimate: points scored, e.g. 5.5.")
+    ] = None,
+    games: Annotated[
+        int | None,
+        typer.Option(
+            "--games",
+            help="With --average: games played. With --opponents: rated games completed (for K).",
+        ),
+    ] = None,
+    k: Annotated[
+        int | None, typer.Option("--k", help="K; default: from the options below.")
+    ] = None,
+    birth_year: Annotated[int | None, typer.Option("--birth-year", metavar="YYYY")] = None,
+    games_completed: Annotated[
+        int | None, typer.Option("--games-completed", help="Rated games completed (for K).")
+    ] = None,
+    ever_2400: Annotated[bool, typer.Option("--ever-2400")] = False,
+    logistic: Annotated[
+        bool, typer.Option("--logistic", help="Show the logistic Elo expectation beside.")
+    ] = False,
+    linear: Annotated[
+        bool, typer.Option("--linear", help="Show the rule-of-400 performance too.")
+    ] = False,
+    period: Annotated[
+        str | None, typer.Option("--period", metavar="YYYY-MM", help="Rules of this period.")
+    ] = None,
+    output: FormatOption = render.Format.TABLE,
+    pool: PoolOption = "standard",
+) -> None:
+    """The FIDE rating calculator: change, new rating, expected and break-even scores."""
+    the_pool = _parse("pool", Pool.parse, pool)
+    rules_period = _parse("period", Period.parse, period) if period else None
+    if (opponents is None) == (average is None):
+        raise InvalidInput("opponents: give --opponents, or --average with --score and --games.")
+    completed = games_completed if games_completed is not None or average else games
+    the_k, why = calculator.k_with_reason(rating, k, birth_year, completed, ever_2400, rules_period)
+    if opponents is not None:
+        result = calculator.calculate_games(
+            rating, the_k, calculator.parse_opponents(opponents), the_pool, rules_period
+        )
+    else:
+        if score is None or games is None:
+            raise InvalidInput("score: the estimate needs --score and --games with --average.")
+        result = calculator.calculate_average(
+            rating,
+            the_k,
+            average or 0,
+            calculator.parse_score(score),
+            games,
+            the_pool,
+            rules_period,
+        )
+    render.calculation(result, why, output, logistic=logistic, linear=linear)
 
 
 @app.command("demo")

@@ -19,6 +19,7 @@ from typing import Any
 from rich.console import Console, JustifyMethod
 from rich.table import Table
 
+from ledger.calculator import AverageOpponent, Calculation, GameRow, logistic_expected_score
 from ledger.cards import HistoryRow, PlayerCard, PoolStanding
 from ledger.domain import Period, Pool
 from ledger.explanations import ExplainedGame, Explanation
@@ -335,3 +336,73 @@ def rating_chart(ratings: Sequence[int | None]) -> str:
         label = high if level == CHART_HEIGHT - 1 else low if level == 0 else None
         lines.append(f"{_text(label):>5} │{cells}")
     return "\n".join(lines)
+
+
+def calculation(
+    result: Calculation, k_reason: str, output: Format, *, logistic: bool, linear: bool
+) -> None:
+    """The calculator's answer: per game (or the estimate's basis), then the totals."""
+    if output is not Format.TABLE:
+        data = _data(result) | {"k_reason": k_reason}
+        if logistic:
+            data["logistic_expected"] = [
+                logistic_expected_score(row.capped_difference) for row in _basis(result)
+            ]
+        if output is Format.JSON:
+            _print_json(data)
+        else:
+            rows = [_data(row) for row in result.rows]
+            _print_csv(rows, [field.name for field in dataclasses.fields(GameRow)])
+        return
+    console = Console()
+    console.print(_calculation_table(result, logistic))
+    for line in _calculation_lines(result, k_reason, linear):
+        console.print(line)
+
+
+def _basis(result: Calculation) -> Sequence[GameRow | AverageOpponent]:
+    return result.rows or ((result.average,) if result.average else ())
+
+
+def _calculation_table(result: Calculation, logistic: bool) -> Table:
+    title = "Estimate from the average opponent" if result.estimate else "Per game"
+    table = Table(title=title, title_justify="left", pad_edge=False)
+    headers = ["Opponent", "D", "D400", "PD"] + (["Elo"] if logistic else [])
+    for header in headers + ([] if result.estimate else ["Score", "ΔR"]):
+        table.add_column(header, justify="right")
+    for row in _basis(result):
+        cells = [
+            str(row.opponent_rating if isinstance(row, GameRow) else row.rating),
+            str(row.difference),
+            str(row.capped_difference),
+            _points(row.expected),
+        ]
+        if logistic:
+            cells.append(str(logistic_expected_score(row.capped_difference)))
+        if isinstance(row, GameRow):
+            cells += [_points(row.score), f"{row.delta / 100:+.2f}"]
+        table.add_row(*cells)
+    return table
+
+
+def _calculation_lines(result: Calculation, k_reason: str, linear: bool) -> list[str]:
+    lines = [
+        f"Expected {_points(result.total_expected)} of {result.games}, "
+        f"scored {_points(result.total_score)}",
+        k_reason
+        + ("" if result.k_applied == result.k_given else f"; {result.k_applied} after the 700 cap"),
+        f"Change: K × ΣΔR = {result.k_applied} × {result.delta_sum / 100:+.2f} = "
+        f"{result.k_times_sum / 100:+.2f}, rounded {result.change:+d}; "
+        f"new rating {result.new_rating}",
+        f"Not to lose rating: score at least {_points(result.break_even_score)}",
+        f"Performance (table 8.1.1): {result.performance}",
+    ]
+    if linear:
+        lines.append(f"Performance (rule of 400): {result.linear_performance}")
+    if result.estimate:
+        lines.append("This is an estimate: FIDE rates game by game (use --opponents).")
+    return lines
+
+
+def _points(hundredths: int) -> str:
+    return f"{Decimal(hundredths) / 100:.2f}".rstrip("0").rstrip(".")

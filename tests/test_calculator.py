@@ -7,8 +7,10 @@ hundredths: 387 is 3.87 points.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -32,6 +34,8 @@ from ledger.calculator import (
 from ledger.domain import Period, Pool
 from ledger.errors import InvalidInput
 from ledger.rules import expected_score, round_half_away_from_zero
+
+from builders import run
 
 # -- tiny builders ----------------------------------------------------------------------------
 
@@ -635,3 +639,95 @@ def test_rapid_pairing_far_apart_is_rated_before_2024_12() -> None:
     calculation = calculate_games(2700, 10, [win(2000)], Pool.RAPID, P("2024-11"))
     # D 700 counts as 400: PD 0.92; 10 x 0.08 = +0.80 -> +1
     assert calculation.change == 1
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+def test_calc_reproduces_fides_worked_example_on_the_command_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    shown = run(
+        "calc", "--rating", "1800", "--average", "1850", "--score", "5", "--games", "9", "--k", "20"
+    )
+    assert shown.exit_code == 0, shown.stderr
+    assert "Expected 3.87 of 9, scored 5" in shown.stdout
+    assert "rounded +23; new rating 1823" in shown.stdout
+    assert "This is an estimate" in shown.stdout
+    assert not list(tmp_path.iterdir()), "calc must not create a database"
+
+
+def test_calc_per_game_json_with_k_from_the_players_state() -> None:
+    shown = run(
+        "calc",
+        "--rating",
+        "2000",
+        "--opponents",
+        "2100:1,1950:½,1800:0",
+        "--games",
+        "40",
+        "--logistic",
+        "--format",
+        "json",
+    )
+    data = json.loads(shown.stdout)
+    assert (data["k_applied"], data["change"], data["new_rating"]) == (20, -4, 1996)
+    assert data["k_reason"] == "K 20: 30 or more rated games, never 2400"
+    assert [row["expected"] for row in data["rows"]] == [36, 57, 76]
+    assert data["logistic_expected"] == [0.3599, 0.5715, 0.7597]
+    assert data["estimate"] is False
+
+
+def test_calc_junior_k_from_the_birth_year() -> None:
+    shown = run(
+        "calc",
+        "--rating",
+        "1800",
+        "--opponents",
+        "1800:1",
+        "--birth-year",
+        "2012",
+        "--games",
+        "100",
+        "--period",
+        "2026-10",
+        "--format",
+        "json",
+    )
+    assert json.loads(shown.stdout)["k_applied"] == 40
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        pytest.param(
+            ["--rating", "1800"], "error: opponents: give --opponents, or --average", id="no mode"
+        ),
+        pytest.param(
+            ["--rating", "1800", "--opponents", "1800:1", "--average", "1800"],
+            "error: opponents: give --opponents, or --average",
+            id="both modes",
+        ),
+        pytest.param(
+            ["--rating", "1800", "--opponents", "1800:1"],
+            "error: k: give --k, or the rated games completed",
+            id="no K",
+        ),
+        pytest.param(
+            ["--rating", "1800", "--average", "1850", "--k", "20"],
+            "error: score: the estimate needs --score and --games",
+            id="no score",
+        ),
+        pytest.param(
+            ["--rating", "1800", "--opponents", "2100:2", "--k", "20"],
+            "error: opponents: '2100:2' has a score other than 1, 0.5 or 0.",
+            id="bad score",
+        ),
+    ],
+)
+def test_calc_refusals(arguments: list[str], message: str) -> None:
+    shown = run("calc", *arguments)
+    assert shown.exit_code == 1
+    assert shown.stderr.startswith(message)
+    assert shown.stderr.count("\n") == 1
