@@ -154,6 +154,19 @@ def run(
 
     timed("list --top 10 (query)", top_ten)
 
+    def filtered() -> None:
+        with ledger.reading() as session:
+            only = queries.ListFilter(federation="NOR", women=True)
+            queries.rating_list(session, Pool.STANDARD, top=10, only=only)
+
+    timed("list --top 10 --federation --women", filtered)
+
+    def older() -> None:
+        with ledger.reading() as session:
+            queries.rating_list(session, Pool.STANDARD, PERIOD, top=10)
+
+    timed(f"list --period {PERIOD} --top 10", older)
+
     def whole_list() -> None:
         with ledger.reading() as session:
             queries.rating_list(session, Pool.STANDARD)

@@ -232,16 +232,34 @@ def list_(
     period: Annotated[
         str | None, typer.Option("--period", metavar="YYYY-MM", help="Default: the newest.")
     ] = None,
+    as_of: Annotated[
+        str | None,
+        typer.Option("--as-of", metavar="YYYY-MM-DD", help="The list in force on that day."),
+    ] = None,
     top: Annotated[int | None, typer.Option("--top", min=1, help="Only the first N rows.")] = None,
+    federation: Annotated[str | None, typer.Option("--federation", metavar="XXX")] = None,
+    women: Annotated[bool, typer.Option("--women")] = False,
+    juniors: Annotated[bool, typer.Option("--juniors", help="Born in the last 20 years.")] = False,
+    girls: Annotated[bool, typer.Option("--girls")] = False,
+    active: Annotated[bool, typer.Option("--active", help="Hide inactive players.")] = False,
+    title: Annotated[str | None, typer.Option("--title", help="E.g. GM.")] = None,
+    min_rating: Annotated[int | None, typer.Option("--min-rating")] = None,
+    max_rating: Annotated[int | None, typer.Option("--max-rating")] = None,
     output: FormatOption = render.Format.TABLE,
     pool: PoolOption = "standard",
     db: DbOption = None,
 ) -> None:
-    """Show a published rating list, highest rating first."""
+    """Show a published rating list, highest rating first, optionally filtered."""
+    if period and as_of:
+        raise InvalidInput("as-of: give --period or --as-of, not both.")
     the_period = _parse("period", Period.parse, period) if period else None
+    day = _parse("as-of", parse_date, as_of) if as_of else None
     the_pool = _parse("pool", Pool.parse, pool)
+    only = queries.ListFilter(
+        federation, women, juniors, girls, active, title, min_rating, max_rating
+    )
     with _ledger(ctx, db) as ledger, ledger.reading() as session:
-        published = queries.rating_list(session, the_pool, the_period, top)
+        published = queries.rating_list(session, the_pool, the_period, top, only, day)
     render.rating_list(published, output)
 
 

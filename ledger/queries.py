@@ -7,17 +7,20 @@ with an index on rating, so `list --top 10` does not depend on the length of the
 
 from __future__ import annotations
 
+import bisect
+import datetime as dt
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, literal, select
 from sqlalchemy.orm import Session
 
 from ledger import rules
 from ledger.domain import Period, Pool
 from ledger.errors import NotFound
-from ledger.models import ListEntry, Player, PlayerRating, RatingPeriod
-from ledger.services.batches import AnySelect
+from ledger.models import ListEntry, PeriodType, Player, PlayerRating, RatingPeriod
+from ledger.services.batches import AnySelect, select_in
 from ledger.services.periods import newest_closed_period
 
 
@@ -43,6 +46,10 @@ class ListRow:
     k: int
     k_applied: int | None
     flag: str
+    world_rank: int
+    movement: int | None
+    peak: int
+    peak_period: Period | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,14 +57,59 @@ class RatingList:
     pool: Pool
     period: Period
     rows: list[ListRow]
+    filtered: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ListFilter:
+    """Which rows of a list to show. Juniors: list year minus birth year at most 20."""
+
+    federation: str | None = None
+    women: bool = False
+    juniors: bool = False
+    girls: bool = False
+    active: bool = False
+    title: str | None = None
+    min_rating: int | None = None
+    max_rating: int | None = None
+
+    def conditions(self, columns: Any, period: Period) -> list[Any]:
+        wanted = []
+        if self.federation:
+            wanted.append(columns.federation == self.federation.upper())
+        if self.women or self.girls:
+            wanted.append(columns.sex == "F")
+        if self.juniors or self.girls:
+            wanted.append(columns.birth_year >= period.year - JUNIOR_LIST_AGE)
+        if self.active:
+            last_active = period - (rules.INACTIVITY_PERIODS - 1)
+            wanted.append(columns.last_active >= literal(last_active, PeriodType()))
+        if self.title:
+            wanted.append(func.upper(columns.title) == self.title.upper())
+        if self.min_rating is not None:
+            wanted.append(columns.rating >= self.min_rating)
+        if self.max_rating is not None:
+            wanted.append(columns.rating <= self.max_rating)
+        return wanted
+
+
+JUNIOR_LIST_AGE = 20
 
 
 def rating_list(
-    session: Session, pool: Pool, period: Period | None = None, top: int | None = None
+    session: Session,
+    pool: Pool,
+    period: Period | None = None,
+    top: int | None = None,
+    only: ListFilter | None = None,
+    as_of: dt.date | None = None,
 ) -> RatingList:
-    """The list published by closing `period` (default: the newest), best first.
+    """The list published by closing `period` (default: the newest; with `as_of`, the list
+    in force on that day), best first, rows sorted by rating, then name.
 
-    Rows are sorted by rating, then name; equal ratings share a rank.
+    Equal ratings share a rank. With a filter, `rank` is the rank within the filter and
+    `world_rank` the rank on the whole list; `movement` is the change of world rank since
+    the previous list (None for a player new to the list).
     """
     newest = newest_closed_period(session, pool)
     if newest is None:
@@ -65,14 +117,138 @@ def rating_list(
             f"no {pool} list has been published yet; close a period first "
             "(`ledger close-period YYYY-MM`)."
         )
-    period = period or newest
+    period = _in_force(session, pool, as_of) if as_of else period or newest
     if not _is_published(session, pool, period):
         raise NotFound(f"no {pool} list was published for period {period}; the newest is {newest}.")
-    statement = _newest_list(pool, period) if period == newest else _list_in_force(pool, period)
-    statement = statement.order_by(
-        statement.selected_columns.rating.desc(), Player.name, Player.id
-    ).limit(top)
-    return RatingList(pool, period, _ranked(period, session.execute(statement)))
+    is_newest = period == newest
+    listed = (_newest_list(pool, period) if is_newest else _list_in_force(pool, period)).subquery()
+    conditions = (only or ListFilter()).conditions(listed.c, period)
+    statement = (
+        select(listed)
+        .where(*conditions)
+        .order_by(listed.c.rating.desc(), listed.c.name, listed.c.id)
+        .limit(top)
+    )
+    rows = session.execute(statement).all()
+    ranks = (_newest_ranks if is_newest else _ranks_in_force)(session, pool, period, rows)
+    return RatingList(pool, period, _ranked(period, rows, ranks), bool(conditions))
+
+
+def _in_force(session: Session, pool: Pool, day: dt.date) -> Period:
+    """The list in force on `day`: the newest published before it (a list closing period P
+    is in force from the first day of P + 1)."""
+    period = session.scalar(
+        select(func.max(RatingPeriod.period)).where(
+            RatingPeriod.pool == pool,
+            RatingPeriod.closed_at.is_not(None),
+            RatingPeriod.period <= Period.of(day) - 1,
+        )
+    )
+    if period is None:
+        raise NotFound(f"no {pool} list was in force on {day}.")
+    return period
+
+
+@dataclass(frozen=True, slots=True)
+class _Ranks:
+    """World ranks of the shown players on the list, and on the previous list (absent:
+    not on it)."""
+
+    world: dict[int, int]
+    previous: dict[int, int]
+
+
+FEW_ROWS = 200
+"""Up to this many rows, ranks are counted with the rating index, row by row."""
+
+
+def _newest_ranks(session: Session, pool: Pool, period: Period, rows: Sequence[Any]) -> _Ranks:
+    """Ranks on the newest list without reading the previous one.
+
+    A player with no list row in `period` had the same rating on the previous list; the
+    others' previous ratings are their rating minus the change (players new to the list
+    have none). So the previous list is the current standing, corrected by this period's
+    rows, which are few.
+    """
+    changed = session.execute(
+        select(
+            ListEntry.player_id,
+            ListEntry.rating,
+            ListEntry.change,
+            ListEntry.listed,
+            PlayerRating.first_list,
+        )
+        .join(
+            PlayerRating,
+            (PlayerRating.player_id == ListEntry.player_id) & (PlayerRating.pool == pool),
+        )
+        .where(ListEntry.pool == pool, ListEntry.period == period)
+    ).all()
+    previous_of = {
+        row.player_id: row.rating - row.change
+        for row in changed
+        if row.change is not None and row.first_list < period
+    }
+    changed_ids = {row.player_id for row in changed}
+    listed_now = sorted(row.rating for row in changed if row.listed)
+    listed_before = sorted(previous_of.values())
+    above = _counter(session, pool, len(rows))
+
+    def previous_rank(player_id: int, rating: int) -> int | None:
+        before = previous_of.get(player_id) if player_id in changed_ids else rating
+        if before is None:
+            return None
+        return 1 + above(before) - _above(listed_now, before) + _above(listed_before, before)
+
+    world = {row.id: 1 + above(row.rating) for row in rows}
+    previous = {row.id: previous_rank(row.id, row.rating) for row in rows}
+    return _Ranks(world, {k: v for k, v in previous.items() if v is not None})
+
+
+def _counter(session: Session, pool: Pool, rows: int) -> Callable[[int], int]:
+    """How many players on the newest list are rated above a rating: one indexed count per
+    rating for a few rows, else one read of all ratings."""
+    on_list = (
+        PlayerRating.pool == pool,
+        PlayerRating.rating.is_not(None),
+        PlayerRating.first_list.is_not(None),
+    )
+    if rows > FEW_ROWS:
+        listed = session.scalars(select(PlayerRating.rating).where(*on_list))
+        ratings = sorted(rating for rating in listed if rating is not None)
+        return lambda rating: _above(ratings, rating)
+    counted: dict[int, int] = {}
+
+    def count(rating: int) -> int:
+        if rating not in counted:
+            statement = select(func.count()).where(*on_list, PlayerRating.rating > rating)
+            counted[rating] = session.scalar(statement) or 0
+        return counted[rating]
+
+    return count
+
+
+def _above(ratings: list[int], rating: int) -> int:
+    return len(ratings) - bisect.bisect_right(ratings, rating)
+
+
+def _ranks_in_force(session: Session, pool: Pool, period: Period, rows: Sequence[Any]) -> _Ranks:
+    """Ranks on an older list and the one before it, with SQL's rank() over each list."""
+    ids = [row.id for row in rows]
+    previous = period - 1
+    return _Ranks(
+        _world_ranks(session, pool, period, ids),
+        _world_ranks(session, pool, previous, ids)
+        if _is_published(session, pool, previous)
+        else {},
+    )
+
+
+def _world_ranks(session: Session, pool: Pool, period: Period, ids: list[int]) -> dict[int, int]:
+    statement = _list_in_force(pool, period)
+    rank = func.rank().over(order_by=statement.selected_columns.rating.desc())
+    ranked = statement.add_columns(rank.label("world_rank")).subquery()
+    return dict(select_in(session, select(ranked.c.id, ranked.c.world_rank), ranked.c.id, ids))
 
 
 def _is_published(session: Session, pool: Pool, period: Period) -> bool:
@@ -109,6 +285,7 @@ def _newest_list(pool: Pool, period: Period) -> AnySelect:
             PlayerRating.games_completed,
             PlayerRating.ever_2400,
             PlayerRating.peak,
+            PlayerRating.peak_period,
             PlayerRating.last_active,
             *_PERIOD_FIGURES,
         )
@@ -141,6 +318,7 @@ def _list_in_force(pool: Pool, period: Period) -> AnySelect:
             ListEntry.games_completed,
             ListEntry.ever_2400,
             ListEntry.peak,
+            ListEntry.peak_period,
             ListEntry.last_active,
             *_PERIOD_FIGURES,
         )
@@ -153,24 +331,31 @@ def _list_in_force(pool: Pool, period: Period) -> AnySelect:
     )
 
 
-def _ranked(period: Period, rows: Any) -> list[ListRow]:
+def _ranked(period: Period, rows: Any, ranks: _Ranks) -> list[ListRow]:
     ranked: list[ListRow] = []
     for position, row in enumerate(rows, start=1):
         rank = ranked[-1].rank if ranked and ranked[-1].rating == row.rating else position
-        ranked.append(_list_row(period, rank, row))
+        ranked.append(_list_row(period, rank, row, ranks))
     return ranked
 
 
-def _list_row(period: Period, rank: int, row: Any) -> ListRow:
+def _list_row(period: Period, rank: int, row: Any, ranks: _Ranks) -> ListRow:
     """A row from the player's newest standing; figures of the period only if they played."""
     identity = (row.id, row.name, row.federation, row.sex, row.title, row.birth_year)
     flag = rules.list_flag(row.sex == "F", row.last_active, period)
-    if row.period == period:
-        return ListRow(
-            rank, *identity, row.rating, row.change, row.games, row.k_next, row.k_applied, flag
-        )
-    state = rules.RatingState(
-        row.rating, row.games_completed, row.ever_2400, row.peak, row.birth_year
+    world_rank = ranks.world[row.id]
+    previous_rank = ranks.previous.get(row.id)
+    standing = (
+        world_rank,
+        None if previous_rank is None else previous_rank - world_rank,
+        row.peak,
+        row.peak_period,
     )
-    k = rules.development_coefficient(state, period + 1)
-    return ListRow(rank, *identity, row.rating, 0, 0, k, None, flag)
+    if row.period == period:
+        figures = (row.change, row.games, row.k_next, row.k_applied)
+    else:
+        state = rules.RatingState(
+            row.rating, row.games_completed, row.ever_2400, row.peak, row.birth_year
+        )
+        figures = (0, 0, rules.development_coefficient(state, period + 1), None)
+    return ListRow(rank, *identity, row.rating, *figures, flag, *standing)

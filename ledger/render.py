@@ -16,6 +16,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
+from rich import box
 from rich.console import Console, JustifyMethod
 from rich.table import Table
 
@@ -94,44 +95,57 @@ def _list_table(published: RatingList) -> Table:
     table = Table(
         title=f"{published.pool.capitalize()} rating list {published.period}",
         title_justify="left",
+        box=box.SIMPLE_HEAD,
         pad_edge=False,
+        collapse_padding=True,
     )
-    for header, justify in _LIST_COLUMNS:
+    columns = (("#", "right"), ("World", "right")) if published.filtered else (("#", "right"),)
+    for header, justify in (*columns, *_LIST_COLUMNS):
         table.add_column(header, justify=justify, no_wrap=header != "Name")
     for row in published.rows:
-        table.add_row(*_list_cells(row))
+        world = (str(row.world_rank),) if published.filtered else ()
+        table.add_row(str(row.rank), *world, *_list_cells(row))
     return table
 
 
 _LIST_COLUMNS: Sequence[tuple[str, JustifyMethod]] = (
-    ("#", "right"),
     ("ID", "right"),
     ("Name", "left"),
     ("Tit", "left"),
     ("Fed", "left"),
-    ("Born", "right"),
     ("Rating", "right"),
     ("+/-", "right"),
+    ("Move", "right"),
     ("Gms", "right"),
     ("K", "right"),
-    ("Flag", "left"),
+    ("Fl", "left"),
+    ("Peak", "right"),
 )
 
 
 def _list_cells(row: ListRow) -> tuple[str, ...]:
     return (
-        str(row.rank),
         str(row.id),
         row.name,
         row.title or "",
         row.federation or "",
-        _text(row.birth_year),
         str(row.rating),
         "new" if row.change is None else f"{row.change:+d}" if row.change else "0",
+        movement(row.movement),
         str(row.games),
         str(row.k),
         row.flag,
+        str(row.peak),
     )
+
+
+def movement(places: int | None) -> str:
+    """Rank movement against the previous list: ↑3, ↓1, = or new."""
+    if places is None:
+        return "new"
+    if places == 0:
+        return "="
+    return f"↑{places}" if places > 0 else f"↓{-places}"
 
 
 def _text(value: object) -> str:

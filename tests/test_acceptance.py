@@ -149,6 +149,31 @@ def test_imported_and_closed_lists_match_the_rules_exactly(
             assert {key: got[key] for key in want} == want, f"{period} player {player_id}"
     _assert_scenario_covers_the_rules(players, expected)
     _assert_explanations_agree(database_url, expected, randomness)
+    _assert_ranks_and_movement(database_url)
+
+
+def _assert_ranks_and_movement(db: str) -> None:
+    """World ranks (also under a filter) and movement agree with ranks counted by hand."""
+    lists = {
+        period: json.loads(run("list", "--period", period, "--format", "json", db=db).stdout)
+        for period in PERIODS
+    }
+    before = {row["id"]: row["rank"] for row in lists[PERIODS[0]]}
+    for row in lists[PERIODS[1]]:
+        assert row["rank"] == 1 + sum(
+            other["rating"] > row["rating"] for other in lists[PERIODS[1]]
+        )
+        assert row["world_rank"] == row["rank"]
+        was = before.get(row["id"])
+        assert row["movement"] == (None if was is None else was - row["rank"])
+    for period, shown in (("2026-10", ["--top", "5"]), ("2026-09", [])):
+        norway = run(
+            "list", "--federation", "NOR", "--period", period, *shown, "--format", "json", db=db
+        )
+        ranks = {row["id"]: row["rank"] for row in lists[period]}
+        for row in json.loads(norway.stdout):
+            assert row["federation"] == "NOR"
+            assert row["world_rank"] == ranks[row["id"]]
 
 
 def _assert_explanations_agree(
