@@ -17,7 +17,16 @@ from typing import Annotated, Any, TypeVar
 import typer
 from typer.core import TyperGroup
 
-from ledger import calculator, cards, database, explanations, queries, records, render
+from ledger import (
+    calculator,
+    cards,
+    database,
+    explanations,
+    queries,
+    records,
+    render,
+    reports,
+)
 from ledger.demo import DEMO_URL, build_demo
 from ledger.domain import GameResult, Period, Pool, parse_date
 from ledger.errors import InvalidInput, LedgerError, RejectedRecords
@@ -366,6 +375,59 @@ def calc(
             rules_period,
         )
     render.calculation(result, why, output, logistic=logistic, linear=linear)
+
+
+@app.command("stats")
+def stats(
+    ctx: typer.Context,
+    period: Annotated[
+        str | None, typer.Option("--period", metavar="YYYY-MM", help="Default: the newest.")
+    ] = None,
+    start: Annotated[int, typer.Option("--from", help="Lowest rating counted in bands.")] = 2200,
+    band: Annotated[int, typer.Option("--band", help="Band width in rating points.")] = 50,
+    output: FormatOption = render.Format.TABLE,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """The distribution of a published list in rating bands, with its totals."""
+    the_period = _parse("period", Period.parse, period) if period else None
+    the_pool = _parse("pool", Pool.parse, pool)
+    with _ledger(ctx, db) as ledger, ledger.reading() as session:
+        report = reports.list_statistics(session, the_pool, the_period, start, band)
+    render.statistics(report, output)
+
+
+@app.command("peaks")
+def peaks(
+    ctx: typer.Context,
+    min_rating: Annotated[int | None, typer.Option("--min-rating")] = None,
+    federation: Annotated[str | None, typer.Option("--federation", metavar="XXX")] = None,
+    women: Annotated[bool, typer.Option("--women")] = False,
+    output: FormatOption = render.Format.TABLE,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """The all-time list by peak published rating, with the list each peak was reached on."""
+    the_pool = _parse("pool", Pool.parse, pool)
+    with _ledger(ctx, db) as ledger, ledger.reading() as session:
+        rows = reports.peaks(session, the_pool, min_rating, federation, women)
+    render.peaks(rows, output)
+
+
+@app.command("history")
+def history(
+    ctx: typer.Context,
+    rank: Annotated[int, typer.Option("--rank", help="The rank to follow.")] = 1,
+    federation: Annotated[str | None, typer.Option("--federation", metavar="XXX")] = None,
+    output: FormatOption = render.Format.TABLE,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """Who held a rank on each published list, and for how many lists."""
+    the_pool = _parse("pool", Pool.parse, pool)
+    with _ledger(ctx, db) as ledger, ledger.reading() as session:
+        holders = reports.rank_history(session, the_pool, rank, federation)
+    render.rank_history(holders, output)
 
 
 @app.command("demo")

@@ -111,17 +111,8 @@ def rating_list(
     `world_rank` the rank on the whole list; `movement` is the change of world rank since
     the previous list (None for a player new to the list).
     """
-    newest = newest_closed_period(session, pool)
-    if newest is None:
-        raise NotFound(
-            f"no {pool} list has been published yet; close a period first "
-            "(`ledger close-period YYYY-MM`)."
-        )
-    period = _in_force(session, pool, as_of) if as_of else period or newest
-    if not _is_published(session, pool, period):
-        raise NotFound(f"no {pool} list was published for period {period}; the newest is {newest}.")
-    is_newest = period == newest
-    listed = (_newest_list(pool, period) if is_newest else _list_in_force(pool, period)).subquery()
+    period, is_newest = published_period(session, pool, period, as_of)
+    listed = list_statement(pool, period, is_newest).subquery()
     conditions = (only or ListFilter()).conditions(listed.c, period)
     statement = (
         select(listed)
@@ -132,6 +123,27 @@ def rating_list(
     rows = session.execute(statement).all()
     ranks = (_newest_ranks if is_newest else _ranks_in_force)(session, pool, period, rows)
     return RatingList(pool, period, _ranked(period, rows, ranks), bool(conditions))
+
+
+def published_period(
+    session: Session, pool: Pool, period: Period | None = None, as_of: dt.date | None = None
+) -> tuple[Period, bool]:
+    """The published list asked for (default: the newest), and whether it is the newest."""
+    newest = newest_closed_period(session, pool)
+    if newest is None:
+        raise NotFound(
+            f"no {pool} list has been published yet; close a period first "
+            "(`ledger close-period YYYY-MM`)."
+        )
+    period = _in_force(session, pool, as_of) if as_of else period or newest
+    if not _is_published(session, pool, period):
+        raise NotFound(f"no {pool} list was published for period {period}; the newest is {newest}.")
+    return period, period == newest
+
+
+def list_statement(pool: Pool, period: Period, is_newest: bool) -> AnySelect:
+    """Every row of a published list: identity, rating, standing and the period's figures."""
+    return _newest_list(pool, period) if is_newest else _list_in_force(pool, period)
 
 
 def _in_force(session: Session, pool: Pool, day: dt.date) -> Period:

@@ -11,7 +11,7 @@ import dataclasses
 import datetime as dt
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any
@@ -25,6 +25,7 @@ from ledger.cards import HistoryRow, PlayerCard, PoolStanding
 from ledger.domain import Period, Pool
 from ledger.explanations import ExplainedGame, Explanation
 from ledger.queries import ListRow, RatingList
+from ledger.reports import Band, ListStatistics, PeakRow, RankHolder
 from ledger.services.closing import ClosedPeriod
 
 
@@ -420,3 +421,97 @@ def _calculation_lines(result: Calculation, k_reason: str, linear: bool) -> list
 
 def _points(hundredths: int) -> str:
     return f"{Decimal(hundredths) / 100:.2f}".rstrip("0").rstrip(".")
+
+
+def statistics(report: ListStatistics, output: Format) -> None:
+    """The distribution table, then the list's totals."""
+    if output is not Format.TABLE:
+        if output is Format.JSON:
+            _print_json(_data(report))
+        else:
+            bands = [_data(band) for band in report.bands]
+            _print_csv(bands, [field.name for field in dataclasses.fields(Band)])
+        return
+    table = Table(
+        title=f"{report.pool.capitalize()} rating list {report.period}: players by rating",
+        title_justify="left",
+        pad_edge=False,
+    )
+    for header in ("Rating", "Players", "Active", "Women", "Women active"):
+        table.add_column(header, justify="right")
+    for band in report.bands:
+        table.add_row(
+            f"{band.low}-{band.high}",
+            str(band.players),
+            str(band.active),
+            str(band.women),
+            str(band.women_active),
+        )
+    console = Console()
+    console.print(table)
+    average = "none" if report.average_change is None else f"{report.average_change:+}"
+    console.print(
+        f"{report.rated_players} rated players ({report.active_players} active, "
+        f"{report.women} women); {report.games_rated} games rated in {report.period}; "
+        f"average change of the players rated {average}"
+    )
+
+
+def peaks(rows: Sequence[PeakRow], output: Format) -> None:
+    """The all-time list by peak rating."""
+    _rows_table(
+        "Highest ratings of all time",
+        rows,
+        output,
+        PeakRow,
+        lambda row: (
+            str(row.rank),
+            row.name,
+            row.title or "",
+            row.federation or "",
+            str(row.peak),
+            _text(row.peak_period) or "before the ledger",
+        ),
+        ("#", "Name", "Tit", "Fed", "Peak", "Reached on"),
+    )
+
+
+def rank_history(rows: Sequence[RankHolder], output: Format) -> None:
+    """Who held a rank on each list."""
+    _rows_table(
+        "Holders of the rank, list by list",
+        rows,
+        output,
+        RankHolder,
+        lambda row: (
+            str(row.period),
+            row.name,
+            row.federation or "",
+            str(row.rating),
+            str(row.lists_held),
+        ),
+        ("List", "Name", "Fed", "Rating", "Lists held"),
+    )
+
+
+def _rows_table(
+    title: str,
+    rows: Sequence[Any],
+    output: Format,
+    kind: type[Any],
+    cells: Callable[[Any], tuple[str, ...]],
+    headers: Sequence[str],
+) -> None:
+    """A report of plain rows as a table, or as JSON / CSV with the dataclass's fields."""
+    if output is Format.JSON:
+        _print_json(_data(list(rows)))
+        return
+    if output is Format.CSV:
+        _print_csv([_data(row) for row in rows], [field.name for field in dataclasses.fields(kind)])
+        return
+    table = Table(title=title, title_justify="left", pad_edge=False)
+    for header in headers:
+        table.add_column(header, justify="left" if header in ("Name", "Tit", "Fed") else "right")
+    for row in rows:
+        table.add_row(*cells(row))
+    Console().print(table)
