@@ -20,6 +20,7 @@ from typer.core import TyperGroup
 from ledger import (
     calculator,
     cards,
+    crosstables,
     database,
     explanations,
     queries,
@@ -428,6 +429,21 @@ def history(
     with _ledger(ctx, db) as ledger, ledger.reading() as session:
         holders = reports.rank_history(session, the_pool, rank, federation)
     render.rank_history(holders, output)
+
+
+@app.command("event")
+def event(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(metavar="EVENT", help="The event's name.")],
+    output: FormatOption = render.Format.TABLE,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """An event's cross-table, average rating and category, performances and changes."""
+    the_pool = _parse("pool", Pool.parse, pool)
+    with _ledger(ctx, db) as ledger, ledger.reading() as session:
+        table = crosstables.cross_table(session, the_pool, name)
+    render.cross_table(table, output)
 
 
 @app.command("demo")

@@ -22,6 +22,7 @@ from rich.table import Table
 
 from ledger.calculator import AverageOpponent, Calculation, GameRow, logistic_expected_score
 from ledger.cards import HistoryRow, PlayerCard, PoolStanding
+from ledger.crosstables import CrossTable
 from ledger.domain import Period, Pool
 from ledger.explanations import ExplainedGame, Explanation
 from ledger.queries import ListRow, RatingList
@@ -515,3 +516,70 @@ def _rows_table(
     for row in rows:
         table.add_row(*cells(row))
     Console().print(table)
+
+
+def cross_table(table: CrossTable, output: Format) -> None:
+    """The cross-table: per player the opponent's number, colour and result in each round."""
+    if output is Format.JSON:
+        _print_json(_data(table))
+        return
+    if output is Format.CSV:
+        rounds = [f"round_{number}" for number in range(1, table.rounds + 1)]
+        rows = [
+            {
+                "number": row.number,
+                "id": row.id,
+                "name": row.name,
+                "rating": row.rating,
+                "score": row.score,
+                "performance": row.performance,
+                "change": row.change,
+            }
+            | {f"round_{g.round}": f"{g.opponent}{g.colour}{g.result}" for g in row.games}
+            for row in table.rows
+        ]
+        fields = ["number", "id", "name", "rating", "score", *rounds, "performance", "change"]
+        _print_csv(rows, fields)
+        return
+    category = f", category {table.category}" if table.category else ""
+    average = f"average rating {table.average_rating}" if table.average_rating else "unrated"
+    console = Console()
+    console.print(_standings_table(table, f"{table.event}: {average}{category}"))
+    console.print(_rounds_table(table))
+    if not table.rated:
+        console.print(f"Period {table.period} is open: the event is not rated yet.")
+
+
+def _standings_table(table: CrossTable, title: str) -> Table:
+    """Final standings: score, performance (table 8.1.1) and the change from the event."""
+    standings = Table(title=title, title_justify="left", pad_edge=False)
+    for header in ("No", "Name", "Fed", "Rtg", "Pts", "Perf", "K×ΣΔR"):
+        standings.add_column(header, justify="left" if header in ("Name", "Fed") else "right")
+    for row in table.rows:
+        standings.add_row(
+            str(row.number),
+            row.name,
+            row.federation or "",
+            _text(row.rating),
+            _points(int(row.score * 100)),
+            _text(row.performance),
+            "" if row.change is None else f"{row.change:+.2f}",
+        )
+    return standings
+
+
+def _rounds_table(table: CrossTable) -> Table:
+    """Round by round: the opponent's number, colour (w/b) and result of each game."""
+    grid = Table(
+        title=f"Rounds ({table.start_date} to {table.end_date})",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    for header in ("No", *(str(n) for n in range(1, table.rounds + 1))):
+        grid.add_column(header, justify="right", no_wrap=True)
+    for row in table.rows:
+        cells = {g.round: f"{g.opponent}{g.colour}{g.result}" for g in row.games}
+        grid.add_row(str(row.number), *(cells.get(n, "") for n in range(1, table.rounds + 1)))
+    return grid

@@ -1,0 +1,101 @@
+"""`ledger event`: the cross-table, category, performances and changes of an event."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+import pytest
+
+from ledger.crosstables import cross_table
+from ledger.database import Ledger
+from ledger.domain import Pool
+from ledger.errors import NotFound
+
+from builders import close, game, player, run
+
+
+def test_a_round_robin_of_four(ledger: Ledger) -> None:
+    a = player(ledger, "Aa", rating=2400, ever_2400=True)
+    b = player(ledger, "Bb", rating=2300)
+    c = player(ledger, "Cc", rating=2250)
+    d = player(ledger, "Dd", rating=2150)
+    rounds = [
+        ((a, d, "1-0"), (b, c, "1/2-1/2")),
+        ((c, a, "0-1"), (d, b, "0-1")),
+        ((a, b, "1/2-1/2"), (c, d, "+/-")),
+    ]
+    for number, pairs in enumerate(rounds, start=1):
+        for white, black, result in pairs:
+            game(ledger, white, black, result, f"2026-10-0{number}", event="Club RR")
+    close(ledger, "2026-10")
+    with ledger.reading() as session:
+        table = cross_table(session, Pool.STANDARD, "Club RR")
+    # Average (2400 + 2300 + 2250 + 2150) / 4 = 2275 -> category 1 (2251-2275).
+    assert (table.average_rating, table.category, table.rounds, table.rated) == (2275, 1, 3, True)
+    rows = {row.name: row for row in table.rows}
+    assert [row.name for row in table.rows] == ["Aa", "Bb", "Cc", "Dd"]
+    assert (rows["Aa"].score, rows["Cc"].score, rows["Dd"].score) == (
+        Decimal("2.5"),
+        Decimal("1.5"),
+        Decimal(0),
+    )
+    assert [(g.round, g.opponent, g.colour, g.result) for g in rows["Cc"].games] == [
+        (1, 2, "b", "½"),
+        (2, 1, "w", "0"),
+        (3, 4, "w", "+"),
+    ]
+    # Aa: 2.5 / 3 against 2150, 2250, 2300: Rc 2233, p 0.83 -> dp 273 -> 2506.
+    assert rows["Aa"].performance == 2506
+    # Cc's forfeit win is not played: 0.5 / 2 against 2300 and 2400: Rc 2350, p 0.25,
+    # dp -193 -> 2157.
+    assert rows["Cc"].performance == 2157
+    # Aa (K 10): vs Dd D 250 PD 0.81 (+0.19), vs Cc D 150 PD 0.70 (+0.30), vs Bb D 100 PD 0.64
+    # (-0.14): ΣΔR 0.35, x 10 = +3.5.
+    assert rows["Aa"].change == Decimal("3.5")
+
+
+def test_unknown_and_unrated_events(ledger: Ledger) -> None:
+    a, b = player(ledger, "A", rating=2000), player(ledger, "B")
+    game(ledger, a, b, "1-0", "2026-10-02", event="Open")
+    with ledger.reading() as session:
+        with pytest.raises(NotFound, match="no standard event named 'Closed'"):
+            cross_table(session, Pool.STANDARD, "Closed")
+        table = cross_table(session, Pool.STANDARD, "Open")
+    assert table.rated is False
+    assert [(row.name, row.rating, row.change) for row in table.rows] == [
+        ("A", 2000, None),
+        ("B", None, None),
+    ]
+
+
+def test_the_event_on_the_command_line(database_url: str) -> None:
+    run("add-player", "--name", "Aa", "--rating", "2000", "--games", "40", db=database_url)
+    run("add-player", "--name", "Bb", "--rating", "1900", "--games", "40", db=database_url)
+    run(
+        "add-game",
+        "--white",
+        "1",
+        "--black",
+        "2",
+        "--result",
+        "1-0",
+        "--date",
+        "2026-10-05",
+        "--event",
+        "Cup",
+        "--round",
+        "1",
+        db=database_url,
+    )
+    run("close-period", "2026-10", db=database_url)
+    shown = run("event", "Cup", db=database_url)
+    assert shown.exit_code == 0, shown.stderr
+    assert "+7.20" in shown.stdout
+    data = json.loads(run("event", "Cup", "--format", "json", db=database_url).stdout)
+    assert [row["change"] for row in data["rows"]] == [7.2, -7.2]
+    rows = run("event", "Cup", "--format", "csv", db=database_url).stdout.splitlines()
+    assert rows[0] == "number,id,name,rating,score,round_1,performance,change"
+    assert rows[1] == "1,1,Aa,2000,1,2w1,2700,7.2"
+    refused = run("event", "Nope", db=database_url)
+    assert (refused.exit_code, refused.stderr) == (1, "error: no standard event named 'Nope'.\n")
