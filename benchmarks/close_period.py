@@ -31,7 +31,7 @@ from typing import TypeVar
 import psycopg
 from sqlalchemy.engine import make_url
 
-from ledger import queries
+from ledger import cards, explanations, queries
 from ledger.database import open_ledger
 from ledger.domain import GameResult, Period, Pool
 from ledger.records import NewGame, NewPlayer, StartingRating
@@ -166,6 +166,19 @@ def run(
             queries.rating_list(session, Pool.STANDARD, PERIOD, top=10)
 
     timed(f"list --period {PERIOD} --top 10", older)
+    someone = active[0]
+
+    def explain() -> None:
+        with ledger.reading() as session:
+            explanations.explain(session, Pool.STANDARD, someone)
+
+    timed("explain PLAYER", explain)
+
+    def card() -> None:
+        with ledger.reading() as session:
+            cards.player_card(session, someone)
+
+    timed("player PLAYER", card)
 
     def whole_list() -> None:
         with ledger.reading() as session:
