@@ -1,0 +1,27 @@
+"""Everything the ledger prints: Rich tables, CSV and JSON. The only package that uses Rich.
+
+Tables go to stdout and hold nothing but the table; messages go to stdout as plain lines,
+errors to stderr.
+"""
+
+from ledger.render.base import Format, error, message
+from ledger.render.lists import closed, movement, rating_list
+from ledger.render.players import explanation, player_card, rating_chart
+from ledger.render.reports import calculation, cross_table, peaks, rank_history, statistics
+
+__all__ = [
+    "Format",
+    "calculation",
+    "closed",
+    "cross_table",
+    "error",
+    "explanation",
+    "message",
+    "movement",
+    "peaks",
+    "player_card",
+    "rank_history",
+    "rating_chart",
+    "rating_list",
+    "statistics",
+]

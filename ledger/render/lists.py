@@ -1,0 +1,98 @@
+"""Rating lists and the close's summary."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from rich import box
+from rich.console import Console, JustifyMethod
+from rich.table import Table
+
+from ledger.queries import ListRow, RatingList
+from ledger.render.base import Format, plain, print_csv, print_json
+from ledger.services.closing import ClosedPeriod
+
+LIST_FIELDS = tuple(field.name for field in dataclasses.fields(ListRow))
+
+
+def rating_list(published: RatingList, output: Format) -> None:
+    """A published list as a table, CSV (one header line) or a JSON array of objects."""
+    rows = [plain(row) for row in published.rows]
+    if output is Format.JSON:
+        print_json(rows)
+    elif output is Format.CSV:
+        print_csv(rows, LIST_FIELDS)
+    else:
+        Console().print(_list_table(published))
+
+
+def _list_table(published: RatingList) -> Table:
+    table = Table(
+        title=f"{published.pool.capitalize()} rating list {published.period}",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    columns = (("#", "right"), ("World", "right")) if published.filtered else (("#", "right"),)
+    for header, justify in (*columns, *_LIST_COLUMNS):
+        table.add_column(header, justify=justify, no_wrap=header != "Name")
+    for row in published.rows:
+        world = (str(row.world_rank),) if published.filtered else ()
+        table.add_row(str(row.rank), *world, *_list_cells(row))
+    return table
+
+
+_LIST_COLUMNS: Sequence[tuple[str, JustifyMethod]] = (
+    ("ID", "right"),
+    ("Name", "left"),
+    ("Tit", "left"),
+    ("Fed", "left"),
+    ("Rating", "right"),
+    ("+/-", "right"),
+    ("Move", "right"),
+    ("Gms", "right"),
+    ("K", "right"),
+    ("Fl", "left"),
+    ("Peak", "right"),
+)
+
+
+def _list_cells(row: ListRow) -> tuple[str, ...]:
+    return (
+        str(row.id),
+        row.name,
+        row.title or "",
+        row.federation or "",
+        str(row.rating),
+        "new" if row.change is None else f"{row.change:+d}" if row.change else "0",
+        movement(row.movement),
+        str(row.games),
+        str(row.k),
+        row.flag,
+        str(row.peak),
+    )
+
+
+def movement(places: int | None) -> str:
+    """Rank movement against the previous list: ↑3, ↓1, = or new."""
+    if places is None:
+        return "new"
+    if places == 0:
+        return "="
+    return f"↑{places}" if places > 0 else f"↓{-places}"
+
+
+def closed(summary: ClosedPeriod) -> None:
+    """What a close published, in a few plain lines."""
+    *empty, period = summary.periods
+    if empty:
+        listed = ", ".join(str(p) for p in empty)
+        print(f"Closed {listed} (no games; lists published unchanged).")
+    print(
+        f"Closed {summary.pool} period {period}: {summary.games_rated} games rated, "
+        f"{summary.games_unrated} not rated; {summary.players_rated} players rated, "
+        f"{summary.newly_rated} newly rated, {summary.unrated_by_floor} fell below the floor."
+    )
+    print(f"The list effective {(period + 1)}-01 is published: `ledger list --period {period}`.")

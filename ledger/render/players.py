@@ -1,0 +1,198 @@
+"""A player's calculation (`explain`) and card (`player`), with the rating chart."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.table import Table
+
+from ledger.cards import HistoryRow, PlayerCard, PoolStanding
+from ledger.explanations import ExplainedGame, Explanation
+from ledger.render.base import Format, plain, print_csv, print_json, text
+
+GAME_FIELDS = tuple(field.name for field in dataclasses.fields(ExplainedGame))
+
+
+def explanation(explained: Explanation, output: Format) -> None:
+    """FIDE's individual calculation: per event and game, then K and the totals."""
+    if output is Format.JSON:
+        document = plain(explained)
+        document["games"] = document.pop("rated_games")
+        print_json(document)
+    elif output is Format.CSV:
+        games = explained.rated_games + explained.unrated_games
+        print_csv([plain(game) for game in games], GAME_FIELDS)
+    else:
+        _explanation_tables(explained)
+
+
+def _explanation_tables(explained: Explanation) -> None:
+    console = Console()
+    console.print(
+        f"{explained.name} ({explained.player}), {explained.pool} period {explained.period}: "
+        f"rating on the previous list {text(explained.rating_before) or 'none (unrated)'}"
+    )
+    for event in explained.events:
+        games = [game for game in explained.rated_games if game.event == event.event]
+        console.print(_event_table(event.event, games))
+        k_part = "" if event.k_times_sum is None else f", K × ΣΔR {event.k_times_sum:+.2f}"
+        console.print(f"  ΣΔR {event.sum:+.2f} over {event.games} games{k_part}")
+    if explained.k_reason:
+        console.print(explained.k_reason)
+    if explained.k_times_sum is not None:
+        console.print(
+            f"Period: K × ΣΔR = {explained.k} × {explained.sum:+.2f} = "
+            f"{explained.k_times_sum:+.2f}, rounded {explained.change:+d}; "
+            f"new rating {explained.rating_after}"
+        )
+    if explained.note:
+        console.print(explained.note)
+    if explained.unrated_games:
+        console.print(_unrated_table(explained.unrated_games))
+
+
+def _event_table(event: str | None, games: Sequence[ExplainedGame]) -> Table:
+    table = Table(title=event or "(no event)", title_justify="left", pad_edge=False)
+    for header in ("Rd", "Opponent", "Rtg", "D", "D400", "PD", "Score", "ΔR"):
+        table.add_column(header, justify="left" if header == "Opponent" else "right")
+    for game in games:
+        table.add_row(
+            text(game.round),
+            f"{game.opponent_name} ({game.opponent})",
+            text(game.opponent_rating),
+            text(game.d),
+            text(game.d_capped),
+            "" if game.pd is None else f"{game.pd:.2f}",
+            text(game.score),
+            f"{game.delta:+.2f}" if game.delta is not None else "",
+        )
+    return table
+
+
+def _unrated_table(games: Sequence[ExplainedGame]) -> Table:
+    table = Table(title="Not rated", title_justify="left", pad_edge=False)
+    for header in ("Date", "Opponent", "Result", "Why"):
+        table.add_column(header)
+    for game in games:
+        table.add_row(
+            str(game.date),
+            f"{game.opponent_name} ({game.opponent})",
+            game.result,
+            game.not_rated_because or "",
+        )
+    return table
+
+
+CHART_HEIGHT = 8
+CHART_WIDTH = 60
+
+
+def player_card(card: PlayerCard, output: Format) -> None:
+    """The card: identity, each pool's standing, history, a chart and the live rating."""
+    if output is Format.JSON:
+        print_json(plain(card))
+    elif output is Format.CSV:
+        rows = [
+            {"pool": standing.pool.value} | plain(row)
+            for standing in card.pools
+            for row in standing.history
+        ]
+        print_csv(rows, ("pool", "period", "rating", "change", "games", "k"))
+    else:
+        _card_tables(card)
+
+
+def _card_tables(card: PlayerCard) -> None:
+    console = Console()
+    identity = ", ".join(
+        part
+        for part in (
+            card.title,
+            card.federation,
+            {"F": "woman", "M": "man"}.get(card.sex or ""),
+            f"born {card.birth_year}" if card.birth_year else None,
+            f"FIDE ID {card.fide_id}" if card.fide_id else None,
+        )
+        if part
+    )
+    console.print(f"{card.name} (ID {card.id}){': ' + identity if identity else ''}")
+    if not card.pools:
+        console.print("Not rated in any pool.")
+    for standing in card.pools:
+        console.print(_standing_table(standing))
+        if standing.history:
+            console.print(_history_table(standing.history[-12:]))
+        if len(standing.history) > 1:
+            console.print(rating_chart([row.rating for row in standing.history]))
+
+
+def _standing_table(standing: PoolStanding) -> Table:
+    table = Table(title=f"{standing.pool.capitalize()}", title_justify="left", show_header=False)
+    table.add_column("what")
+    table.add_column("value")
+    rows = [
+        ("Rating", text(standing.rating) or "unrated"),
+        ("On the list of", text(standing.list_period)),
+        ("Rank", _rank_text(standing)),
+        ("K in force", standing.k_reason or ""),
+        ("Rated games", str(standing.games_completed)),
+        ("Peak", f"{standing.peak} ({standing.peak_period or 'before the ledger'})"),
+        ("Reached 2400", "yes" if standing.ever_2400 else "no"),
+        ("Flag", standing.flag or "active"),
+    ]
+    if standing.live is not None:
+        live = standing.live
+        rows.append(
+            (
+                "Live (unofficial)",
+                f"{live.rating} ({live.change:+d} from {live.games} games since {live.since})",
+            )
+        )
+    for label, value in rows:
+        table.add_row(label, value)
+    return table
+
+
+def _rank_text(standing: PoolStanding) -> str:
+    if standing.world_rank is None:
+        return ""
+    federation = f", {standing.federation_rank} in federation" if standing.federation_rank else ""
+    return f"{standing.world_rank} in the world{federation}"
+
+
+def _history_table(rows: Sequence[HistoryRow]) -> Table:
+    table = Table(title="History", title_justify="left", pad_edge=False)
+    for header in ("List", "Rating", "+/-", "Gms", "K"):
+        table.add_column(header, justify="right")
+    for row in rows:
+        table.add_row(
+            str(row.period),
+            text(row.rating),
+            "" if row.change is None else f"{row.change:+d}",
+            str(row.games),
+            text(row.k),
+        )
+    return table
+
+
+def rating_chart(ratings: Sequence[int | None]) -> str:
+    """The ratings over time as a text chart: one column per list (the last 60)."""
+    points = list(ratings[-CHART_WIDTH:])
+    known = [rating for rating in points if rating is not None]
+    if not known:
+        return ""
+    low, high = min(known), max(known)
+    span = max(high - low, 1)
+    lines = []
+    for level in range(CHART_HEIGHT - 1, -1, -1):
+        cells = "".join(
+            "•"
+            if rating is not None and (rating - low) * (CHART_HEIGHT - 1) // span == level
+            else " "
+            for rating in points
+        )
+        label = high if level == CHART_HEIGHT - 1 else low if level == 0 else None
+        lines.append(f"{text(label):>5} │{cells}")
+    return "\n".join(lines)

@@ -1,0 +1,243 @@
+"""The calculator, list statistics, peaks, rank history and event cross-tables."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from ledger.calculator import AverageOpponent, Calculation, GameRow, logistic_expected_score
+from ledger.crosstables import CrossTable
+from ledger.render.base import Format, plain, points, print_csv, print_json, text
+from ledger.reports import Band, ListStatistics, PeakRow, RankHolder
+
+
+def calculation(
+    result: Calculation, k_reason: str, output: Format, *, logistic: bool, linear: bool
+) -> None:
+    """The calculator's answer: per game (or the estimate's basis), then the totals."""
+    if output is not Format.TABLE:
+        document = plain(result) | {"k_reason": k_reason}
+        if logistic:
+            document["logistic_expected"] = [
+                logistic_expected_score(row.capped_difference) for row in _basis(result)
+            ]
+        if output is Format.JSON:
+            print_json(document)
+        else:
+            rows = [plain(row) for row in result.rows]
+            print_csv(rows, [field.name for field in dataclasses.fields(GameRow)])
+        return
+    console = Console()
+    console.print(_calculation_table(result, logistic))
+    for line in _calculation_lines(result, k_reason, linear):
+        console.print(line)
+
+
+def _basis(result: Calculation) -> Sequence[GameRow | AverageOpponent]:
+    return result.rows or ((result.average,) if result.average else ())
+
+
+def _calculation_table(result: Calculation, logistic: bool) -> Table:
+    title = "Estimate from the average opponent" if result.estimate else "Per game"
+    table = Table(title=title, title_justify="left", pad_edge=False)
+    headers = ["Opponent", "D", "D400", "PD"] + (["Elo"] if logistic else [])
+    for header in headers + ([] if result.estimate else ["Score", "ΔR"]):
+        table.add_column(header, justify="right")
+    for row in _basis(result):
+        cells = [
+            str(row.opponent_rating if isinstance(row, GameRow) else row.rating),
+            str(row.difference),
+            str(row.capped_difference),
+            points(row.expected),
+        ]
+        if logistic:
+            cells.append(str(logistic_expected_score(row.capped_difference)))
+        if isinstance(row, GameRow):
+            cells += [points(row.score), f"{row.delta / 100:+.2f}"]
+        table.add_row(*cells)
+    return table
+
+
+def _calculation_lines(result: Calculation, k_reason: str, linear: bool) -> list[str]:
+    lines = [
+        f"Expected {points(result.total_expected)} of {result.games}, "
+        f"scored {points(result.total_score)}",
+        k_reason
+        + ("" if result.k_applied == result.k_given else f"; {result.k_applied} after the 700 cap"),
+        f"Change: K × ΣΔR = {result.k_applied} × {result.delta_sum / 100:+.2f} = "
+        f"{result.k_times_sum / 100:+.2f}, rounded {result.change:+d}; "
+        f"new rating {result.new_rating}",
+        f"Not to lose rating: score at least {points(result.break_even_score)}",
+        f"Performance (table 8.1.1): {result.performance}",
+    ]
+    if linear:
+        lines.append(f"Performance (rule of 400): {result.linear_performance}")
+    if result.estimate:
+        lines.append("This is an estimate: FIDE rates game by game (use --opponents).")
+    return lines
+
+
+def statistics(report: ListStatistics, output: Format) -> None:
+    """The distribution table, then the list's totals."""
+    if output is not Format.TABLE:
+        if output is Format.JSON:
+            print_json(plain(report))
+        else:
+            bands = [plain(band) for band in report.bands]
+            print_csv(bands, [field.name for field in dataclasses.fields(Band)])
+        return
+    table = Table(
+        title=f"{report.pool.capitalize()} rating list {report.period}: players by rating",
+        title_justify="left",
+        pad_edge=False,
+    )
+    for header in ("Rating", "Players", "Active", "Women", "Women active"):
+        table.add_column(header, justify="right")
+    for band in report.bands:
+        table.add_row(
+            f"{band.low}-{band.high}",
+            str(band.players),
+            str(band.active),
+            str(band.women),
+            str(band.women_active),
+        )
+    console = Console()
+    console.print(table)
+    average = "none" if report.average_change is None else f"{report.average_change:+}"
+    console.print(
+        f"{report.rated_players} rated players ({report.active_players} active, "
+        f"{report.women} women); {report.games_rated} games rated in {report.period}; "
+        f"average change of the players rated {average}"
+    )
+
+
+def peaks(rows: Sequence[PeakRow], output: Format) -> None:
+    """The all-time list by peak rating."""
+    _rows_table(
+        "Highest ratings of all time",
+        rows,
+        output,
+        PeakRow,
+        lambda row: (
+            str(row.rank),
+            row.name,
+            row.title or "",
+            row.federation or "",
+            str(row.peak),
+            text(row.peak_period) or "before the ledger",
+        ),
+        ("#", "Name", "Tit", "Fed", "Peak", "Reached on"),
+    )
+
+
+def rank_history(rows: Sequence[RankHolder], output: Format) -> None:
+    """Who held a rank on each list."""
+    _rows_table(
+        "Holders of the rank, list by list",
+        rows,
+        output,
+        RankHolder,
+        lambda row: (
+            str(row.period),
+            row.name,
+            row.federation or "",
+            str(row.rating),
+            str(row.lists_held),
+        ),
+        ("List", "Name", "Fed", "Rating", "Lists held"),
+    )
+
+
+def _rows_table(
+    title: str,
+    rows: Sequence[Any],
+    output: Format,
+    kind: type[Any],
+    cells: Callable[[Any], tuple[str, ...]],
+    headers: Sequence[str],
+) -> None:
+    """A report of plain rows as a table, or as JSON / CSV with the dataclass's fields."""
+    if output is Format.JSON:
+        print_json(plain(list(rows)))
+        return
+    if output is Format.CSV:
+        print_csv([plain(row) for row in rows], [field.name for field in dataclasses.fields(kind)])
+        return
+    table = Table(title=title, title_justify="left", pad_edge=False)
+    for header in headers:
+        table.add_column(header, justify="left" if header in ("Name", "Tit", "Fed") else "right")
+    for row in rows:
+        table.add_row(*cells(row))
+    Console().print(table)
+
+
+def cross_table(table: CrossTable, output: Format) -> None:
+    """The cross-table: per player the opponent's number, colour and result in each round."""
+    if output is Format.JSON:
+        print_json(plain(table))
+        return
+    if output is Format.CSV:
+        rounds = [f"round_{number}" for number in range(1, table.rounds + 1)]
+        rows = [
+            {
+                "number": row.number,
+                "id": row.id,
+                "name": row.name,
+                "rating": row.rating,
+                "score": row.score,
+                "performance": row.performance,
+                "change": row.change,
+            }
+            | {f"round_{g.round}": f"{g.opponent}{g.colour}{g.result}" for g in row.games}
+            for row in table.rows
+        ]
+        fields = ["number", "id", "name", "rating", "score", *rounds, "performance", "change"]
+        print_csv(rows, fields)
+        return
+    category = f", category {table.category}" if table.category else ""
+    average = f"average rating {table.average_rating}" if table.average_rating else "unrated"
+    console = Console()
+    console.print(_standings_table(table, f"{table.event}: {average}{category}"))
+    console.print(_rounds_table(table))
+    if not table.rated:
+        console.print(f"Period {table.period} is open: the event is not rated yet.")
+
+
+def _standings_table(table: CrossTable, title: str) -> Table:
+    """Final standings: score, performance (table 8.1.1) and the change from the event."""
+    standings = Table(title=title, title_justify="left", pad_edge=False)
+    for header in ("No", "Name", "Fed", "Rtg", "Pts", "Perf", "K×ΣΔR"):
+        standings.add_column(header, justify="left" if header in ("Name", "Fed") else "right")
+    for row in table.rows:
+        standings.add_row(
+            str(row.number),
+            row.name,
+            row.federation or "",
+            text(row.rating),
+            points(int(row.score * 100)),
+            text(row.performance),
+            "" if row.change is None else f"{row.change:+.2f}",
+        )
+    return standings
+
+
+def _rounds_table(table: CrossTable) -> Table:
+    """Round by round: the opponent's number, colour (w/b) and result of each game."""
+    grid = Table(
+        title=f"Rounds ({table.start_date} to {table.end_date})",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    for header in ("No", *(str(n) for n in range(1, table.rounds + 1))):
+        grid.add_column(header, justify="right", no_wrap=True)
+    for row in table.rows:
+        cells = {g.round: f"{g.opponent}{g.colour}{g.result}" for g in row.games}
+        grid.add_row(str(row.number), *(cells.get(n, "") for n in range(1, table.rounds + 1)))
+    return grid
