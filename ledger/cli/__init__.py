@@ -1,0 +1,66 @@
+"""The `ledger` command line: each command parses, calls one service or query, renders.
+
+No SQL and no rating logic here. Errors are printed by one boundary (`LedgerGroup`) as
+`error: <message>` on stderr: exit 1 for a refused request, 2 for a usage error (Typer's
+own exceptions carry that code).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import typer
+from typer.core import TyperGroup
+
+from ledger import render
+from ledger.cli import reading, recording, schema
+from ledger.cli.options import DbOption
+from ledger.errors import LedgerError, RejectedRecords
+
+
+class LedgerGroup(TyperGroup):
+    """The command group with the ledger's one error boundary."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs["standalone_mode"] = False
+        try:
+            code = super().main(*args, **kwargs)
+        except RejectedRecords as refused:
+            for line in refused.problems:
+                render.error(line)
+            if len(refused.problems) > 1:
+                render.error(f"{len(refused.problems)} problems; nothing was written.")
+            sys.exit(1)
+        except LedgerError as refused:
+            render.error(str(refused))
+            sys.exit(1)
+        except typer.TyperException as failure:
+            render.error(failure.format_message())
+            sys.exit(failure.exit_code)
+        except typer.Abort:
+            render.error("aborted.")
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+app = typer.Typer(
+    cls=LedgerGroup,
+    help="A rating ledger for chess federations: FIDE rating periods and published lists.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+app.add_typer(recording.app)
+app.add_typer(reading.app)
+app.add_typer(schema.app, name="db")
+
+
+@app.callback()
+def root(ctx: typer.Context, db: DbOption = None) -> None:
+    """Record players and games, close monthly rating periods, publish rating lists."""
+    ctx.obj = db
+
+
+def main() -> None:
+    app()

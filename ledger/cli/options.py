@@ -1,0 +1,56 @@
+"""What every command shares: the --db, --pool and --format options, opening the ledger,
+parsing a value with the name of its option in the error, and the clock."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Annotated, TypeVar
+
+import typer
+
+from ledger import database, render
+from ledger.errors import InvalidInput
+
+T = TypeVar("T")
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="URL",
+        help="Database URL (else $LEDGER_DATABASE_URL, else sqlite:///ledger.db).",
+        show_default=False,
+    ),
+]
+PoolOption = Annotated[
+    str, typer.Option("--pool", metavar="POOL", help="Rating pool: standard, rapid or blitz.")
+]
+FormatOption = Annotated[render.Format, typer.Option("--format", help="Output format.")]
+
+
+def database_url(ctx: typer.Context, db: str | None) -> str:
+    """The command's --db, else the root's --db, else the environment or the default."""
+    return database.resolve_url(db or ctx.find_root().obj)
+
+
+@contextmanager
+def open_ledger(ctx: typer.Context, db: str | None) -> Iterator[database.Ledger]:
+    ledger = database.open_ledger(database_url(ctx, db))
+    try:
+        yield ledger
+    finally:
+        ledger.dispose()
+
+
+def parse(field: str, parser: Callable[[str], T], text: str) -> T:
+    """`parser(text)`, its error prefixed with the option's name."""
+    try:
+        return parser(text)
+    except InvalidInput as error:
+        raise InvalidInput(f"{field}: {error}") from None
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)

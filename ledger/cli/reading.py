@@ -1,0 +1,224 @@
+"""The read side: lists, calculations, cards, the calculator and reports."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ledger import calculator, cards, crosstables, explanations, queries, render, reports
+from ledger.cli.options import DbOption, FormatOption, PoolOption, open_ledger, parse
+from ledger.domain import Period, Pool, parse_date
+from ledger.errors import InvalidInput
+
+app = typer.Typer()
+
+
+@app.command("list")
+def list_(
+    ctx: typer.Context,
+    period: Annotated[
+        str | None, typer.Option("--period", metavar="YYYY-MM", help="Default: the newest.")
+    ] = None,
+    as_of: Annotated[
+        str | None,
+        typer.Option("--as-of", metavar="YYYY-MM-DD", help="The list in force on that day."),
+    ] = None,
+    top: Annotated[int | None, typer.Option("--top", min=1, help="Only the first N rows.")] = None,
+    federation: Annotated[str | None, typer.Option("--federation", metavar="XXX")] = None,
+    women: Annotated[bool, typer.Option("--women")] = False,
+    juniors: Annotated[bool, typer.Option("--juniors", help="Born in the last 20 years.")] = False,
+    girls: Annotated[bool, typer.Option("--girls")] = False,
+    active: Annotated[bool, typer.Option("--active", help="Hide inactive players.")] = False,
+    title: Annotated[str | None, typer.Option("--title", help="E.g. GM.")] = None,
+    min_rating: Annotated[int | None, typer.Option("--min-rating")] = None,
+    max_rating: Annotated[int | None, typer.Option("--max-rating")] = None,
+    output: FormatOption = render.Format.TABLE,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """Show a published rating list, highest rating first, optionally filtered."""
+    if period and as_of:
+        raise InvalidInput("as-of: give --period or --as-of, not both.")
+    the_period = parse("period", Period.parse, period) if period else None
+    day = parse("as-of", parse_date, as_of) if as_of else None
+    the_pool = parse("pool", Pool.parse, pool)
+    only = queries.ListFilter(
+        federation, women, juniors, girls, active, title, min_rating, max_rating
+    )
+    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
+        published = queries.rating_list(session, the_pool, the_period, top, only, day)
+    render.rating_list(published, output)
+
+
+@app.command("explain")
+def explain(
+    ctx: typer.Context,
+    player: Annotated[int, typer.Argument(metavar="PLAYER", help="The player's ledger ID.")],
+    period: Annotated[
+        str | None,
+        typer.Option(
+            "--period", metavar="YYYY-MM", help="Default: the newest closed period they played in."
+        ),
+    ] = None,
+    output: FormatOption = render.Format.TABLE,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """Show how a player's published change came about, game by game (FIDE's calculation)."""
+    the_period = parse("period", Period.parse, period) if period else None
+    the_pool = parse("pool", Pool.parse, pool)
+    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
+        explained = explanations.explain(session, the_pool, player, the_period)
+    render.explanation(explained, output)
+
+
+@app.command("player")
+def player(
+    ctx: typer.Context,
+    player: Annotated[int, typer.Argument(metavar="PLAYER", help="The player's ledger ID.")],
+    output: FormatOption = render.Format.TABLE,
+    pool: Annotated[
+        str | None, typer.Option("--pool", metavar="POOL", help="Only this pool; default: all.")
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Show a player's card: standing, rank, K, peak, history, chart and live rating."""
+    the_pool = parse("pool", Pool.parse, pool) if pool else None
+    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
+        card = cards.player_card(session, player, the_pool)
+    render.player_card(card, output)
+
+
+@app.command("calc")
+def calc(
+    rating: Annotated[int, typer.Option("--rating", help="The player's rating.")],
+    opponents: Annotated[
+        str | None,
+        typer.Option("--opponents", help='Per game, as FIDE rates: "2100:1,1950:0.5,1800:0".'),
+    ] = None,
+    average: Annotated[
+        int | None, typer.Option("--average", help="Quick estimate: the opponents' average.")
+    ] = None,
+    score: Annotated[
+        str | None, typer.Option("--score", help="Quick estimate: points scored, e.g. 5.5.")
+    ] = None,
+    games: Annotated[
+        int | None,
+        typer.Option(
+            "--games",
+            help="With --average: games played. With --opponents: rated games completed (for K).",
+        ),
+    ] = None,
+    k: Annotated[
+        int | None, typer.Option("--k", help="K; default: from the options below.")
+    ] = None,
+    birth_year: Annotated[int | None, typer.Option("--birth-year", metavar="YYYY")] = None,
+    games_completed: Annotated[
+        int | None, typer.Option("--games-completed", help="Rated games completed (for K).")
+    ] = None,
+    ever_2400: Annotated[bool, typer.Option("--ever-2400")] = False,
+    logistic: Annotated[
+        bool, typer.Option("--logistic", help="Show the logistic Elo expectation beside.")
+    ] = False,
+    linear: Annotated[
+        bool, typer.Option("--linear", help="Show the rule-of-400 performance too.")
+    ] = False,
+    period: Annotated[
+        str | None, typer.Option("--period", metavar="YYYY-MM", help="Rules of this period.")
+    ] = None,
+    output: FormatOption = render.Format.TABLE,
+    pool: PoolOption = "standard",
+) -> None:
+    """The FIDE rating calculator: change, new rating, expected and break-even scores."""
+    the_pool = parse("pool", Pool.parse, pool)
+    rules_period = parse("period", Period.parse, period) if period else None
+    if (opponents is None) == (average is None):
+        raise InvalidInput("opponents: give --opponents, or --average with --score and --games.")
+    completed = games_completed if games_completed is not None or average else games
+    the_k, why = calculator.k_with_reason(rating, k, birth_year, completed, ever_2400, rules_period)
+    if opponents is not None:
+        result = calculator.calculate_games(
+            rating, the_k, calculator.parse_opponents(opponents), the_pool, rules_period
+        )
+    else:
+        if score is None or games is None:
+            raise InvalidInput("score: the estimate needs --score and --games with --average.")
+        result = calculator.calculate_average(
+            rating,
+            the_k,
+            average or 0,
+            calculator.parse_score(score),
+            games,
+            the_pool,
+            rules_period,
+        )
+    render.calculation(result, why, output, logistic=logistic, linear=linear)
+
+
+@app.command("stats")
+def stats(
+    ctx: typer.Context,
+    period: Annotated[
+        str | None, typer.Option("--period", metavar="YYYY-MM", help="Default: the newest.")
+    ] = None,
+    start: Annotated[int, typer.Option("--from", help="Lowest rating counted in bands.")] = 2200,
+    band: Annotated[int, typer.Option("--band", help="Band width in rating points.")] = 50,
+    output: FormatOption = render.Format.TABLE,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """The distribution of a published list in rating bands, with its totals."""
+    the_period = parse("period", Period.parse, period) if period else None
+    the_pool = parse("pool", Pool.parse, pool)
+    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
+        report = reports.list_statistics(session, the_pool, the_period, start, band)
+    render.statistics(report, output)
+
+
+@app.command("peaks")
+def peaks(
+    ctx: typer.Context,
+    min_rating: Annotated[int | None, typer.Option("--min-rating")] = None,
+    federation: Annotated[str | None, typer.Option("--federation", metavar="XXX")] = None,
+    women: Annotated[bool, typer.Option("--women")] = False,
+    output: FormatOption = render.Format.TABLE,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """The all-time list by peak published rating, with the list each peak was reached on."""
+    the_pool = parse("pool", Pool.parse, pool)
+    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
+        rows = reports.peaks(session, the_pool, min_rating, federation, women)
+    render.peaks(rows, output)
+
+
+@app.command("history")
+def history(
+    ctx: typer.Context,
+    rank: Annotated[int, typer.Option("--rank", help="The rank to follow.")] = 1,
+    federation: Annotated[str | None, typer.Option("--federation", metavar="XXX")] = None,
+    output: FormatOption = render.Format.TABLE,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """Who held a rank on each published list, and for how many lists."""
+    the_pool = parse("pool", Pool.parse, pool)
+    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
+        holders = reports.rank_history(session, the_pool, rank, federation)
+    render.rank_history(holders, output)
+
+
+@app.command("event")
+def event(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(metavar="EVENT", help="The event's name.")],
+    output: FormatOption = render.Format.TABLE,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """An event's cross-table, average rating and category, performances and changes."""
+    the_pool = parse("pool", Pool.parse, pool)
+    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
+        table = crosstables.cross_table(session, the_pool, name)
+    render.cross_table(table, output)

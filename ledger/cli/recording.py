@@ -1,0 +1,156 @@
+"""The write side: players, games, imports, closing a period and the demo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ledger import queries, records, render
+from ledger.cli.options import DbOption, PoolOption, now, open_ledger, parse
+from ledger.demo import DEMO_URL, build_demo
+from ledger.domain import GameResult, Period, Pool, parse_date
+from ledger.services import closing, games, imports, players
+
+app = typer.Typer()
+
+
+@app.command("add-player")
+def add_player(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Option("--name", help="Full name, e.g. 'Carlsen, Magnus'.")],
+    id: Annotated[int | None, typer.Option("--id", help="Ledger ID; default: next free.")] = None,
+    fide_id: Annotated[int | None, typer.Option("--fide-id")] = None,
+    federation: Annotated[str | None, typer.Option("--federation", metavar="XXX")] = None,
+    sex: Annotated[str | None, typer.Option("--sex", metavar="M|F")] = None,
+    title: Annotated[str | None, typer.Option("--title")] = None,
+    birth_year: Annotated[int | None, typer.Option("--birth-year", metavar="YYYY")] = None,
+    rating: Annotated[
+        int | None, typer.Option("--rating", help="Starting published rating; default unrated.")
+    ] = None,
+    games_completed: Annotated[
+        int | None, typer.Option("--games", help="Rated games completed (with --rating).")
+    ] = None,
+    ever_2400: Annotated[
+        bool, typer.Option("--ever-2400", help="The published rating has reached 2400.")
+    ] = False,
+    peak: Annotated[int | None, typer.Option("--peak", help="Peak published rating.")] = None,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """Add a player; prints the new player's ID."""
+    player = records.new_player(
+        name=name,
+        id=id,
+        fide_id=fide_id,
+        federation=federation,
+        sex=sex,
+        title=title,
+        birth_year=birth_year,
+        rating=rating,
+        games=games_completed,
+        ever_2400=ever_2400,
+        peak=peak,
+        today=now().date(),
+    )
+    the_pool = parse("pool", Pool.parse, pool)
+    with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
+        (player_id,) = players.add_players(session, the_pool, [player])
+    render.message(str(player_id))
+
+
+@app.command("add-game")
+def add_game(
+    ctx: typer.Context,
+    white: Annotated[int, typer.Option("--white", metavar="ID", help="White's ledger ID.")],
+    black: Annotated[int, typer.Option("--black", metavar="ID", help="Black's ledger ID.")],
+    result: Annotated[
+        str, typer.Option("--result", help="1-0, 0-1, 1/2-1/2 (½-½, =), +/-, -/+ or -/-.")
+    ],
+    date: Annotated[str, typer.Option("--date", metavar="YYYY-MM-DD")],
+    event: Annotated[str | None, typer.Option("--event", help="Event name.")] = None,
+    round: Annotated[int | None, typer.Option("--round")] = None,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """Record a game's result."""
+    game = records.new_game(
+        date=parse("date", parse_date, date),
+        white=white,
+        black=black,
+        result=parse("result", GameResult.parse, result),
+        event=event,
+        round=round,
+        today=now().date(),
+    )
+    the_pool = parse("pool", Pool.parse, pool)
+    with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
+        (period,) = games.add_games(session, the_pool, [game])
+    render.message(f"Game recorded in {the_pool} period {period}.")
+
+
+FileArgument = Annotated[
+    Path, typer.Argument(exists=True, dir_okay=False, readable=True, metavar="FILE.csv")
+]
+
+
+@app.command("import-players")
+def import_players(
+    ctx: typer.Context, file: FileArgument, pool: PoolOption = "standard", db: DbOption = None
+) -> None:
+    """Import players from CSV: id,name,federation,sex,title,birth_year,rating,games,ever_2400."""
+    _import(ctx, db, pool, file, imports.import_players)
+
+
+@app.command("import-games")
+def import_games(
+    ctx: typer.Context, file: FileArgument, pool: PoolOption = "standard", db: DbOption = None
+) -> None:
+    """Import games from CSV: date,white,black,result[,event,round]."""
+    _import(ctx, db, pool, file, imports.import_games)
+
+
+def _import(
+    ctx: typer.Context, db: str | None, pool: str, file: Path, service: imports.ImportService
+) -> None:
+    the_pool = parse("pool", Pool.parse, pool)
+    content = file.read_bytes()
+    with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
+        summary = service(session, the_pool, file.name, content, now())
+    render.message(f"Imported {summary.rows} {summary.kind} from {summary.file_name}.")
+
+
+@app.command("close-period")
+def close_period(
+    ctx: typer.Context,
+    period: Annotated[str, typer.Argument(metavar="YYYY-MM")],
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """Rate every game of a period and publish the new rating list."""
+    the_period = parse("period", Period.parse, period)
+    the_pool = parse("pool", Pool.parse, pool)
+    with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
+        summary = closing.close_period(session, the_pool, the_period, now())
+    render.closed(summary)
+
+
+@app.command("demo")
+def demo(
+    ctx: typer.Context,
+    pool: PoolOption = "standard",
+    db: Annotated[
+        str | None,
+        typer.Option("--db", metavar="URL", help="Default: sqlite:///ledger-demo.db."),
+    ] = None,
+) -> None:
+    """Build a demo ledger in its own database, close its period and show the top 10."""
+    the_pool = parse("pool", Pool.parse, pool)
+    url = db or DEMO_URL
+    summary = build_demo(url, the_pool, replace=db is None, now=now())
+    render.closed(summary.closed)
+    with open_ledger(ctx, url) as ledger, ledger.reading() as session:
+        published = queries.rating_list(session, the_pool, top=10)
+    render.rating_list(published, render.Format.TABLE)
+    render.message(summary.next_steps)

@@ -1,0 +1,28 @@
+"""`ledger db`: the database schema."""
+
+from __future__ import annotations
+
+import typer
+
+from ledger import database, render
+from ledger.cli.options import DbOption, database_url
+
+app = typer.Typer(help="The database schema: `ledger db upgrade`, `ledger db current`.")
+
+
+@app.command("upgrade")
+def db_upgrade(ctx: typer.Context, db: DbOption = None) -> None:
+    """Bring the database schema to this ledger's newest revision."""
+    before, after = database.upgrade_schema(database_url(ctx, db))
+    if before == after:
+        render.message(f"The schema is already at the newest revision, {after}.")
+    else:
+        render.message(f"Upgraded the schema from {before or 'empty'} to {after}.")
+
+
+@app.command("current")
+def db_current(ctx: typer.Context, db: DbOption = None) -> None:
+    """Show the database's schema revision and the newest one this ledger knows."""
+    current, head = database.current_revision(database_url(ctx, db))
+    state = "up to date" if current == head else "run `ledger db upgrade`"
+    render.message(f"{current or 'empty'} (newest: {head}; {state})")
