@@ -91,7 +91,7 @@ class Player(Base):
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
     fide_id: Mapped[int | None] = mapped_column(unique=True)
     name: Mapped[str] = mapped_column(String(200))
-    federation: Mapped[str | None] = mapped_column(String(3))
+    federation: Mapped[str | None] = mapped_column(String(3), index=True)
     sex: Mapped[str | None] = mapped_column(String(1))
     title: Mapped[str | None] = mapped_column(String(8))
     birth_year: Mapped[int | None]

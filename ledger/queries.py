@@ -112,12 +112,12 @@ def rating_list(
     the previous list (None for a player new to the list).
     """
     period, is_newest = published_period(session, pool, period, as_of)
-    listed = list_statement(pool, period, is_newest).subquery()
-    conditions = (only or ListFilter()).conditions(listed.c, period)
+    listed = list_statement(pool, period, is_newest)
+    columns = listed.selected_columns
+    conditions = (only or ListFilter()).conditions(columns, period)
     statement = (
-        select(listed)
-        .where(*conditions)
-        .order_by(listed.c.rating.desc(), listed.c.name, listed.c.id)
+        listed.where(*conditions)
+        .order_by(columns.rating.desc(), columns.name, columns.id)
         .limit(top)
     )
     rows = session.execute(statement).all()

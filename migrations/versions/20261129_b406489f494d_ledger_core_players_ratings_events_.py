@@ -1,8 +1,8 @@
 """ledger core: players, ratings, events, games, periods, lists
 
-Revision ID: 0cdaf3b99811
+Revision ID: b406489f494d
 Revises:
-Create Date: 2026-11-29 18:01:29.427082
+Create Date: 2026-11-29 18:20:02.299505
 
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0cdaf3b99811"
+revision: str = "b406489f494d"
 down_revision: str | None = None
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
@@ -58,6 +58,9 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name=op.f("pk_players")),
         sa.UniqueConstraint("fide_id", name=op.f("uq_players_fide_id")),
     )
+    with op.batch_alter_table("players", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_players_federation"), ["federation"], unique=False)
+
     op.create_table(
         "rating_periods",
         sa.Column(
@@ -215,6 +218,9 @@ def downgrade() -> None:
 
     op.drop_table("games")
     op.drop_table("rating_periods")
+    with op.batch_alter_table("players", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_players_federation"))
+
     op.drop_table("players")
     op.drop_table("imports")
     op.drop_table("events")
