@@ -13,6 +13,7 @@ read without history and a close writes rows only for the players who played.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from enum import StrEnum
 from typing import Annotated
 
@@ -50,7 +51,13 @@ class PeriodType(TypeDecorator[Period]):
         return None if value is None else str(value)
 
     def process_result_value(self, value: str | None, dialect: Dialect) -> Period | None:
-        return None if value is None else Period.parse(value)
+        return None if value is None else _period(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _period(text: str) -> Period:
+    """Periods read back from the database; a list of a million rows holds a few hundred."""
+    return Period.parse(text)
 
 
 def _stored_enum(enum: type[StrEnum], name: str) -> Enum:
@@ -174,7 +181,8 @@ class RatingPeriod(Base):
 class ListEntry(Base):
     """A player's row on the list published by closing `period`, where it changed.
 
-    `change` is None for a player newly rated on this list; `listed` is False when the new
+    `previous_rating` is the rating on the previous list (None for a player new to the
+    list), `change` is None for a player newly rated on this list; `listed` is False when the new
     rating fell below the floor and the player is unrated from this list on. `k_times_sum`
     is the unrounded K x ΣΔR in hundredths, `k_applied` the K used (after the 700 cap),
     `k_rule` the line of 8.3.3 that gave it (`ledger.rules.KRule`), and
@@ -187,6 +195,7 @@ class ListEntry(Base):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
     period: Mapped[Period] = mapped_column(primary_key=True)
     rating: Mapped[int]
+    previous_rating: Mapped[int | None]
     change: Mapped[int | None]
     listed: Mapped[bool]
     games: Mapped[int]
@@ -200,7 +209,10 @@ class ListEntry(Base):
     peak_period: Mapped[Period | None]
     last_active: Mapped[Period | None]
 
-    __table_args__ = (Index("ix_list_entries_pool_period", "pool", "period"),)
+    __table_args__ = (
+        Index("ix_list_entries_pool_period_rating", "pool", "period", "rating"),
+        Index("ix_list_entries_pool_period_previous_rating", "pool", "period", "previous_rating"),
+    )
 
 
 class GameRating(Base):

@@ -171,69 +171,53 @@ class _Ranks:
 
 
 FEW_ROWS = 200
-"""Up to this many rows, ranks are counted with the rating index, row by row."""
+"""Up to this many rows, ranks are counted with the rating indexes, row by row."""
 
 
 def _newest_ranks(session: Session, pool: Pool, period: Period, rows: Sequence[Any]) -> _Ranks:
-    """Ranks on the newest list without reading the previous one.
+    """Ranks on the newest list and the previous one, without reading the previous list.
 
     A player with no list row in `period` had the same rating on the previous list; the
-    others' previous ratings are their rating minus the change (players new to the list
-    have none). So the previous list is the current standing, corrected by this period's
-    rows, which are few.
+    others' rows keep their previous rating (None if new to the list). So the previous
+    list is the current standing, corrected by this period's rows: a count of players
+    above a rating is three counts on indexed columns.
     """
-    changed = session.execute(
-        select(
-            ListEntry.player_id,
-            ListEntry.rating,
-            ListEntry.change,
-            ListEntry.listed,
-            PlayerRating.first_list,
-        )
-        .join(
-            PlayerRating,
-            (PlayerRating.player_id == ListEntry.player_id) & (PlayerRating.pool == pool),
-        )
-        .where(ListEntry.pool == pool, ListEntry.period == period)
-    ).all()
-    previous_of = {
-        row.player_id: row.rating - row.change
-        for row in changed
-        if row.change is not None and row.first_list < period
-    }
-    changed_ids = {row.player_id for row in changed}
-    listed_now = sorted(row.rating for row in changed if row.listed)
-    listed_before = sorted(previous_of.values())
-    above = _counter(session, pool, len(rows))
+    few = len(rows) <= FEW_ROWS
+    in_period = (ListEntry.pool == pool, ListEntry.period == period)
+    above_now = _above_counter(
+        session,
+        PlayerRating.rating,
+        (PlayerRating.pool == pool, PlayerRating.first_list.is_not(None)),
+        few,
+    )
+    changed_now = _above_counter(session, ListEntry.rating, (*in_period, ListEntry.listed), few)
+    changed_before = _above_counter(session, ListEntry.previous_rating, in_period, few)
 
-    def previous_rank(player_id: int, rating: int) -> int | None:
-        before = previous_of.get(player_id) if player_id in changed_ids else rating
+    def previous_rank(row: Any) -> int | None:
+        before = row.previous_rating if row.period == period else row.rating
         if before is None:
             return None
-        return 1 + above(before) - _above(listed_now, before) + _above(listed_before, before)
+        return 1 + above_now(before) - changed_now(before) + changed_before(before)
 
-    world = {row.id: 1 + above(row.rating) for row in rows}
-    previous = {row.id: previous_rank(row.id, row.rating) for row in rows}
+    world = {row.id: 1 + above_now(row.rating) for row in rows}
+    previous = {row.id: previous_rank(row) for row in rows}
     return _Ranks(world, {k: v for k, v in previous.items() if v is not None})
 
 
-def _counter(session: Session, pool: Pool, rows: int) -> Callable[[int], int]:
-    """How many players on the newest list are rated above a rating: one indexed count per
-    rating for a few rows, else one read of all ratings."""
-    on_list = (
-        PlayerRating.pool == pool,
-        PlayerRating.rating.is_not(None),
-        PlayerRating.first_list.is_not(None),
-    )
-    if rows > FEW_ROWS:
-        listed = session.scalars(select(PlayerRating.rating).where(*on_list))
-        ratings = sorted(rating for rating in listed if rating is not None)
-        return lambda rating: _above(ratings, rating)
+def _above_counter(
+    session: Session, column: Any, conditions: tuple[Any, ...], few: bool
+) -> Callable[[int], int]:
+    """How many rows have `column` above a value: an indexed count per value when few values
+    are asked, else one read of the column and a binary search per value."""
+    if not few:
+        values = session.scalars(select(column).where(*conditions, column.is_not(None)))
+        ordered = sorted(value for value in values if value is not None)
+        return lambda rating: _above(ordered, rating)
     counted: dict[int, int] = {}
 
     def count(rating: int) -> int:
         if rating not in counted:
-            statement = select(func.count()).where(*on_list, PlayerRating.rating > rating)
+            statement = select(func.count()).where(*conditions, column > rating)
             counted[rating] = session.scalar(statement) or 0
         return counted[rating]
 
@@ -282,6 +266,7 @@ _IDENTITY = (
 )
 _PERIOD_FIGURES = (
     ListEntry.period,
+    ListEntry.previous_rating,
     ListEntry.change,
     ListEntry.games,
     ListEntry.k_applied,

@@ -280,16 +280,21 @@ def _earlier_games(pool: Pool, start: Period, period: Period) -> AnySelect:
 
 @dataclass(frozen=True, slots=True)
 class _Figures:
-    """A list row's figures for its period: None where the period rated nothing."""
+    """A list row's figures for its period: None where the period rated nothing.
+
+    `previous_rating` is the rating on the previous list: None for a player new to it.
+    """
 
     change: int | None
     games: int
     k_applied: int | None = None
     k_rule: rules.KRule | None = None
     k_times_sum: int | None = None
+    previous_rating: int | None = None
 
     def columns(self) -> dict[str, object]:
         return {
+            "previous_rating": self.previous_rating,
             "change": self.change,
             "games": self.games,
             "k_applied": self.k_applied,
@@ -323,7 +328,12 @@ class _Publication:
         self.players_rated += 1
         self.unrated_by_floor += not outcome.listed
         figures = _Figures(
-            outcome.change, outcome.games, outcome.k_applied, outcome.k_rule, outcome.k_times_sum
+            outcome.change,
+            outcome.games,
+            outcome.k_applied,
+            outcome.k_rule,
+            outcome.k_times_sum,
+            standing.rating if standing.first_list is not None else None,
         )
         self._publish(standing, outcome.state, outcome.listed, figures)
 

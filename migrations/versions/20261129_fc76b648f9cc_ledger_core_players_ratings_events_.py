@@ -1,8 +1,8 @@
 """ledger core: players, ratings, events, games, periods, lists
 
-Revision ID: b406489f494d
+Revision ID: fc76b648f9cc
 Revises:
-Create Date: 2026-11-29 18:20:02.299505
+Create Date: 2026-11-29 18:24:16.470154
 
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "b406489f494d"
+revision: str = "fc76b648f9cc"
 down_revision: str | None = None
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
@@ -137,6 +137,7 @@ def upgrade() -> None:
         sa.Column("player_id", sa.Integer(), nullable=False),
         sa.Column("period", sa.String(length=7), nullable=False),
         sa.Column("rating", sa.Integer(), nullable=False),
+        sa.Column("previous_rating", sa.Integer(), nullable=True),
         sa.Column("change", sa.Integer(), nullable=True),
         sa.Column("listed", sa.Boolean(), nullable=False),
         sa.Column("games", sa.Integer(), nullable=False),
@@ -155,7 +156,14 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("pool", "player_id", "period", name=op.f("pk_list_entries")),
     )
     with op.batch_alter_table("list_entries", schema=None) as batch_op:
-        batch_op.create_index("ix_list_entries_pool_period", ["pool", "period"], unique=False)
+        batch_op.create_index(
+            "ix_list_entries_pool_period_previous_rating",
+            ["pool", "period", "previous_rating"],
+            unique=False,
+        )
+        batch_op.create_index(
+            "ix_list_entries_pool_period_rating", ["pool", "period", "rating"], unique=False
+        )
 
     op.create_table(
         "player_ratings",
@@ -207,7 +215,8 @@ def downgrade() -> None:
 
     op.drop_table("player_ratings")
     with op.batch_alter_table("list_entries", schema=None) as batch_op:
-        batch_op.drop_index("ix_list_entries_pool_period")
+        batch_op.drop_index("ix_list_entries_pool_period_rating")
+        batch_op.drop_index("ix_list_entries_pool_period_previous_rating")
 
     op.drop_table("list_entries")
     with op.batch_alter_table("games", schema=None) as batch_op:
