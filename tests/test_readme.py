@@ -54,3 +54,26 @@ def test_the_demo_refuses_a_database_that_holds_a_ledger(tmp_path: Path) -> None
     refused = run("demo", db=url)
     assert refused.exit_code == 1
     assert "the demo needs an empty database" in refused.stderr
+
+
+READ_COMMANDS = [
+    ["list"],
+    ["list", "--federation", "NOR", "--women", "--juniors"],
+    ["explain", "2"],
+    ["player", "2"],
+    ["stats"],
+    ["peaks"],
+    ["history"],
+    ["event", "Autumn Open"],
+    ["calc", "--rating", "2000", "--opponents", "2100:1,1950:0.5,1800:0", "--k", "20"],
+]
+
+
+def test_every_read_table_fits_eighty_columns(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'demo.db'}"
+    assert run("demo", db=url).exit_code == 0
+    for command in READ_COMMANDS:
+        shown = run(*command, db=url) if command[0] != "calc" else run(*command)
+        assert shown.exit_code == 0, (command, shown.stderr)
+        widest = max(len(line) for line in shown.stdout.splitlines())
+        assert widest <= 80, (command, widest)

@@ -56,6 +56,7 @@ _LIST_COLUMNS: Sequence[tuple[str, JustifyMethod]] = (
     ("K", "right"),
     ("Fl", "left"),
     ("Peak", "right"),
+    ("on", "left"),
 )
 
 
@@ -72,6 +73,7 @@ def _list_cells(row: ListRow) -> tuple[str, ...]:
         str(row.k),
         row.flag,
         str(row.peak),
+        str(row.peak_period or "-"),
     )
 
 
