@@ -126,7 +126,7 @@ class PlayerRating(Base):
     first_list: Mapped[Period | None]
 
     __table_args__ = (
-        Index("ix_player_ratings_pool_rating", "pool", "rating"),
+        Index("ix_player_ratings_pool_rating", "pool", "rating", "first_list"),
         Index("ix_player_ratings_pool_first_list", "pool", "first_list"),
     )
 

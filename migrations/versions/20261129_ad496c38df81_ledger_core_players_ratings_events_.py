@@ -1,8 +1,8 @@
 """ledger core: players, ratings, events, games, periods, lists
 
-Revision ID: fc76b648f9cc
+Revision ID: ad496c38df81
 Revises:
-Create Date: 2026-11-29 18:24:16.470154
+Create Date: 2026-11-29 18:27:59.663462
 
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "fc76b648f9cc"
+revision: str = "ad496c38df81"
 down_revision: str | None = None
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
@@ -191,7 +191,9 @@ def upgrade() -> None:
         batch_op.create_index(
             "ix_player_ratings_pool_first_list", ["pool", "first_list"], unique=False
         )
-        batch_op.create_index("ix_player_ratings_pool_rating", ["pool", "rating"], unique=False)
+        batch_op.create_index(
+            "ix_player_ratings_pool_rating", ["pool", "rating", "first_list"], unique=False
+        )
 
     op.create_table(
         "game_ratings",
