@@ -247,13 +247,25 @@ def _copy(session: Session, table: Table, into: str, rows: Sequence[dict[str, An
         raise DBAPIError.instance(statement, None, error, dialect.loaded_dbapi.Error) from error
 
 
-def refresh_statistics(session: Session, *tables: str) -> None:
-    """Let PostgreSQL's planner see the rows a bulk write just added (ANALYZE).
+SQLITE_HISTORY_ANALYSIS_LIMIT = 10_000
+"""Rows SQLite samples per index of a table that grows with the years (games, list rows)."""
 
-    Without it the planner keeps the row counts of the empty tables until autovacuum runs,
-    and the first reads after a large close join as if the tables held a few rows.
+
+def refresh_statistics(
+    session: Session, players: Sequence[str] = (), history: Sequence[str] = ()
+) -> None:
+    """Let the query planner see the rows a bulk write just added (ANALYZE).
+
+    Without it PostgreSQL keeps the row counts of the empty tables until autovacuum runs,
+    and SQLite has no statistics at all: the first reads after a large close would join as
+    if the tables held a few rows, or count ranks through the wrong index. On SQLite the
+    tables that grow with the players are analysed whole (the rank counts need exact
+    figures), those that grow with history from a sample, so the cost stays flat.
     """
-    if _is_postgresql(session):
+    sqlite = not _is_postgresql(session)
+    for limit, tables in ((0, players), (SQLITE_HISTORY_ANALYSIS_LIMIT, history)):
+        if sqlite:
+            session.execute(text(f"PRAGMA analysis_limit = {limit}"))
         for table in tables:
             session.execute(text(f"ANALYZE {table}"))
 

@@ -66,7 +66,11 @@ def close_period(session: Session, pool: Pool, period: Period, now: dt.datetime)
     totals = _Totals()
     for each in periods:
         _close_one(session, pool, each, now, totals)
-    refresh_statistics(session, "list_entries", "player_ratings", "game_ratings")
+    refresh_statistics(
+        session,
+        players=("players", "player_ratings"),
+        history=("list_entries", "game_ratings"),
+    )
     return ClosedPeriod(pool, periods, **vars(totals))
 
 

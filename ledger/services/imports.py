@@ -40,7 +40,7 @@ def import_players(
     _record_import(session, "players", file_name, text, len(read.records), now)
     with _all_problems(read, file_name):
         add_players(session, pool, read.records)
-    refresh_statistics(session, "players", "player_ratings")
+    refresh_statistics(session, players=("players", "player_ratings"))
     return ImportSummary("players", file_name, len(read.records))
 
 
@@ -53,7 +53,7 @@ def import_games(
     import_id = _record_import(session, "games", file_name, text, len(read.records), now)
     with _all_problems(read, file_name):
         add_games(session, pool, read.records, import_id)
-    refresh_statistics(session, "games", "events")
+    refresh_statistics(session, history=("games", "events"))
     return ImportSummary("games", file_name, len(read.records))
 
 
