@@ -28,6 +28,10 @@ PoolOption = Annotated[
     str, typer.Option("--pool", metavar="POOL", help="Rating pool: standard, rapid or blitz.")
 ]
 FormatOption = Annotated[render.Format, typer.Option("--format", help="Output format.")]
+ListPeriodOption = Annotated[
+    str | None, typer.Option("--period", metavar="YYYY-MM", help="Default: the newest.")
+]
+FederationOption = Annotated[str | None, typer.Option("--federation", metavar="XXX")]
 
 
 def database_url(ctx: typer.Context, db: str | None) -> str:

@@ -7,7 +7,15 @@ from typing import Annotated
 import typer
 
 from ledger import calculator, cards, crosstables, explanations, queries, render, reports
-from ledger.cli.options import DbOption, FormatOption, PoolOption, open_ledger, parse
+from ledger.cli.options import (
+    DbOption,
+    FederationOption,
+    FormatOption,
+    ListPeriodOption,
+    PoolOption,
+    open_ledger,
+    parse,
+)
 from ledger.domain import Period, Pool, parse_date
 from ledger.errors import InvalidInput
 
@@ -17,15 +25,13 @@ app = typer.Typer()
 @app.command("list")
 def list_(
     ctx: typer.Context,
-    period: Annotated[
-        str | None, typer.Option("--period", metavar="YYYY-MM", help="Default: the newest.")
-    ] = None,
+    period: ListPeriodOption = None,
     as_of: Annotated[
         str | None,
         typer.Option("--as-of", metavar="YYYY-MM-DD", help="The list in force on that day."),
     ] = None,
     top: Annotated[int | None, typer.Option("--top", min=1, help="Only the first N rows.")] = None,
-    federation: Annotated[str | None, typer.Option("--federation", metavar="XXX")] = None,
+    federation: FederationOption = None,
     women: Annotated[bool, typer.Option("--women")] = False,
     juniors: Annotated[bool, typer.Option("--juniors", help="Born in the last 20 years.")] = False,
     girls: Annotated[bool, typer.Option("--girls")] = False,
@@ -159,9 +165,7 @@ def calc(
 @app.command("stats")
 def stats(
     ctx: typer.Context,
-    period: Annotated[
-        str | None, typer.Option("--period", metavar="YYYY-MM", help="Default: the newest.")
-    ] = None,
+    period: ListPeriodOption = None,
     start: Annotated[int, typer.Option("--from", help="Lowest rating counted in bands.")] = 2200,
     band: Annotated[int, typer.Option("--band", help="Band width in rating points.")] = 50,
     output: FormatOption = render.Format.TABLE,
@@ -180,7 +184,7 @@ def stats(
 def peaks(
     ctx: typer.Context,
     min_rating: Annotated[int | None, typer.Option("--min-rating")] = None,
-    federation: Annotated[str | None, typer.Option("--federation", metavar="XXX")] = None,
+    federation: FederationOption = None,
     women: Annotated[bool, typer.Option("--women")] = False,
     output: FormatOption = render.Format.TABLE,
     pool: PoolOption = "standard",
@@ -197,7 +201,7 @@ def peaks(
 def history(
     ctx: typer.Context,
     rank: Annotated[int, typer.Option("--rank", help="The rank to follow.")] = 1,
-    federation: Annotated[str | None, typer.Option("--federation", metavar="XXX")] = None,
+    federation: FederationOption = None,
     output: FormatOption = render.Format.TABLE,
     pool: PoolOption = "standard",
     db: DbOption = None,

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ledger import queries, records, render
-from ledger.cli.options import DbOption, PoolOption, now, open_ledger, parse
+from ledger.cli.options import DbOption, FederationOption, PoolOption, now, open_ledger, parse
 from ledger.demo import DEMO_URL, build_demo
 from ledger.domain import GameResult, Period, Pool, parse_date
 from ledger.services import closing, games, imports, players
@@ -22,7 +22,7 @@ def add_player(
     name: Annotated[str, typer.Option("--name", help="Full name, e.g. 'Carlsen, Magnus'.")],
     id: Annotated[int | None, typer.Option("--id", help="Ledger ID; default: next free.")] = None,
     fide_id: Annotated[int | None, typer.Option("--fide-id")] = None,
-    federation: Annotated[str | None, typer.Option("--federation", metavar="XXX")] = None,
+    federation: FederationOption = None,
     sex: Annotated[str | None, typer.Option("--sex", metavar="M|F")] = None,
     title: Annotated[str | None, typer.Option("--title")] = None,
     birth_year: Annotated[int | None, typer.Option("--birth-year", metavar="YYYY")] = None,
