@@ -82,8 +82,7 @@ class ListFilter:
         if self.juniors or self.girls:
             wanted.append(columns.birth_year >= period.year - JUNIOR_LIST_AGE)
         if self.active:
-            last_active = period - (rules.INACTIVITY_PERIODS - 1)
-            wanted.append(columns.last_active >= literal(last_active, PeriodType()))
+            wanted.append(active_on(columns.last_active, period))
         if self.title:
             wanted.append(func.upper(columns.title) == self.title.upper())
         if self.min_rating is not None:
@@ -94,6 +93,11 @@ class ListFilter:
 
 
 JUNIOR_LIST_AGE = 20
+
+
+def active_on(last_active: Any, period: Period) -> Any:
+    """SQL for "active on the list of `period`" from a last-active column (7.2.2)."""
+    return last_active >= literal(rules.earliest_active_period(period), PeriodType())
 
 
 def rating_list(

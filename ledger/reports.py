@@ -9,22 +9,27 @@ from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal
 
-from sqlalchemy import case, func, literal, select
+from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
-from ledger import rules
 from ledger.domain import Period, Pool
 from ledger.errors import InvalidInput
 from ledger.models import (
     Game,
     GameRating,
     ListEntry,
-    PeriodType,
     Player,
     PlayerRating,
     RatingPeriod,
 )
-from ledger.queries import ListFilter, ListRow, list_statement, published_period, rating_list
+from ledger.queries import (
+    ListFilter,
+    ListRow,
+    active_on,
+    list_statement,
+    published_period,
+    rating_list,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +65,7 @@ def list_statistics(
         raise InvalidInput(f"band: {band} is not a band width; give a whole number above 0.")
     period, is_newest = published_period(session, pool, period)
     listed = list_statement(pool, period, is_newest).subquery()
-    active = listed.c.last_active >= literal(period - (rules.INACTIVITY_PERIODS - 1), PeriodType())
+    active = active_on(listed.c.last_active, period)
     woman = listed.c.sex == "F"
     counts = (
         func.count(),

@@ -294,11 +294,16 @@ def _divide_half_up(numerator: int, denominator: int) -> int:
     return (2 * numerator + denominator) // (2 * denominator)
 
 
+def earliest_active_period(period: Period) -> Period:
+    """7.2.2, ledger's choice of alignment: a player is active on the list of `period` with a
+    rated game in this period or a later one (the 12 periods ending with `period`)."""
+    return period - (INACTIVITY_PERIODS - 1)
+
+
 def list_flag(woman: bool, last_active: Period | None, period: Period) -> str:
     """The list flag: `i` inactive, `w` woman, `wi` both, empty otherwise (7.2.2).
 
-    Ledger's choice of alignment: inactive when no rated game falls in the 12 periods that
-    end with the list's period; one rated game in a period makes the player active again.
+    One rated game in a period makes the player active again on that list.
     """
-    inactive = last_active is None or last_active.months_until(period) >= INACTIVITY_PERIODS
+    inactive = last_active is None or last_active < earliest_active_period(period)
     return ("w" if woman else "") + ("i" if inactive else "")
