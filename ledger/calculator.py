@@ -425,3 +425,52 @@ def k_with_reason(
     k = k_for(rating, birth_year, games_completed, ever_2400, rules_period)
     rule = k_rule(rating_state(rating, birth_year, games_completed, ever_2400), rules_period)
     return k, k_reason(rule, k, 0, birth_year)
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """What a calculator user gives: per game (`opponents`) or an estimate (`average`,
+    `score`, `games`); K as `k` or from the player's state. With `opponents`, `games`
+    also means the rated games completed (the web calculators' usage)."""
+
+    rating: int
+    k: int | None = None
+    birth_year: int | None = None
+    games_completed: int | None = None
+    ever_2400: bool = False
+    opponents: str | None = None
+    average: int | None = None
+    score: str | None = None
+    games: int | None = None
+    pool: Pool = Pool.STANDARD
+    period: Period | None = None
+
+
+def calculate(request: Request) -> tuple[Calculation, str]:
+    """The calculation a request asks for, and the K it used in words."""
+    if (request.opponents is None) == (request.average is None):
+        raise InvalidInput("opponents: give --opponents, or --average with --score and --games.")
+    state_given = request.birth_year is not None or request.ever_2400
+    if request.k is not None and (state_given or request.games_completed is not None):
+        raise InvalidInput("k: give --k, or the player's state to decide K, not both.")
+    completed = request.games_completed
+    if completed is None and request.opponents is not None:
+        completed = request.games
+    k, why = k_with_reason(
+        request.rating, request.k, request.birth_year, completed, request.ever_2400, request.period
+    )
+    if request.opponents is not None:
+        games = parse_opponents(request.opponents)
+        return calculate_games(request.rating, k, games, request.pool, request.period), why
+    if request.score is None or request.games is None:
+        raise InvalidInput("score: the estimate needs --score and --games with --average.")
+    result = calculate_average(
+        request.rating,
+        k,
+        request.average or 0,
+        parse_score(request.score),
+        request.games,
+        request.pool,
+        request.period,
+    )
+    return result, why

@@ -92,7 +92,7 @@ def cross_table(session: Session, pool: Pool, name: str) -> CrossTable:
         end_date=event.end_date,
         period=period,
         rated=rated,
-        rounds=max((len(entrant.games) for entrant in entrants.values()), default=0),
+        rounds=max((game[0] for e in entrants.values() for game in e.games), default=0),
         average_rating=average,
         category=calculator.tournament_category(average) if average else None,
         rows=[
@@ -125,17 +125,24 @@ def _entrants(session: Session, pool: Pool, event_id: int, rated: bool) -> dict[
         .outerjoin(white_now, (white_now.player_id == white.id) & (white_now.pool == pool))
         .outerjoin(black_now, (black_now.player_id == black.id) & (black_now.pool == pool))
         .where(Game.event_id == event_id)
-        .order_by(Game.round, Game.date, Game.id)
+        .order_by(Game.round.nulls_last(), Game.date, Game.id)
     ).all()
+    numbered = max((game.round for game in games if game.round), default=0)
     entrants: dict[int, _Entrant] = {}
     for game in games:
         for side, other in (("white", "black"), ("black", "white")):
-            _add_side(entrants, game, side, other)
+            _add_side(entrants, game, side, other, numbered)
     return entrants
 
 
-def _add_side(entrants: dict[int, _Entrant], game: Any, side: str, other: str) -> None:
-    """One player's side of a game: the cross-table cell, the score and the ΔR."""
+def _add_side(
+    entrants: dict[int, _Entrant], game: Any, side: str, other: str, numbered: int
+) -> None:
+    """One player's side of a game: the cross-table cell, the score and the ΔR.
+
+    A game without a round number takes the player's next column after the event's last
+    numbered round.
+    """
     result = GameResult(game.result)
     score = result.white_score if side == "white" else 100 - result.white_score
     player_id = getattr(game, f"{side}_id")
@@ -149,9 +156,8 @@ def _add_side(entrants: dict[int, _Entrant], game: Any, side: str, other: str) -
         ),
     )
     symbol = (_SYMBOL if result.is_played else _FORFEIT_SYMBOL).get(score, "-")
-    entrant.games.append(
-        (game.round or len(entrant.games) + 1, getattr(game, f"{other}_id"), side[0], symbol)
-    )
+    round_number = game.round or max([numbered, *(g[0] for g in entrant.games)]) + 1
+    entrant.games.append((round_number, getattr(game, f"{other}_id"), side[0], symbol))
     entrant.score += score
     opponent_rating = getattr(game, f"{other}_rating")
     if result.is_played and opponent_rating is not None:

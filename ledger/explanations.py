@@ -20,6 +20,7 @@ from ledger import rules
 from ledger.domain import GameResult, Period, Pool
 from ledger.errors import NotFound
 from ledger.models import Event, Game, GameRating, ListEntry, Player
+from ledger.queries import published_period
 from ledger.services.periods import newest_closed_period
 
 HUNDRED = Decimal(100)
@@ -88,6 +89,8 @@ def explain(
     games = [
         _game(pool, period, player_id, row) for row in _games(session, pool, period, player_id)
     ]
+    if not games:
+        raise NotFound(f"player {player_id} had no games in {pool} period {period}.")
     entry = session.get(ListEntry, (pool, player_id, period))
     rated = [game for game in games if game.not_rated_because is None]
     k = entry.k_applied if entry else None
@@ -118,6 +121,7 @@ def _period(session: Session, pool: Pool, player_id: int, period: Period | None)
     if period is not None:
         if period > newest:
             raise NotFound(f"{pool} period {period} is not closed; its games are not rated yet.")
+        published_period(session, pool, period)
         return period
     played = session.scalar(
         select(func.max(Game.period)).where(

@@ -51,6 +51,7 @@ def game(
     date: str,
     *,
     event: str | None = None,
+    round: int | None = None,
     pool: Pool = Pool.STANDARD,
 ) -> None:
     record = new_game(
@@ -59,6 +60,7 @@ def game(
         black=black,
         result=GameResult.parse(result),
         event=event,
+        round=round,
         today=NOW.date(),
     )
     with ledger.transaction() as session:

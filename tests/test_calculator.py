@@ -674,7 +674,8 @@ def test_calc_per_game_json_with_k_from_the_players_state() -> None:
     data = json.loads(shown.stdout)
     assert (data["k_applied"], data["change"], data["new_rating"]) == (20, -4, 1996)
     assert data["k_reason"] == "K 20: 30 or more rated games, never 2400"
-    assert [row["expected"] for row in data["rows"]] == [36, 57, 76]
+    assert [row["expected"] for row in data["rows"]] == [0.36, 0.57, 0.76]
+    assert (data["total_expected"], data["k_times_sum"]) == (1.69, -3.8)
     assert data["logistic_expected"] == [0.3599, 0.5715, 0.7597]
     assert data["estimate"] is False
 
@@ -731,3 +732,38 @@ def test_calc_refusals(arguments: list[str], message: str) -> None:
     assert shown.exit_code == 1
     assert shown.stderr.startswith(message)
     assert shown.stderr.count("\n") == 1
+
+
+def test_calc_estimate_as_csv_is_one_row_of_totals() -> None:
+    shown = run(
+        "calc",
+        "--rating",
+        "1800",
+        "--average",
+        "1850",
+        "--score",
+        "5",
+        "--games",
+        "9",
+        "--k",
+        "20",
+        "--format",
+        "csv",
+    )
+    header, row = shown.stdout.splitlines()
+    totals = dict(zip(header.split(","), row.split(","), strict=True))
+    assert (totals["total_expected"], totals["change"], totals["new_rating"]) == (
+        "3.87",
+        "23",
+        "1823",
+    )
+
+
+def test_calc_refuses_k_together_with_the_players_state() -> None:
+    shown = run(
+        "calc", "--rating", "1800", "--opponents", "1800:1", "--k", "20", "--birth-year", "2010"
+    )
+    assert (shown.exit_code, shown.stderr) == (
+        1,
+        "error: k: give --k, or the player's state to decide K, not both.\n",
+    )

@@ -99,3 +99,17 @@ def test_the_event_on_the_command_line(database_url: str) -> None:
     assert rows[1] == "1,1,Aa,2000,1,2w1,2700,7.2"
     refused = run("event", "Nope", db=database_url)
     assert (refused.exit_code, refused.stderr) == (1, "error: no standard event named 'Nope'.\n")
+
+
+def test_missing_rounds_and_unnumbered_games_keep_their_columns(ledger: Ledger) -> None:
+    a, b, c = (player(ledger, name, rating=2000) for name in ("Aa", "Bb", "Cc"))
+    game(ledger, a, b, "1-0", "2026-10-01", event="Triangle", round=1)
+    game(ledger, b, c, "1/2-1/2", "2026-10-02", event="Triangle", round=2)
+    game(ledger, c, a, "0-1", "2026-10-03", event="Triangle", round=3)
+    game(ledger, a, c, "1-0", "2026-10-04", event="Triangle")
+    with ledger.reading() as session:
+        table = cross_table(session, Pool.STANDARD, "Triangle")
+    cells = {row.name: [(g.round, g.result) for g in row.games] for row in table.rows}
+    assert table.rounds == 4
+    assert cells["Aa"] == [(1, "1"), (3, "1"), (4, "1")]
+    assert cells["Cc"] == [(2, "½"), (3, "0"), (4, "0")]

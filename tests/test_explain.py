@@ -181,3 +181,14 @@ def test_explain_json_and_csv(database_url: str) -> None:
     assert "Period: K × ΣΔR = 20 × +0.36 = +7.20, rounded +7; new rating 2007" in table.stdout
     refused = run("explain", "7", db=database_url)
     assert (refused.exit_code, refused.stderr) == (1, "error: no player with ID 7.\n")
+
+
+def test_a_period_without_a_list_or_without_games_is_refused(ledger: Ledger) -> None:
+    a, b = player(ledger, "A", rating=2000), player(ledger, "B", rating=2000)
+    game(ledger, a, b, "1-0", "2026-09-05")
+    close(ledger, "2026-09")
+    close(ledger, "2026-10")
+    with pytest.raises(NotFound, match="no standard list was published for period 2026-08"):
+        explained(ledger, a, "2026-08")
+    with pytest.raises(NotFound, match=r"player 1 had no games in standard period 2026-10\."):
+        explained(ledger, a, "2026-10")

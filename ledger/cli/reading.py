@@ -13,6 +13,7 @@ from ledger.cli.options import (
     FormatOption,
     ListPeriodOption,
     PoolOption,
+    now,
     open_ledger,
     parse,
 )
@@ -137,28 +138,20 @@ def calc(
     pool: PoolOption = "standard",
 ) -> None:
     """The FIDE rating calculator: change, new rating, expected and break-even scores."""
-    the_pool = parse("pool", Pool.parse, pool)
-    rules_period = parse("period", Period.parse, period) if period else None
-    if (opponents is None) == (average is None):
-        raise InvalidInput("opponents: give --opponents, or --average with --score and --games.")
-    completed = games_completed if games_completed is not None or average else games
-    the_k, why = calculator.k_with_reason(rating, k, birth_year, completed, ever_2400, rules_period)
-    if opponents is not None:
-        result = calculator.calculate_games(
-            rating, the_k, calculator.parse_opponents(opponents), the_pool, rules_period
-        )
-    else:
-        if score is None or games is None:
-            raise InvalidInput("score: the estimate needs --score and --games with --average.")
-        result = calculator.calculate_average(
-            rating,
-            the_k,
-            average or 0,
-            calculator.parse_score(score),
-            games,
-            the_pool,
-            rules_period,
-        )
+    request = calculator.Request(
+        rating=rating,
+        k=k,
+        birth_year=birth_year,
+        games_completed=games_completed,
+        ever_2400=ever_2400,
+        opponents=opponents,
+        average=average,
+        score=score,
+        games=games,
+        pool=parse("pool", Pool.parse, pool),
+        period=parse("period", Period.parse, period) if period else Period.of(now().date()),
+    )
+    result, why = calculator.calculate(request)
     render.calculation(result, why, output, logistic=logistic, linear=linear)
 
 

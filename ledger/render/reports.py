@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 from typing import Any
 
 from rich import box
@@ -21,21 +22,55 @@ def calculation(
 ) -> None:
     """The calculator's answer: per game (or the estimate's basis), then the totals."""
     if output is not Format.TABLE:
-        document = plain(result) | {"k_reason": k_reason}
+        document = _in_points(plain(result)) | {"k_reason": k_reason}
         if logistic:
             document["logistic_expected"] = [
                 logistic_expected_score(row.capped_difference) for row in _basis(result)
             ]
         if output is Format.JSON:
             print_json(document)
+        elif result.rows:
+            print_csv(document["rows"], [field.name for field in dataclasses.fields(GameRow)])
         else:
-            rows = [plain(row) for row in result.rows]
-            print_csv(rows, [field.name for field in dataclasses.fields(GameRow)])
+            totals = {
+                key: value for key, value in document.items() if key not in ("rows", "average")
+            }
+            print_csv([totals], list(totals))
         return
     console = Console()
     console.print(_calculation_table(result, logistic))
     for line in _calculation_lines(result, k_reason, linear):
         console.print(line)
+
+
+_HUNDREDTHS = frozenset(
+    (
+        "expected",
+        "score",
+        "delta",
+        "total_expected",
+        "total_score",
+        "delta_sum",
+        "k_times_sum",
+        "break_even_score",
+    )
+)
+
+
+def _in_points(document: Any) -> Any:
+    """The calculation's hundredths as points (0.43, 3.87), as `explain` shows them."""
+    if isinstance(document, dict):
+        return {
+            key: _as_points(value) if key in _HUNDREDTHS else _in_points(value)
+            for key, value in document.items()
+        }
+    if isinstance(document, list):
+        return [_in_points(item) for item in document]
+    return document
+
+
+def _as_points(hundredths: int) -> Decimal:
+    return Decimal(hundredths) / 100
 
 
 def _basis(result: Calculation) -> Sequence[GameRow | AverageOpponent]:
