@@ -22,6 +22,7 @@ from ledger.rules import (
     RatingState,
     capped_k,
     development_coefficient,
+    divide_half_up,
     expected_score,
     is_rateable_pairing,
     k_reason,
@@ -130,10 +131,10 @@ def _performance(opponent_sum: int, games: int, points: int) -> int:
         raise ValueError("a performance rating needs at least one game")
     if not 0 <= points <= WIN * games:
         raise ValueError(f"{points} hundredths is not a score of {games} games")
-    p = _divide_half_up(points, games)
+    p = divide_half_up(points, games)
     if 0 < points < WIN * games:
         p = min(max(p, 1), 99)
-    return _divide_half_up(opponent_sum, games) + RATING_DIFFERENCE_BY_SCORE[p]
+    return divide_half_up(opponent_sum, games) + RATING_DIFFERENCE_BY_SCORE[p]
 
 
 def linear_performance(opponent_ratings: Sequence[int], wins: int, losses: int) -> int:
@@ -151,7 +152,7 @@ def linear_performance(opponent_ratings: Sequence[int], wins: int, losses: int) 
 
 
 def _linear(opponent_sum: int, games: int, margin: int) -> int:
-    return _divide_half_up(opponent_sum + LINEAR_STEP * margin, games)
+    return divide_half_up(opponent_sum + LINEAR_STEP * margin, games)
 
 
 def tournament_category(average_rating: int) -> int | None:
@@ -401,11 +402,6 @@ def _check_score(score: int, games: int) -> None:
         raise InvalidInput(
             f"score: {points} is not a score of {games} games; give whole or half points."
         )
-
-
-def _divide_half_up(numerator: int, denominator: int) -> int:
-    """numerator / denominator (denominator > 0) to the nearest whole number, halves up."""
-    return (2 * numerator + denominator) // (2 * denominator)
 
 
 def k_with_reason(

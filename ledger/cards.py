@@ -42,6 +42,9 @@ class LiveRating:
 
 @dataclass(frozen=True, slots=True)
 class PoolStanding:
+    """The player's standing in one pool. `list_period` is None while the rating is a
+    starting rating no list has carried yet (or after the player lost it: `rating` None)."""
+
     pool: Pool
     list_period: Period | None
     rating: int | None
@@ -100,11 +103,11 @@ def _standing(session: Session, player: Player, row: PlayerRating) -> PoolStandi
     newest = newest_closed_period(session, pool)
     listed = row.rating is not None and row.first_list is not None and newest is not None
     state = _state(row, player.birth_year)
-    rule = rules.k_rule(state, newest + 1) if listed and state and newest else None
+    rule = rules.k_rule(state, newest + 1) if state and newest else None
     return PoolStanding(
         pool=pool,
         list_period=newest if listed else None,
-        rating=row.rating if listed else None,
+        rating=row.rating,
         world_rank=_rank(session, pool, row.rating, None) if listed else None,
         federation_rank=(
             _rank(session, pool, row.rating, player.federation)
@@ -117,7 +120,9 @@ def _standing(session: Session, player: Player, row: PlayerRating) -> PoolStandi
         peak=row.peak,
         peak_period=row.peak_period,
         ever_2400=row.ever_2400,
-        flag=rules.list_flag(player.sex == "F", row.last_active, newest) if newest else "",
+        flag=rules.list_flag(player.sex == "F", row.last_active, newest)
+        if listed and newest
+        else "",
         history=_history(session, pool, player, newest),
         live=_live(session, pool, player, state, newest),
     )
@@ -161,11 +166,10 @@ def _history(
         return []
     first = min(entries)
     rows = []
-    carried: ListEntry | None = None
+    carried = entries[first]
     for period in (first + i for i in range(first.months_until(newest) + 1)):
         entry = entries.get(period)
         carried = entry or carried
-        assert carried is not None
         rating = carried.rating if carried.listed else None
         if entry is None:
             rows.append(HistoryRow(period, rating, 0 if rating is not None else None, 0, None))

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, aliased
 
-from ledger import calculator
+from ledger import calculator, rules
 from ledger.domain import GameResult, Period, Pool
 from ledger.errors import NotFound
 from ledger.models import Event, Game, GameRating, ListEntry, Player, PlayerRating
@@ -84,7 +84,7 @@ def cross_table(session: Session, pool: Pool, name: str) -> CrossTable:
     numbers = {entrant.id: number for number, entrant in rows.items()}
     k_of = _k_applied(session, pool, period, [entrant.id for entrant in entrants.values()])
     ratings = [entrant.rating for entrant in entrants.values() if entrant.rating is not None]
-    average = _half_up(sum(ratings), len(ratings)) if ratings else None
+    average = rules.divide_half_up(sum(ratings), len(ratings)) if ratings else None
     return CrossTable(
         pool=pool,
         event=event.name,
@@ -206,7 +206,3 @@ def _row(number: int, entrant: _Entrant, numbers: dict[int, int], k: int | None)
         performance=performance,
         change=None if k is None else Decimal(k * entrant.delta) / 100,
     )
-
-
-def _half_up(total: int, count: int) -> int:
-    return (2 * total + count) // (2 * count)

@@ -332,12 +332,18 @@ def _list_in_force(pool: Pool, period: Period) -> AnySelect:
     )
 
 
-def _ranked(period: Period, rows: Any, ranks: _Ranks) -> list[ListRow]:
-    ranked: list[ListRow] = []
-    for position, row in enumerate(rows, start=1):
-        rank = ranked[-1].rank if ranked and ranked[-1].rating == row.rating else position
-        ranked.append(_list_row(period, rank, row, ranks))
-    return ranked
+def shared_ranks(ratings: Sequence[int]) -> list[int]:
+    """1-based ranks of ratings sorted best first; equal ratings share a rank (1, 2, 2, 4)."""
+    ranks: list[int] = []
+    for position, rating in enumerate(ratings, start=1):
+        tied = position > 1 and ratings[position - 2] == rating
+        ranks.append(ranks[-1] if tied else position)
+    return ranks
+
+
+def _ranked(period: Period, rows: Sequence[Any], ranks: _Ranks) -> list[ListRow]:
+    places = shared_ranks([row.rating for row in rows])
+    return [_list_row(period, place, row, ranks) for place, row in zip(places, rows, strict=True)]
 
 
 def _list_row(period: Period, rank: int, row: Any, ranks: _Ranks) -> ListRow:

@@ -29,6 +29,7 @@ from ledger.queries import (
     list_statement,
     published_period,
     rating_list,
+    shared_ranks,
 )
 
 
@@ -51,6 +52,7 @@ class ListStatistics:
     rated_players: int
     active_players: int
     women: int
+    women_active: int
     games_rated: int
     average_change: Decimal | None
     bands: list[Band]
@@ -59,8 +61,9 @@ class ListStatistics:
 def list_statistics(
     session: Session, pool: Pool, period: Period | None = None, start: int = 2200, band: int = 50
 ) -> ListStatistics:
-    """The distribution table of a published list in bands of `band` points from `start`,
-    with the counts of the statistics tables of the rating articles."""
+    """The distribution table of a published list in bands of `band` points from `start`
+    (empty bands below the highest included), with the counts of the statistics tables of
+    the rating articles."""
     if band < 1:
         raise InvalidInput(f"band: {band} is not a band width; give a whole number above 0.")
     period, is_newest = published_period(session, pool, period)
@@ -73,23 +76,23 @@ def list_statistics(
         func.count(case((woman, 1))),
         func.count(case((active & woman, 1))),
     )
-    players, active_players, women, _ = session.execute(select(*counts)).one()
+    players, active_players, women, women_active = session.execute(select(*counts)).one()
     low = start + band * ((listed.c.rating - start) // band)
-    bands = [
-        Band(int(row[0]), int(row[0]) + band - 1, *row[1:])
+    found = {
+        int(row[0]): row[1:]
         for row in session.execute(
-            select(low.label("low"), *counts)
-            .where(listed.c.rating >= start)
-            .group_by(low)
-            .order_by(low.desc())
+            select(low.label("low"), *counts).where(listed.c.rating >= start).group_by(low)
         )
-    ]
+    }
+    lows = range(max(found, default=start), start - 1, -band)
+    bands = [Band(low, low + band - 1, *found.get(low, (0, 0, 0, 0))) for low in lows]
     return ListStatistics(
         pool,
         period,
         players,
         active_players,
         women,
+        women_active,
         _games_rated(session, pool, period),
         _average_change(session, pool, period),
         bands,
@@ -157,11 +160,9 @@ def peaks(
         statement = statement.where(Player.federation == federation.upper())
     if women:
         statement = statement.where(Player.sex == "F")
-    rows: list[PeakRow] = []
-    for position, row in enumerate(session.execute(statement), start=1):
-        rank = rows[-1].rank if rows and rows[-1].peak == row.peak else position
-        rows.append(PeakRow(rank, *row))
-    return rows
+    found = session.execute(statement).all()
+    places = shared_ranks([row.peak for row in found])
+    return [PeakRow(place, *row) for place, row in zip(places, found, strict=True)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -271,9 +271,9 @@ def initial_rating(games: Iterable[InitialRatingGame]) -> tuple[int, int] | None
     if n < INITIAL_RATING_MIN_GAMES:
         return None
     points = sum(game.score for game in pooled)
-    p = _divide_half_up(points + 100, n + 2)
+    p = divide_half_up(points + 100, n + 2)
     opponents = sum(game.opponent_rating for game in pooled) + 2 * INITIAL_RATING_DUMMY_OPPONENT
-    rating = _divide_half_up(opponents + RATING_DIFFERENCE_BY_SCORE[p] * (n + 2), n + 2)
+    rating = divide_half_up(opponents + RATING_DIFFERENCE_BY_SCORE[p] * (n + 2), n + 2)
     rating = min(rating, INITIAL_RATING_CAP)
     return (rating, n) if rating >= RATING_FLOOR else None
 
@@ -289,8 +289,9 @@ def _without_scoreless_first_event(
     return [game for game in games if game.event != first]
 
 
-def _divide_half_up(numerator: int, denominator: int) -> int:
-    """numerator / denominator rounded to the nearest whole number, halves up (both >= 0)."""
+def divide_half_up(numerator: int, denominator: int) -> int:
+    """numerator / denominator rounded to the nearest whole number, halves up
+    (denominator > 0): the rounding of p, Ra and Ru (8.2) and of performances (8.1.1)."""
     return (2 * numerator + denominator) // (2 * denominator)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
@@ -113,3 +114,26 @@ def test_missing_rounds_and_unnumbered_games_keep_their_columns(ledger: Ledger) 
     assert table.rounds == 4
     assert cells["Aa"] == [(1, "1"), (3, "1"), (4, "1")]
     assert cells["Cc"] == [(2, "½"), (3, "0"), (4, "0")]
+
+
+def test_a_long_event_fits_eighty_columns(database_url: str, tmp_path: Path) -> None:
+    """22 players, 21 rounds: the grid continues in blocks of 12 rounds."""
+    players = "id,name,federation,sex,title,birth_year,rating,games,ever_2400\n" + "".join(
+        f"{i},Player {i},,,,,{1800 + i},40,\n" for i in range(1, 23)
+    )
+    ids = list(range(1, 23))
+    games = ["date,white,black,result,event,round"]
+    for number in range(1, 22):
+        games += [
+            f"2026-10-{number:02d},{ids[i]},{ids[-1 - i]},1/2-1/2,Marathon,{number}"
+            for i in range(11)
+        ]
+        ids.insert(1, ids.pop())
+    for name, text in (("p.csv", players), ("g.csv", "\n".join(games) + "\n")):
+        (tmp_path / name).write_text(text)
+    assert run("import-players", str(tmp_path / "p.csv"), db=database_url).exit_code == 0
+    assert run("import-games", str(tmp_path / "g.csv"), db=database_url).exit_code == 0
+    shown = run("event", "Marathon", db=database_url)
+    assert "Rounds 1-12" in shown.stdout
+    assert "Rounds 13-21" in shown.stdout
+    assert max(len(line) for line in shown.stdout.splitlines()) <= 80

@@ -128,3 +128,18 @@ def test_the_chart_puts_each_list_at_its_height() -> None:
     assert chart[0] == " 2100 │ •  "
     assert chart[-1] == " 2000 │•   "
     assert rating_chart([None]) == ""
+
+
+def test_a_starting_rating_not_yet_on_a_list(ledger: Ledger) -> None:
+    a, b = player(ledger, "A", rating=2000), player(ledger, "B", rating=2000)
+    game(ledger, a, b, "1-0", "2026-09-05")
+    close(ledger, "2026-09")
+    newcomer = player(ledger, "Newcomer", rating=1900, games=50)
+    (standing,) = card(ledger, newcomer).pools
+    assert (standing.rating, standing.list_period, standing.world_rank, standing.flag) == (
+        1900,
+        None,
+        None,
+        "",
+    )
+    assert standing.k_reason == "K 20: 30 or more rated games, never 2400"

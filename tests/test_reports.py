@@ -39,6 +39,7 @@ def test_stats_counts_players_by_band(ledger: Ledger, small: dict[str, int]) -> 
     # Cid 2240 draws 1900 (D 340, PD 0.88): 20 x -0.38 = -7.6 -> 2232; Eve +8 -> 1908.
     assert [(b.low, b.high, b.players, b.women) for b in report.bands] == [
         (2300, 2349, 2, 1),
+        (2250, 2299, 0, 0),
         (2200, 2249, 2, 1),
     ]
     assert (report.rated_players, report.women, report.games_rated) == (5, 3, 2)
@@ -51,7 +52,7 @@ def test_stats_of_an_earlier_list_and_bad_bands(ledger: Ledger, small: dict[str,
         september = list_statistics(session, Pool.STANDARD, Period(2026, 9), 2000, 200)
         with pytest.raises(InvalidInput, match="band: 0 is not a band width"):
             list_statistics(session, Pool.STANDARD, band=0)
-    assert [(b.low, b.players) for b in september.bands] == [(2200, 4)]
+    assert [(b.low, b.players) for b in september.bands] == [(2200, 4), (2000, 0)]
     assert (september.games_rated, september.average_change) == (0, None)
 
 
@@ -107,9 +108,15 @@ def test_reports_on_the_command_line(database_url: str) -> None:
     )
     run("close-period", "2026-10", db=database_url)
     data = json.loads(run("stats", "--format", "json", db=database_url).stdout)
-    assert data["bands"] == [
-        {"low": 2300, "high": 2349, "players": 1, "active": 1, "women": 1, "women_active": 1}
-    ]
+    assert data["bands"][0] == {
+        "low": 2300,
+        "high": 2349,
+        "players": 1,
+        "active": 1,
+        "women": 1,
+        "women_active": 1,
+    }
+    assert [band["players"] for band in data["bands"]] == [1, 0, 0]
     assert "Ann" in run("peaks", db=database_url).stdout
     rows = run("history", "--format", "csv", db=database_url).stdout.splitlines()
     assert rows == ["period,id,name,federation,rating,lists_held", "2026-10,1,Ann,,2300,1"]
@@ -119,3 +126,17 @@ def test_reports_on_the_command_line(database_url: str) -> None:
 def test_no_list_means_no_history(ledger: Ledger) -> None:
     with ledger.reading() as session, pytest.raises(NotFound):
         rank_history(session, Pool.STANDARD)
+
+
+def test_empty_bands_are_shown_with_zeros(ledger: Ledger) -> None:
+    player(ledger, "High", rating=2410)
+    player(ledger, "Low", rating=2210, sex="F")
+    close(ledger, "2026-10")
+    with ledger.reading() as session:
+        report = list_statistics(session, Pool.STANDARD, start=2200, band=100)
+    assert [(b.low, b.players, b.women) for b in report.bands] == [
+        (2400, 1, 0),
+        (2300, 0, 0),
+        (2200, 1, 1),
+    ]
+    assert (report.women, report.women_active) == (1, 1)

@@ -123,7 +123,7 @@ def _card_tables(card: PlayerCard) -> None:
     for standing in card.pools:
         console.print(_standing_table(standing))
         if standing.history:
-            console.print(_history_table(standing.history[-12:]))
+            console.print(_history_table(standing.history))
         if len(standing.history) > 1:
             console.print(rating_chart([row.rating for row in standing.history]))
 
@@ -133,7 +133,7 @@ def _standing_table(standing: PoolStanding) -> Table:
     table.add_column("what")
     table.add_column("value")
     rows = [
-        ("Rating", text(standing.rating) or "unrated"),
+        ("Rating", _rating_text(standing)),
         ("On the list of", text(standing.list_period)),
         ("Rank", _rank_text(standing)),
         ("K in force", standing.k_reason or ""),
@@ -155,6 +155,14 @@ def _standing_table(standing: PoolStanding) -> Table:
     return table
 
 
+def _rating_text(standing: PoolStanding) -> str:
+    if standing.rating is None:
+        return "unrated"
+    if standing.list_period is None:
+        return f"{standing.rating} (starting rating, not yet on a list)"
+    return str(standing.rating)
+
+
 def _rank_text(standing: PoolStanding) -> str:
     if standing.world_rank is None:
         return ""
@@ -170,7 +178,7 @@ def _history_table(rows: Sequence[HistoryRow]) -> Table:
         table.add_row(
             str(row.period),
             text(row.rating),
-            "" if row.change is None else f"{row.change:+d}",
+            "" if row.change is None else f"{row.change:+d}" if row.change else "0",
             str(row.games),
             text(row.k),
         )

@@ -146,7 +146,8 @@ def statistics(report: ListStatistics, output: Format) -> None:
     average = "none" if report.average_change is None else f"{report.average_change:+}"
     console.print(
         f"{report.rated_players} rated players ({report.active_players} active, "
-        f"{report.women} women); {report.games_rated} games rated in {report.period}; "
+        f"{report.women} women, {report.women_active} active); "
+        f"{report.games_rated} games rated in {report.period}; "
         f"average change of the players rated {average}"
     )
 
@@ -238,7 +239,8 @@ def cross_table(table: CrossTable, output: Format) -> None:
     average = f"average rating {table.average_rating}" if table.average_rating else "unrated"
     console = Console()
     console.print(_standings_table(table, f"{table.event}: {average}{category}"))
-    console.print(_rounds_table(table))
+    for grid in _rounds_tables(table):
+        console.print(grid)
     if not table.rated:
         console.print(f"Period {table.period} is open: the event is not rated yet.")
 
@@ -261,18 +263,26 @@ def _standings_table(table: CrossTable, title: str) -> Table:
     return standings
 
 
-def _rounds_table(table: CrossTable) -> Table:
+ROUNDS_PER_GRID = 12
+"""Rounds shown side by side; a longer event's grid continues below, to fit 80 columns."""
+
+
+def _rounds_tables(table: CrossTable) -> list[Table]:
     """Round by round: the opponent's number, colour (w/b) and result of each game."""
-    grid = Table(
-        title=f"Rounds ({table.start_date} to {table.end_date})",
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-        collapse_padding=True,
-    )
-    for header in ("No", *(str(n) for n in range(1, table.rounds + 1))):
-        grid.add_column(header, justify="right", no_wrap=True)
-    for row in table.rows:
-        cells = {g.round: f"{g.opponent}{g.colour}{g.result}" for g in row.games}
-        grid.add_row(str(row.number), *(cells.get(n, "") for n in range(1, table.rounds + 1)))
-    return grid
+    grids = []
+    for first in range(1, table.rounds + 1, ROUNDS_PER_GRID):
+        rounds = range(first, min(first + ROUNDS_PER_GRID, table.rounds + 1))
+        grid = Table(
+            title=f"Rounds {first}-{rounds[-1]} ({table.start_date} to {table.end_date})",
+            title_justify="left",
+            box=box.SIMPLE_HEAD,
+            pad_edge=False,
+            collapse_padding=True,
+        )
+        for header in ("No", *(str(n) for n in rounds)):
+            grid.add_column(header, justify="right", no_wrap=True)
+        for row in table.rows:
+            cells = {g.round: f"{g.opponent}{g.colour}{g.result}" for g in row.games}
+            grid.add_row(str(row.number), *(cells.get(n, "") for n in rounds))
+        grids.append(grid)
+    return grids
