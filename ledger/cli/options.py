@@ -32,6 +32,7 @@ ListPeriodOption = Annotated[
     str | None, typer.Option("--period", metavar="YYYY-MM", help="Default: the newest.")
 ]
 FederationOption = Annotated[str | None, typer.Option("--federation", metavar="XXX")]
+PlayerArgument = Annotated[int, typer.Argument(metavar="PLAYER", help="The player's ledger ID.")]
 
 
 def database_url(ctx: typer.Context, db: str | None) -> str:

@@ -12,6 +12,7 @@ from ledger.cli.options import (
     FederationOption,
     FormatOption,
     ListPeriodOption,
+    PlayerArgument,
     PoolOption,
     now,
     open_ledger,
@@ -61,7 +62,7 @@ def list_(
 @app.command("explain")
 def explain(
     ctx: typer.Context,
-    player: Annotated[int, typer.Argument(metavar="PLAYER", help="The player's ledger ID.")],
+    player: PlayerArgument,
     period: Annotated[
         str | None,
         typer.Option(
@@ -83,7 +84,7 @@ def explain(
 @app.command("player")
 def player(
     ctx: typer.Context,
-    player: Annotated[int, typer.Argument(metavar="PLAYER", help="The player's ledger ID.")],
+    player: PlayerArgument,
     output: FormatOption = render.Format.TABLE,
     pool: Annotated[
         str | None, typer.Option("--pool", metavar="POOL", help="Only this pool; default: all.")
