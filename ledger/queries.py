@@ -13,14 +13,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, literal, select
-from sqlalchemy.orm import Session
+from sqlalchemy import CompoundSelect, func, literal, select, union_all
+from sqlalchemy.orm import Session, aliased
 
 from ledger import rules
 from ledger.domain import Period, Pool
 from ledger.errors import NotFound
 from ledger.models import ListEntry, PeriodType, Player, PlayerRating, RatingPeriod
-from ledger.services.batches import AnySelect, select_in
+from ledger.services.batches import AnySelect
 from ledger.services.periods import newest_closed_period
 
 
@@ -116,17 +116,32 @@ def rating_list(
     the previous list (None for a player new to the list).
     """
     period, is_newest = published_period(session, pool, period, as_of)
-    listed = list_statement(pool, period, is_newest)
-    columns = listed.selected_columns
-    conditions = (only or ListFilter()).conditions(columns, period)
-    statement = (
-        listed.where(*conditions)
-        .order_by(columns.rating.desc(), columns.name, columns.id)
-        .limit(top)
-    )
-    rows = session.execute(statement).all()
-    ranks = (_newest_ranks if is_newest else _ranks_in_force)(session, pool, period, rows)
-    return RatingList(pool, period, _ranked(period, rows, ranks), bool(conditions))
+    only = only or ListFilter()
+    parts = (_newest_list(pool, period),) if is_newest else _older_list(pool, period)
+    rows = session.execute(_best_first(parts, only, period, top)).all()
+    ranks = (_newest_ranks if is_newest else _older_ranks)(session, pool, period, rows)
+    filtered = bool(only.conditions(parts[0].selected_columns, period))
+    return RatingList(pool, period, _ranked(period, rows, ranks), filtered)
+
+
+def _best_first(
+    parts: Sequence[AnySelect], only: ListFilter, period: Period, top: int | None
+) -> AnySelect:
+    """The rows of the list's parts that pass the filter, best first (the first `top`).
+
+    Each part is cut to `top` on its own, so each can walk its rating index and stop.
+    """
+    cut = []
+    for part in parts:
+        columns = part.selected_columns
+        ordered = part.where(*only.conditions(columns, period)).order_by(
+            columns.rating.desc(), columns.name, columns.id
+        )
+        cut.append(ordered.limit(top))
+    if len(cut) == 1:
+        return cut[0]
+    merged = union_all(*(select(part.subquery()) for part in cut)).subquery()
+    return select(merged).order_by(merged.c.rating.desc(), merged.c.name, merged.c.id).limit(top)
 
 
 def published_period(
@@ -145,9 +160,13 @@ def published_period(
     return period, period == newest
 
 
-def list_statement(pool: Pool, period: Period, is_newest: bool) -> AnySelect:
+def list_statement(
+    pool: Pool, period: Period, is_newest: bool
+) -> AnySelect | CompoundSelect[*tuple[Any, ...]]:
     """Every row of a published list: identity, rating, standing and the period's figures."""
-    return _newest_list(pool, period) if is_newest else _list_in_force(pool, period)
+    if is_newest:
+        return _newest_list(pool, period)
+    return union_all(*_older_list(pool, period))
 
 
 def _in_force(session: Session, pool: Pool, day: dt.date) -> Period:
@@ -232,23 +251,42 @@ def _above(ratings: list[int], rating: int) -> int:
     return len(ratings) - bisect.bisect_right(ratings, rating)
 
 
-def _ranks_in_force(session: Session, pool: Pool, period: Period, rows: Sequence[Any]) -> _Ranks:
-    """Ranks on an older list and the one before it, with SQL's rank() over each list."""
-    ids = [row.id for row in rows]
-    previous = period - 1
-    return _Ranks(
-        _world_ranks(session, pool, period, ids),
-        _world_ranks(session, pool, previous, ids)
-        if _is_published(session, pool, previous)
-        else {},
+def _older_ranks(session: Session, pool: Pool, period: Period, rows: Sequence[Any]) -> _Ranks:
+    """Ranks on an older list and on the one before it, counted like the newest list's."""
+    few = len(rows) <= FEW_ROWS
+    above = _older_counter(session, pool, period, few)
+    before = (
+        _older_counter(session, pool, period - 1, few)
+        if _is_published(session, pool, period - 1)
+        else None
     )
 
+    def previous_rank(row: Any) -> int | None:
+        rating = row.previous_rating if row.period == period else row.rating
+        return None if before is None or rating is None else 1 + before(rating)
 
-def _world_ranks(session: Session, pool: Pool, period: Period, ids: list[int]) -> dict[int, int]:
-    statement = _list_in_force(pool, period)
-    rank = func.rank().over(order_by=statement.selected_columns.rating.desc())
-    ranked = statement.add_columns(rank.label("world_rank")).subquery()
-    return dict(select_in(session, select(ranked.c.id, ranked.c.world_rank), ranked.c.id, ids))
+    world = {row.id: 1 + above(row.rating) for row in rows}
+    previous = {row.id: previous_rank(row) for row in rows}
+    return _Ranks(world, {k: v for k, v in previous.items() if v is not None})
+
+
+def _older_counter(session: Session, pool: Pool, period: Period, few: bool) -> Callable[[int], int]:
+    """How many players an older list ranks above a rating: today's standing of everyone
+    listed by then, corrected by the few who changed since (today's rating out, the
+    rating then in)."""
+    changed = _changed_since(pool, period)
+    _, changed_then = _older_list(pool, period)
+    then = sorted(session.scalars(select(changed_then.subquery().c.rating)))
+    listed_by_then = (PlayerRating.pool == pool, _listed_by(period))
+    changed_today = sorted(
+        rating
+        for rating in session.scalars(
+            select(PlayerRating.rating).where(*listed_by_then, PlayerRating.player_id.in_(changed))
+        )
+        if rating is not None
+    )
+    today = _above_counter(session, PlayerRating.rating, listed_by_then, few)
+    return lambda rating: today(rating) - _above(changed_today, rating) + _above(then, rating)
 
 
 def _is_published(session: Session, pool: Pool, period: Period) -> bool:
@@ -305,13 +343,53 @@ def _newest_list(pool: Pool, period: Period) -> AnySelect:
     )
 
 
-def _list_in_force(pool: Pool, period: Period) -> AnySelect:
-    latest = (
-        select(ListEntry.player_id, func.max(ListEntry.period).label("period"))
-        .where(ListEntry.pool == pool, ListEntry.period <= period)
-        .group_by(ListEntry.player_id)
-        .subquery()
+def _older_list(pool: Pool, period: Period) -> tuple[AnySelect, AnySelect]:
+    """The list in force at an older period, in two parts: the players whose standing has
+    not changed since (read from today's standing and its indexes), and those with a list
+    row after it (their newest row up to the period). The second part follows the activity
+    since the period, not the length of the list or of the history."""
+    changed = _changed_since(pool, period)
+    unchanged = _newest_list(pool, period).where(
+        _listed_by(period), PlayerRating.player_id.not_in(changed)
     )
+    return unchanged, _list_in_force(pool, period, changed)
+
+
+def _listed_by(period: Period) -> Any:
+    """First listed at or before `period`. Written so that no index on first_list serves it:
+    SQLite would range over that index and sort, where walking the ratings lets --top stop
+    after a few rows."""
+    never = literal(Period(9999, 12), PeriodType())
+    return func.coalesce(PlayerRating.first_list, never) <= literal(period, PeriodType())
+
+
+def _changed_since(pool: Pool, period: Period) -> Any:
+    return select(ListEntry.player_id).where(ListEntry.pool == pool, ListEntry.period > period)
+
+
+def _list_in_force(pool: Pool, period: Period, players: Any = None) -> AnySelect:
+    """Each player's newest list row at or before `period` (of `players`, if given: then
+    found player by player through the primary key, as the few changed players need)."""
+    if players is None:
+        latest = (
+            select(ListEntry.player_id, func.max(ListEntry.period).label("period"))
+            .where(ListEntry.pool == pool, ListEntry.period <= period)
+            .group_by(ListEntry.player_id)
+            .subquery()
+        )
+    else:
+        chosen = players.distinct().subquery()
+        earlier = aliased(ListEntry)
+        newest_row = (
+            select(func.max(earlier.period))
+            .where(
+                earlier.pool == pool,
+                earlier.player_id == chosen.c.player_id,
+                earlier.period <= period,
+            )
+            .scalar_subquery()
+        )
+        latest = select(chosen.c.player_id, newest_row.label("period")).subquery()
     return (
         select(
             *_IDENTITY,

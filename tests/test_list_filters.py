@@ -5,15 +5,21 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import random
 
 import pytest
 
 from ledger.database import Ledger
-from ledger.domain import Period, Pool
+from ledger.domain import GameResult, Period, Pool, parse_date
 from ledger.errors import NotFound
 from ledger.queries import ListFilter, RatingList, rating_list
+from ledger.records import new_game, new_player
+from ledger.services.games import add_games
+from ledger.services.periods import newest_closed_period
+from ledger.services.players import add_players
 
-from builders import close, game, player, run
+from builders import NOW, close, game, player, run
+from fide_oracle import simulate
 
 
 def listed(ledger: Ledger, **options: object) -> RatingList:
@@ -146,3 +152,99 @@ def test_filters_on_the_command_line(database_url: str) -> None:
         1,
         "error: as-of: give --period or --as-of, not both.\n",
     )
+
+
+def test_every_older_list_matches_the_rules_with_ranks_and_movement(ledger: Ledger) -> None:
+    """Six months of play; every list, read after all are published (the older-list path),
+    with and without --top and a filter, matches the oracle's lists and ranks counted by
+    hand."""
+    randomness = random.Random(7)
+    people = [
+        {
+            "id": i,
+            "name": f"P{i:02d}",
+            "sex": "F" if i % 3 == 0 else "M",
+            "birth_year": 1990,
+            "rating": randomness.randint(1500, 2300) if i % 7 else None,
+            "games": 40,
+            "ever_2400": False,
+            "peak": None,
+            "federation": ("NOR", "ENG")[i % 2],
+        }
+        for i in range(1, 61)
+    ]
+    with ledger.transaction() as session:
+        add_players(
+            session,
+            Pool.STANDARD,
+            [
+                new_player(
+                    name=p["name"],
+                    id=p["id"],
+                    sex=p["sex"],
+                    birth_year=p["birth_year"],
+                    federation=p["federation"],
+                    rating=p["rating"],
+                    games=p["games"] if p["rating"] else None,
+                    today=NOW.date(),
+                )
+                for p in people
+            ],
+        )
+    periods = [f"2026-0{month}" for month in range(3, 9)]
+    games = []
+    for period in periods:
+        for _ in range(randomness.randint(0, 40)):
+            white, black = randomness.sample(range(1, 61), 2)
+            games.append(
+                {
+                    "period": period,
+                    "event": None,
+                    "white": white,
+                    "black": black,
+                    "result": randomness.choice(("1-0", "0-1", "1/2-1/2")),
+                }
+            )
+    with ledger.transaction() as session:
+        add_games(
+            session,
+            Pool.STANDARD,
+            [
+                new_game(
+                    date=parse_date(f"{g['period']}-10"),
+                    white=g["white"],
+                    black=g["black"],
+                    result=GameResult(g["result"]),
+                    today=NOW.date(),
+                )
+                for g in games
+            ],
+        )
+    for period in periods:
+        if not _is_closed(ledger, period):
+            close(ledger, period)
+    expected = simulate(people, games, periods)
+    previous: dict[int, int] = {}
+    for period in periods:
+        ratings = {pid: row["rating"] for pid, row in expected[period].items()}
+        ranks = {
+            pid: 1 + sum(r > rating for r in ratings.values()) for pid, rating in ratings.items()
+        }
+        shown = listed(ledger, period=Period.parse(period))
+        assert {row.id: row.rating for row in shown.rows} == ratings
+        for row in shown.rows:
+            assert (row.rank, row.world_rank) == (ranks[row.id], ranks[row.id])
+            assert row.movement == (
+                previous[row.id] - ranks[row.id] if row.id in previous else None
+            )
+        top = listed(ledger, period=Period.parse(period), top=5, only=ListFilter(federation="NOR"))
+        assert [row.world_rank for row in top.rows] == sorted(
+            ranks[pid] for pid in ratings if people[pid - 1]["federation"] == "NOR"
+        )[: len(top.rows)]
+        previous = ranks
+
+
+def _is_closed(ledger: Ledger, period: str) -> bool:
+    with ledger.reading() as session:
+        newest = newest_closed_period(session, Pool.STANDARD)
+    return newest is not None and newest >= Period.parse(period)
