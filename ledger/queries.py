@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import CompoundSelect, func, literal, select, union_all
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
 from ledger import rules
 from ledger.domain import Period, Pool
 from ledger.errors import NotFound
 from ledger.models import ListEntry, PeriodType, Player, PlayerRating, RatingPeriod
-from ledger.services.batches import AnySelect
+from ledger.services.batches import AnySelect, batched
 from ledger.services.periods import newest_closed_period
 
 
@@ -117,31 +117,73 @@ def rating_list(
     """
     period, is_newest = published_period(session, pool, period, as_of)
     only = only or ListFilter()
-    parts = (_newest_list(pool, period),) if is_newest else _older_list(pool, period)
-    rows = session.execute(_best_first(parts, only, period, top)).all()
-    ranks = (_newest_ranks if is_newest else _older_ranks)(session, pool, period, rows)
-    filtered = bool(only.conditions(parts[0].selected_columns, period))
-    return RatingList(pool, period, _ranked(period, rows, ranks), filtered)
+    if is_newest:
+        rows = session.execute(_best_first(_newest_list(pool, period), only, period, top)).all()
+        ranks = _newest_ranks(session, pool, period, rows)
+    else:
+        then = _ratings_then(session, pool, period)
+        rows = _older_rows(session, pool, period, only, top, then)
+        ranks = _older_ranks(session, pool, period, rows, then)
+    return RatingList(pool, period, _ranked(period, rows, ranks), only != ListFilter())
 
 
 def _best_first(
-    parts: Sequence[AnySelect], only: ListFilter, period: Period, top: int | None
+    statement: AnySelect, only: ListFilter, period: Period, top: int | None
 ) -> AnySelect:
-    """The rows of the list's parts that pass the filter, best first (the first `top`).
+    """The rows that pass the filter, best first (the first `top`)."""
+    columns = statement.selected_columns
+    return (
+        statement.where(*only.conditions(columns, period))
+        .order_by(columns.rating.desc(), columns.name, columns.id)
+        .limit(top)
+    )
 
-    Each part is cut to `top` on its own, so each can walk its rating index and stop.
+
+def _older_rows(
+    session: Session,
+    pool: Pool,
+    period: Period,
+    only: ListFilter,
+    top: int | None,
+    then: dict[int, int],
+) -> list[Any]:
+    """An older list's rows: the best unchanged players, and the changed players who can
+    still reach the first `top` (`then`: their ratings on that list, see `_ratings_then`)."""
+    unchanged, _ = _older_list(pool, period)
+    rows = list(session.execute(_best_first(unchanged, only, period, top)).all())
+    floor = rows[-1].rating if top is not None and len(rows) == top else None
+    contenders = [
+        player_id for player_id, rating in then.items() if floor is None or rating >= floor
+    ]
+    for batch in batched(contenders):
+        changed = _list_in_force(pool, period, batch)
+        rows += session.execute(_best_first(changed, only, period, top)).all()
+    rows.sort(key=lambda row: (-row.rating, row.name, row.id))
+    return rows[:top]
+
+
+def _ratings_then(session: Session, pool: Pool, period: Period) -> dict[int, int]:
+    """The ratings on the list of `period` of the players with a list row after it.
+
+    Each one's first row after `period` keeps the rating on the list before it, which is
+    the rating at `period` (nothing changed in between); None: not on that list.
     """
-    cut = []
-    for part in parts:
-        columns = part.selected_columns
-        ordered = part.where(*only.conditions(columns, period)).order_by(
-            columns.rating.desc(), columns.name, columns.id
+    first_after = (
+        select(ListEntry.player_id, func.min(ListEntry.period).label("period"))
+        .where(ListEntry.pool == pool, ListEntry.period > period)
+        .group_by(ListEntry.player_id)
+        .subquery()
+    )
+    rows = session.execute(
+        select(ListEntry.player_id, ListEntry.previous_rating)
+        .join(
+            first_after,
+            (ListEntry.player_id == first_after.c.player_id)
+            & (ListEntry.period == first_after.c.period),
         )
-        cut.append(ordered.limit(top))
-    if len(cut) == 1:
-        return cut[0]
-    merged = union_all(*(select(part.subquery()) for part in cut)).subquery()
-    return select(merged).order_by(merged.c.rating.desc(), merged.c.name, merged.c.id).limit(top)
+        .where(ListEntry.pool == pool)
+    )
+    return {player_id: rating for player_id, rating in rows if rating is not None}
 
 
 def published_period(
@@ -251,12 +293,14 @@ def _above(ratings: list[int], rating: int) -> int:
     return len(ratings) - bisect.bisect_right(ratings, rating)
 
 
-def _older_ranks(session: Session, pool: Pool, period: Period, rows: Sequence[Any]) -> _Ranks:
+def _older_ranks(
+    session: Session, pool: Pool, period: Period, rows: Sequence[Any], then: dict[int, int]
+) -> _Ranks:
     """Ranks on an older list and on the one before it, counted like the newest list's."""
     few = len(rows) <= FEW_ROWS
-    above = _older_counter(session, pool, period, few)
+    above = _older_counter(session, pool, period, few, then)
     before = (
-        _older_counter(session, pool, period - 1, few)
+        _older_counter(session, pool, period - 1, few, _ratings_then(session, pool, period - 1))
         if _is_published(session, pool, period - 1)
         else None
     )
@@ -270,13 +314,14 @@ def _older_ranks(session: Session, pool: Pool, period: Period, rows: Sequence[An
     return _Ranks(world, {k: v for k, v in previous.items() if v is not None})
 
 
-def _older_counter(session: Session, pool: Pool, period: Period, few: bool) -> Callable[[int], int]:
+def _older_counter(
+    session: Session, pool: Pool, period: Period, few: bool, then_by_player: dict[int, int]
+) -> Callable[[int], int]:
     """How many players an older list ranks above a rating: today's standing of everyone
     listed by then, corrected by the few who changed since (today's rating out, the
     rating then in)."""
     changed = _changed_since(pool, period)
-    _, changed_then = _older_list(pool, period)
-    then = sorted(session.scalars(select(changed_then.subquery().c.rating)))
+    then = sorted(then_by_player.values())
     listed_by_then = (PlayerRating.pool == pool, _listed_by(period))
     changed_today = sorted(
         rating
@@ -368,28 +413,13 @@ def _changed_since(pool: Pool, period: Period) -> Any:
 
 
 def _list_in_force(pool: Pool, period: Period, players: Any = None) -> AnySelect:
-    """Each player's newest list row at or before `period` (of `players`, if given: then
-    found player by player through the primary key, as the few changed players need)."""
-    if players is None:
-        latest = (
-            select(ListEntry.player_id, func.max(ListEntry.period).label("period"))
-            .where(ListEntry.pool == pool, ListEntry.period <= period)
-            .group_by(ListEntry.player_id)
-            .subquery()
-        )
-    else:
-        chosen = players.distinct().subquery()
-        earlier = aliased(ListEntry)
-        newest_row = (
-            select(func.max(earlier.period))
-            .where(
-                earlier.pool == pool,
-                earlier.player_id == chosen.c.player_id,
-                earlier.period <= period,
-            )
-            .scalar_subquery()
-        )
-        latest = select(chosen.c.player_id, newest_row.label("period")).subquery()
+    """Each player's newest list row at or before `period` (of `players`, if given)."""
+    newest_rows = select(ListEntry.player_id, func.max(ListEntry.period).label("period")).where(
+        ListEntry.pool == pool, ListEntry.period <= period
+    )
+    if players is not None:
+        newest_rows = newest_rows.where(ListEntry.player_id.in_(players))
+    latest = newest_rows.group_by(ListEntry.player_id).subquery()
     return (
         select(
             *_IDENTITY,
