@@ -19,7 +19,14 @@ from sqlalchemy.orm import Session
 from ledger import rules
 from ledger.domain import Period, Pool
 from ledger.errors import NotFound
-from ledger.models import ListEntry, PeriodType, Player, PlayerRating, RatingPeriod
+from ledger.list_sql import (
+    changed_since,
+    list_in_force,
+    listed_by,
+    newest_list,
+    older_list,
+)
+from ledger.models import ListEntry, PeriodType, PlayerRating, RatingPeriod
 from ledger.services.batches import AnySelect, batched
 from ledger.services.periods import newest_closed_period
 
@@ -118,7 +125,7 @@ def rating_list(
     period, is_newest = published_period(session, pool, period, as_of)
     only = only or ListFilter()
     if is_newest:
-        rows = session.execute(_best_first(_newest_list(pool, period), only, period, top)).all()
+        rows = session.execute(_best_first(newest_list(pool, period), only, period, top)).all()
         ranks = _newest_ranks(session, pool, period, rows)
     else:
         then = _ratings_then(session, pool, period)
@@ -149,14 +156,14 @@ def _older_rows(
 ) -> list[Any]:
     """An older list's rows: the best unchanged players, and the changed players who can
     still reach the first `top` (`then`: their ratings on that list, see `_ratings_then`)."""
-    unchanged, _ = _older_list(pool, period)
+    unchanged, _ = older_list(pool, period)
     rows = list(session.execute(_best_first(unchanged, only, period, top)).all())
     floor = rows[-1].rating if top is not None and len(rows) == top else None
     contenders = [
         player_id for player_id, rating in then.items() if floor is None or rating >= floor
     ]
     for batch in batched(contenders):
-        changed = _list_in_force(pool, period, batch)
+        changed = list_in_force(pool, period, batch)
         rows += session.execute(_best_first(changed, only, period, top)).all()
     rows.sort(key=lambda row: (-row.rating, row.name, row.id))
     return rows[:top]
@@ -207,8 +214,8 @@ def list_statement(
 ) -> AnySelect | CompoundSelect[*tuple[Any, ...]]:
     """Every row of a published list: identity, rating, standing and the period's figures."""
     if is_newest:
-        return _newest_list(pool, period)
-    return union_all(*_older_list(pool, period))
+        return newest_list(pool, period)
+    return union_all(*older_list(pool, period))
 
 
 def _in_force(session: Session, pool: Pool, day: dt.date) -> Period:
@@ -320,9 +327,9 @@ def _older_counter(
     """How many players an older list ranks above a rating: today's standing of everyone
     listed by then, corrected by the few who changed since (today's rating out, the
     rating then in)."""
-    changed = _changed_since(pool, period)
+    changed = changed_since(pool, period)
     then = sorted(then_by_player.values())
-    listed_by_then = (PlayerRating.pool == pool, _listed_by(period))
+    listed_by_then = (PlayerRating.pool == pool, listed_by(period))
     changed_today = sorted(
         rating
         for rating in session.scalars(
@@ -341,103 +348,6 @@ def _is_published(session: Session, pool: Pool, period: Period) -> bool:
         )
     )
     return closed_at is not None
-
-
-_IDENTITY = (
-    Player.id,
-    Player.name,
-    Player.federation,
-    Player.sex,
-    Player.title,
-    Player.birth_year,
-)
-_PERIOD_FIGURES = (
-    ListEntry.period,
-    ListEntry.previous_rating,
-    ListEntry.change,
-    ListEntry.games,
-    ListEntry.k_applied,
-    ListEntry.k_next,
-)
-
-
-def _newest_list(pool: Pool, period: Period) -> AnySelect:
-    return (
-        select(
-            *_IDENTITY,
-            PlayerRating.rating,
-            PlayerRating.games_completed,
-            PlayerRating.ever_2400,
-            PlayerRating.peak,
-            PlayerRating.peak_period,
-            PlayerRating.last_active,
-            *_PERIOD_FIGURES,
-        )
-        .join(Player, Player.id == PlayerRating.player_id)
-        .outerjoin(
-            ListEntry,
-            (ListEntry.pool == pool)
-            & (ListEntry.player_id == PlayerRating.player_id)
-            & (ListEntry.period == period),
-        )
-        .where(
-            PlayerRating.pool == pool,
-            PlayerRating.rating.is_not(None),
-            PlayerRating.first_list.is_not(None),
-        )
-    )
-
-
-def _older_list(pool: Pool, period: Period) -> tuple[AnySelect, AnySelect]:
-    """The list in force at an older period, in two parts: the players whose standing has
-    not changed since (read from today's standing and its indexes), and those with a list
-    row after it (their newest row up to the period). The second part follows the activity
-    since the period, not the length of the list or of the history."""
-    changed = _changed_since(pool, period)
-    unchanged = _newest_list(pool, period).where(
-        _listed_by(period), PlayerRating.player_id.not_in(changed)
-    )
-    return unchanged, _list_in_force(pool, period, changed)
-
-
-def _listed_by(period: Period) -> Any:
-    """First listed at or before `period`. Written so that no index on first_list serves it:
-    SQLite would range over that index and sort, where walking the ratings lets --top stop
-    after a few rows."""
-    never = literal(Period(9999, 12), PeriodType())
-    return func.coalesce(PlayerRating.first_list, never) <= literal(period, PeriodType())
-
-
-def _changed_since(pool: Pool, period: Period) -> Any:
-    return select(ListEntry.player_id).where(ListEntry.pool == pool, ListEntry.period > period)
-
-
-def _list_in_force(pool: Pool, period: Period, players: Any = None) -> AnySelect:
-    """Each player's newest list row at or before `period` (of `players`, if given)."""
-    newest_rows = select(ListEntry.player_id, func.max(ListEntry.period).label("period")).where(
-        ListEntry.pool == pool, ListEntry.period <= period
-    )
-    if players is not None:
-        newest_rows = newest_rows.where(ListEntry.player_id.in_(players))
-    latest = newest_rows.group_by(ListEntry.player_id).subquery()
-    return (
-        select(
-            *_IDENTITY,
-            ListEntry.rating,
-            ListEntry.games_completed,
-            ListEntry.ever_2400,
-            ListEntry.peak,
-            ListEntry.peak_period,
-            ListEntry.last_active,
-            *_PERIOD_FIGURES,
-        )
-        .join(
-            latest,
-            (ListEntry.player_id == latest.c.player_id) & (ListEntry.period == latest.c.period),
-        )
-        .join(Player, Player.id == ListEntry.player_id)
-        .where(ListEntry.pool == pool, ListEntry.listed)
-    )
 
 
 def shared_ranks(ratings: Sequence[int]) -> list[int]:
