@@ -19,9 +19,9 @@ from ledger.domain import Period, Pool
 from ledger.errors import InvalidInput
 from ledger.rules import (
     EVER_2400,
+    KRule,
     RatingState,
     capped_k,
-    development_coefficient,
     divide_half_up,
     expected_score,
     is_rateable_pairing,
@@ -213,11 +213,21 @@ def k_for(
     `period` (default CURRENT_RULES) decides who is a junior; the 700 cap is applied by
     the calculation, which knows the number of games.
     """
+    return _k_line(rating, birth_year, games_completed, ever_2400, period).k
+
+
+def _k_line(
+    rating: int,
+    birth_year: int | None,
+    games_completed: int,
+    ever_2400: bool,
+    period: Period | None,
+) -> KRule:
+    """The line of 8.3.3 that decides K for the player described."""
     rules = CURRENT_RULES if period is None else period
     if birth_year is not None and birth_year > rules.year:
         raise InvalidInput(f"birth-year: {birth_year} is after the period {rules}.")
-    state = rating_state(rating, birth_year, games_completed, ever_2400)
-    return development_coefficient(state, rules)
+    return k_rule(rating_state(rating, birth_year, games_completed, ever_2400), rules)
 
 
 # -- the calculator (8.3.1 - 8.3.4) -----------------------------------------------------------
@@ -417,10 +427,8 @@ def k_with_reason(
         return k, f"K {k}: as given"
     if games_completed is None:
         raise InvalidInput("k: give --k, or the rated games completed to decide K (8.3.3).")
-    rules_period = CURRENT_RULES if period is None else period
-    k = k_for(rating, birth_year, games_completed, ever_2400, rules_period)
-    rule = k_rule(rating_state(rating, birth_year, games_completed, ever_2400), rules_period)
-    return k, k_reason(rule, k, 0, birth_year)
+    rule = _k_line(rating, birth_year, games_completed, ever_2400, period)
+    return rule.k, k_reason(rule, rule.k, 0, birth_year)
 
 
 @dataclass(frozen=True, slots=True)
