@@ -1,0 +1,142 @@
+"""Matching people by name (ledger.names): one key per name, prefix search by words."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ledger.names import matches, name_key, name_words
+
+SAME = {
+    "surname first, with a comma": ("Carlsen, Magnus", "Magnus Carlsen"),
+    "surname first in capitals": ("CARLSEN Magnus", "Magnus Carlsen"),
+    "case": ("magnus CARLSEN", "Magnus Carlsen"),
+    "extra spaces": ("  Magnus   Carlsen ", "Magnus Carlsen"),
+    "umlauts": ("Müller, Jörg", "Jorg Muller"),
+    "acute, tilde and caron": ("Ibáñez, Nuño Šarić", "Ibanez Nuno Saric"),
+    "cedilla and ring": ("François Ångström", "Francois Angstrom"),
+    "ø": ("Øystein Hammer", "Oystein Hammer"),
+    "ł": ("Łukasz Wróbel", "Lukasz Wrobel"),
+    "ß": ("Jörg Großmann", "Jorg Grossmann"),
+    "ẞ, the capital ß": ("GROẞMANN", "grossmann"),
+    "æ": ("Ærø Læsø", "Aero Laeso"),
+    "œ": ("Lœwe", "Loewe"),
+    "đ": ("Đukić, Nikola", "Nikola Dukic"),
+    "ı, the dotless i": ("Işık, Ali", "Ali Isik"),
+    "İ, the dotted capital I": ("İlkin", "Ilkin"),
+    "þ": ("Þórhallsson", "Thorhallsson"),
+    "ð": ("Guðmundur", "Gudmundur"),
+    "hyphenated name": ("Jean-Pierre Dupont", "Dupont, Jean Pierre"),
+    "apostrophe": ("O'Brien, Seán", "Sean O Brien"),
+    "typographic apostrophe": ("N’Diaye", "N'Diaye"),
+    "dots of initials": ("Dupont, J.-P.", "J P Dupont"),
+    "the same initials in any order": ("Carlsen, M.", "M. Carlsen"),
+}
+
+
+@pytest.mark.parametrize(("one", "other"), list(SAME.values()), ids=list(SAME))
+def test_one_key(one: str, other: str) -> None:
+    assert name_key(one) == name_key(other)
+
+
+DIFFERENT = {
+    "a short form is another name": ("Nepomniachtchi, Ian", "Ian Nepo"),
+    "an initial is not the first name": ("Carlsen, M.", "Magnus Carlsen"),
+    "a hyphen separates words": ("Jean-Pierre", "Jeanpierre"),
+    "a middle name counts": ("Wesley So", "Wesley Barbasa So"),
+    "a repeated word counts": ("Ana Ana Novak", "Ana Novak"),
+}
+
+
+@pytest.mark.parametrize(("one", "other"), list(DIFFERENT.values()), ids=list(DIFFERENT))
+def test_different_keys(one: str, other: str) -> None:
+    assert name_key(one) != name_key(other)
+
+
+KEYS = {
+    "words sorted": ("Magnus Carlsen", "carlsen magnus"),
+    "punctuation gone": ("O'Brien, Seán", "brien o sean"),
+    "digits kept": ("Player 12", "12 player"),
+    "nothing but punctuation": (" ,.-' ", ""),
+}
+
+
+@pytest.mark.parametrize(("name", "key"), list(KEYS.values()), ids=list(KEYS))
+def test_name_key(name: str, key: str) -> None:
+    assert name_key(name) == key
+
+
+WORDS = {
+    "in the query's order": ("Magnus Carlsen", ["magnus", "carlsen"]),
+    "each word once": ("carl Carl m", ["carl", "m"]),
+    "accents and punctuation as in keys": ("Müller, J.-", ["muller", "j"]),
+    "an empty query": ("  ", []),
+}
+
+
+@pytest.mark.parametrize(("query", "words"), list(WORDS.values()), ids=list(WORDS))
+def test_name_words(query: str, words: list[str]) -> None:
+    assert name_words(query) == words
+
+
+FOUND = {
+    "a surname": ("carlsen", "Carlsen, Magnus"),
+    "the start of a surname": ("carl", "Carlsen, Magnus"),
+    "surname and initial": ("carlsen m", "Carlsen, Magnus"),
+    "initial and surname": ("M. Carlsen", "Carlsen, Magnus"),
+    "without accents": ("muller jorg", "Müller, Jörg"),
+    "with accents for a name without": ("Jörg", "Jorg Muller"),
+    "special letters": ("lukasz overg", "Øvergaard, Łukasz"),
+    "half of a hyphenated name": ("pierre", "Jean-Pierre Dupont"),
+    "a hyphenated query": ("jean-p dup", "Jean-Pierre Dupont"),
+    "two words on one name word": ("ma mag", "Carlsen, Magnus"),
+    "an empty query finds everyone": ("", "Carlsen, Magnus"),
+}
+
+
+@pytest.mark.parametrize(("query", "name"), list(FOUND.values()), ids=list(FOUND))
+def test_matches(query: str, name: str) -> None:
+    assert matches(name_words(query), name_key(name))
+
+
+NOT_FOUND = {
+    "a word inside a word": ("arlsen", "Carlsen, Magnus"),
+    "one query word too many": ("carlsen magnus x", "Carlsen, Magnus"),
+    "a longer word": ("carlsenn", "Carlsen, Magnus"),
+    "an initial that is not there": ("carlsen j", "Carlsen, Magnus"),
+    "a joined hyphenated name": ("jeanpierre", "Jean-Pierre Dupont"),
+}
+
+
+@pytest.mark.parametrize(("query", "name"), list(NOT_FOUND.values()), ids=list(NOT_FOUND))
+def test_does_not_match(query: str, name: str) -> None:
+    assert not matches(name_words(query), name_key(name))
+
+
+# -- properties -------------------------------------------------------------------------------
+
+names = st.text(max_size=40)
+word_lists = st.lists(st.text(min_size=1, max_size=12), min_size=1, max_size=5)
+
+
+@given(names)
+def test_a_key_is_its_own_key(name: str) -> None:
+    assert name_key(name_key(name)) == name_key(name)
+
+
+@given(st.data())
+def test_the_order_of_words_does_not_matter(data: st.DataObject) -> None:
+    words = data.draw(word_lists)
+    shuffled = data.draw(st.permutations(words))
+    assert name_key(" ".join(shuffled)) == name_key(" ".join(words))
+
+
+@given(names)
+def test_a_name_matches_its_own_words(name: str) -> None:
+    assert matches(name_words(name), name_key(name))
+
+
+@given(names)
+def test_the_words_of_a_key_are_the_words_of_the_name(name: str) -> None:
+    assert sorted(set(name_key(name).split())) == sorted(name_words(name))
