@@ -197,7 +197,7 @@ def _live(
         rows = session.execute(
             select(Game.period, Game.result, opponent.rating)
             .join(opponent, (opponent.player_id == other) & (opponent.pool == pool))
-            .where(Game.pool == pool, Game.period > newest, own == player.id)
+            .where(Game.pool == pool, Game.period > newest, own == player.id, Game.rated)
         )
         for period, result, opponent_rating in rows:
             if not result.is_played or opponent_rating is None:

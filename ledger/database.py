@@ -139,6 +139,15 @@ class Ledger:
         with _database_errors(self.engine), self._writes.begin() as session:
             yield session
 
+    @contextmanager
+    def trial(self) -> Iterator[Session]:
+        """A write session that is always rolled back: what a change would do, unwritten."""
+        with _database_errors(self.engine), self._writes() as session:
+            try:
+                yield session
+            finally:
+                session.rollback()
+
     def dispose(self) -> None:
         self.engine.dispose()
 

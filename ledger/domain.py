@@ -110,6 +110,15 @@ class GameResult(StrEnum):
         return result
 
 
+class ByeKind(StrEnum):
+    """A round without a game, as pairing programs report it (TRF codes H, F, U, Z)."""
+
+    HALF_POINT = "half-point"
+    FULL_POINT = "full-point"
+    UNPAIRED = "unpaired"
+    ZERO_POINT = "zero-point"
+
+
 _PLAYED = frozenset(("1-0", "0-1", "1/2-1/2"))
 
 _WHITE_SCORE = {

@@ -153,6 +153,7 @@ def _games(session: Session, pool: Pool, period: Period, player_id: int) -> Iter
                 other.label("opponent"),
                 opponent.name.label("opponent_name"),
                 Game.result,
+                Game.rated,
                 GameRating.white_rating,
                 GameRating.black_rating,
                 GameRating.white_expected,
@@ -192,14 +193,16 @@ def _game(pool: Pool, period: Period, player_id: int, row: Any) -> ExplainedGame
         d_capped=rules.rating_difference(own, opponent, pool, period) if rated else None,
         pd=_hundredths(expected) if rated else None,
         delta=_hundredths(score - expected) if rated else None,
-        not_rated_because=None if rated else _not_rated_because(result, own, opponent),
+        not_rated_because=None if rated else _not_rated_because(row, own, opponent),
     )
 
 
-def _not_rated_because(result: GameResult, own: int | None, opponent: int | None) -> str:
+def _not_rated_because(row: Any, own: int | None, opponent: int | None) -> str:
     """Why a game of the period was not rated for this player (FIDE 5, 7, 8.3.1)."""
-    if not result.is_played:
+    if not GameResult(row.result).is_played:
         return "forfeit: stored, never rated"
+    if not row.rated:
+        return "not rated by the arbiter"
     if own is None and opponent is not None:
         return "unrated player: counts toward a first rating"
     if own is None:

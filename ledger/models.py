@@ -27,10 +27,11 @@ from sqlalchemy import (
     String,
     TypeDecorator,
     UniqueConstraint,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from ledger.domain import GameResult, Period, Pool
+from ledger.domain import ByeKind, GameResult, Period, Pool
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -79,6 +80,7 @@ class Base(DeclarativeBase):
         Period: PeriodType,
         Pool: _stored_enum(Pool, "pool"),
         GameResult: _stored_enum(GameResult, "result"),
+        ByeKind: _stored_enum(ByeKind, "bye_kind"),
     }
 
     def __repr__(self) -> str:
@@ -101,7 +103,12 @@ class Player(Base):
     federation: Mapped[str | None] = mapped_column(String(3), index=True)
     sex: Mapped[str | None] = mapped_column(String(1))
     title: Mapped[str | None] = mapped_column(String(8))
+    women_title: Mapped[str | None] = mapped_column(String(8))
+    other_titles: Mapped[str | None] = mapped_column(String(100))
+    foa_title: Mapped[str | None] = mapped_column(String(8))
     birth_year: Mapped[int | None]
+    name_key: Mapped[str] = mapped_column(String(200), index=True)
+    """The name for matching (`ledger.names.name_key`): no accents or case, words sorted."""
 
     __table_args__ = (CheckConstraint("sex IN ('M', 'F')", name="sex"),)
 
@@ -140,6 +147,8 @@ class Event(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     pool: Mapped[Pool]
     name: Mapped[str] = mapped_column(String(200))
+    city: Mapped[str | None] = mapped_column(String(100))
+    federation: Mapped[str | None] = mapped_column(String(3))
     start_date: Mapped[dt.date]
     end_date: Mapped[dt.date]
 
@@ -147,7 +156,10 @@ class Event(Base):
 
 
 class Game(Base):
-    """A game as reported. `period` is the rating period it belongs to (FIDE 5)."""
+    """A game as reported. `period` is the rating period it belongs to (FIDE 5).
+
+    `rated` is False for a game the arbiter reported as not rated (TRF codes W, D, L).
+    """
 
     __tablename__ = "games"
 
@@ -160,6 +172,7 @@ class Game(Base):
     white_id: Mapped[PlayerId] = mapped_column(index=True)
     black_id: Mapped[PlayerId] = mapped_column(index=True)
     result: Mapped[GameResult]
+    rated: Mapped[bool] = mapped_column(server_default=true())
     import_id: Mapped[int | None] = mapped_column(ForeignKey("imports.id"))
 
     __table_args__ = (
@@ -208,10 +221,13 @@ class ListEntry(Base):
     peak: Mapped[int]
     peak_period: Mapped[Period | None]
     last_active: Mapped[Period | None]
+    import_id: Mapped[int | None] = mapped_column(ForeignKey("imports.id"))
+    """The FIDE list file the row was imported from; None for a row the ledger rated."""
 
     __table_args__ = (
         Index("ix_list_entries_pool_period_rating", "pool", "period", "rating"),
         Index("ix_list_entries_pool_period_previous_rating", "pool", "period", "previous_rating"),
+        Index("ix_list_entries_player_id", "player_id"),
     )
 
 
@@ -231,8 +247,26 @@ class GameRating(Base):
     black_expected: Mapped[int | None]
 
 
+class Bye(Base):
+    """A round an event's player sat out (TRF codes): stored, never rated (FIDE 5)."""
+
+    __tablename__ = "byes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"))
+    round: Mapped[int]
+    player_id: Mapped[PlayerId] = mapped_column(index=True)
+    kind: Mapped[ByeKind]
+    import_id: Mapped[int | None] = mapped_column(ForeignKey("imports.id"))
+
+    __table_args__ = (UniqueConstraint("event_id", "round", "player_id"),)
+
+
 class Import(Base):
-    """A file imported into the ledger; its content hash refuses a second import."""
+    """A file imported into the ledger; its content hash refuses a second import.
+
+    `period` is the list period of an imported FIDE rating list.
+    """
 
     __tablename__ = "imports"
 
@@ -242,5 +276,22 @@ class Import(Base):
     sha256: Mapped[str] = mapped_column(String(64))
     rows: Mapped[int]
     imported_at: Mapped[dt.datetime]
+    period: Mapped[Period | None]
 
     __table_args__ = (UniqueConstraint("kind", "sha256"),)
+
+
+class PlayerMerge(Base):
+    """Two records of one person made one: `dropped_id`'s games and history now belong to
+    `kept_id`, and the dropped record is gone."""
+
+    __tablename__ = "player_merges"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kept_id: Mapped[PlayerId] = mapped_column(index=True)
+    dropped_id: Mapped[int]
+    dropped_fide_id: Mapped[int | None]
+    dropped_name: Mapped[str] = mapped_column(String(200))
+    games_moved: Mapped[int]
+    entries_moved: Mapped[int]
+    merged_at: Mapped[dt.datetime]

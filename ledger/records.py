@@ -66,6 +66,8 @@ class NewGame:
     event: str | None = None
     round: int | None = None
     source: str | None = None
+    rated: bool = True
+    """False for a game the arbiter reported as not rated (TRF codes W, D, L)."""
 
 
 def new_player(
@@ -150,6 +152,7 @@ def new_game(
     event: str | None = None,
     round: int | None = None,
     source: str | None = None,
+    rated: bool = True,
     today: dt.date,
 ) -> NewGame:
     """A validated new game; raises InvalidInput naming the first bad field.
@@ -169,4 +172,4 @@ def new_game(
         raise InvalidInput(
             problem(source, f"event: the name is longer than {NAME_LENGTH} characters.")
         )
-    return NewGame(date, white, black, result, event or None, round, source)
+    return NewGame(date, white, black, result, event or None, round, source, rated)

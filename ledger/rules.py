@@ -170,6 +170,18 @@ def k_reason(rule: KRule, k_applied: int, games: int, birth_year: int | None) ->
     )
 
 
+def games_consistent_with_k(k: int | None, games_in_period: int) -> int:
+    """Rated games completed for a player known only from a published list, chosen so that
+    8.3.3 gives the list's K again: K 40 (not a junior) means fewer than 30 games, so the
+    period's games, at most 29; K 20 or 10 (or no K) means at least 30.
+
+    K 40 for a junior allows either count; ledger's choice is the same as for an adult.
+    """
+    if k == KRule.FEWER_THAN_30_GAMES.k:
+        return min(games_in_period, ESTABLISHED_GAMES - 1)
+    return ESTABLISHED_GAMES
+
+
 def is_junior(birth_year: int | None, period: Period) -> bool:
     """8.3.3: a junior until the end of the year of the 18th birthday."""
     return birth_year is not None and period.year - birth_year <= JUNIOR_MAX_AGE

@@ -12,7 +12,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, inspect, text
 
-from ledger import database
+from ledger import database, names
 from ledger.database import alembic_config, create_ledger_engine, open_ledger, schema_revision
 from ledger.errors import LedgerError
 from ledger.models import Base
@@ -117,6 +117,39 @@ def test_every_revision_upgrades_downgrades_and_upgrades_again(empty_database_ur
         with engine.connect() as connection:
             context = MigrationContext.configure(connection)
             assert compare_metadata(context, Base.metadata) == []
+    finally:
+        engine.dispose()
+
+
+FIRST_REVISION = "ad496c38df81"
+
+
+def test_upgrading_a_filled_first_revision_keeps_every_row(empty_database_url: str) -> None:
+    """A ledger written by the first released schema upgrades with its data: the players get
+    the name keys the ledger computes today, and the games count as rated."""
+    engine = create_ledger_engine(empty_database_url)
+    names_given = ["Müller, Jörg", "Ødegaard, Łukasz-Ðoe", "O'Brien, Seán", "Carlsen, Magnus"]
+    try:
+        with engine.begin() as connection:
+            command.upgrade(alembic_config(connection), FIRST_REVISION)
+            for number, name in enumerate(names_given, start=1):
+                connection.execute(
+                    text("INSERT INTO players (id, name) VALUES (:id, :name)"),
+                    {"id": number, "name": name},
+                )
+            connection.execute(
+                text(
+                    "INSERT INTO games (pool, period, date, white_id, black_id, result) "
+                    "VALUES ('standard', '2026-09', '2026-09-03', 1, 2, '1-0')"
+                )
+            )
+        with engine.begin() as connection:
+            command.upgrade(alembic_config(connection), "head")
+            players = connection.execute(text("SELECT name, name_key FROM players ORDER BY id"))
+            assert [(name, key) for name, key in players] == [
+                (name, names.name_key(name)) for name in names_given
+            ]
+            assert connection.execute(text("SELECT rated FROM games")).scalar_one() in (True, 1)
     finally:
         engine.dispose()
 

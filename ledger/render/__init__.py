@@ -5,6 +5,14 @@ errors to stderr.
 """
 
 from ledger.render.base import Format, error, message
+from ledger.render.identity import found_players, merged
+from ledger.render.imports import (
+    fide_list_imported,
+    pgn_imported,
+    progress,
+    tournament_imported,
+    warnings,
+)
 from ledger.render.lists import closed, movement, rating_list
 from ledger.render.players import explanation, player_card, rating_chart
 from ledger.render.reports import calculation, cross_table, peaks, rank_history, statistics
@@ -16,12 +24,19 @@ __all__ = [
     "cross_table",
     "error",
     "explanation",
+    "fide_list_imported",
+    "found_players",
+    "merged",
     "message",
     "movement",
     "peaks",
+    "pgn_imported",
     "player_card",
+    "progress",
     "rank_history",
     "rating_chart",
     "rating_list",
     "statistics",
+    "tournament_imported",
+    "warnings",
 ]

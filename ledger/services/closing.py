@@ -128,7 +128,15 @@ def _close_one(
 ) -> None:
     _mark_closed(session, pool, period, now)
     games = session.execute(
-        select(Game.id, Game.white_id, Game.black_id, Game.result, Game.event_id, _EVENT_END)
+        select(
+            Game.id,
+            Game.white_id,
+            Game.black_id,
+            Game.result,
+            Game.rated,
+            Game.event_id,
+            _EVENT_END,
+        )
         .outerjoin(Event, Event.id == Game.event_id)
         .where(Game.pool == pool, Game.period == period)
     ).all()
@@ -146,6 +154,15 @@ def _close_one(
     totals.players_rated += publication.players_rated
     totals.newly_rated += publication.newly_rated
     totals.unrated_by_floor += publication.unrated_by_floor
+
+
+def close_without_games(session: Session, pool: Pool, period: Period, now: dt.datetime) -> None:
+    """Publish `period`'s list from what is already written (an imported list): mark the
+    period closed, and the starting ratings no list has carried yet join it."""
+    _mark_closed(session, pool, period, now)
+    publication = _Publication(pool, period)
+    publication.add_pending(session)
+    publication.write(session)
 
 
 _EVENT_END = func.coalesce(Event.end_date, Game.date).label("event_end")
@@ -205,7 +222,7 @@ def _rate_game(
         "white_expected": None,
         "black_expected": None,
     }
-    if not game.result.is_played:
+    if not (game.result.is_played and game.rated):
         return row
     white_score = game.result.white_score
     event = (game.event_end, game.event_id or 0)
@@ -254,7 +271,7 @@ def _add_pooled_history(
             ratings = (game.white_rating, game.black_rating)
             own, opponent = ratings[side], ratings[1 - side]
             since = last_listed.get(player_id)
-            if not game.result.is_played or own is not None or opponent is None:
+            if not (game.result.is_played and game.rated) or own is not None or opponent is None:
                 continue
             if since is None or game.period > since:
                 score = game.result.white_score if side == 0 else 100 - game.result.white_score
@@ -270,6 +287,7 @@ def _earlier_games(pool: Pool, start: Period, period: Period) -> AnySelect:
             Game.white_id,
             Game.black_id,
             Game.result,
+            Game.rated,
             Game.period,
             Game.event_id,
             _EVENT_END,

@@ -9,7 +9,7 @@ as long as none of them lies in a closed period.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import select, update
@@ -24,6 +24,16 @@ from ledger.services.batches import insert_rows, select_in
 from ledger.services.periods import is_closed, newest_closed_period, open_periods
 
 
+@dataclass(frozen=True, slots=True)
+class EventDetails:
+    """What a tournament report says of its event beyond its games."""
+
+    city: str | None
+    federation: str | None
+    start: dt.date | None
+    end: dt.date | None
+
+
 @dataclass
 class _EventPlan:
     """An event touched by the new games: its dates before and after."""
@@ -32,6 +42,8 @@ class _EventPlan:
     event: Event | None
     start: dt.date
     end: dt.date
+    city: str | None = None
+    federation: str | None = None
 
     @property
     def old_period(self) -> Period | None:
@@ -43,15 +55,20 @@ class _EventPlan:
 
 
 def add_games(
-    session: Session, pool: Pool, games: Sequence[NewGame], import_id: int | None = None
+    session: Session,
+    pool: Pool,
+    games: Sequence[NewGame],
+    import_id: int | None = None,
+    details: Mapping[str, EventDetails] | None = None,
 ) -> list[Period]:
     """Record `games` in `pool`; returns the periods they fall in.
 
-    Nothing is written if any of them is refused.
+    `details` gives an event's city and federation, and dates that widen those of its
+    games (a report's start and end dates). Nothing is written if any game is refused.
     """
     lock_pool(session, pool)
     newest_closed = newest_closed_period(session, pool)
-    events = _plan_events(session, pool, games)
+    events = _plan_events(session, pool, games, details or {})
     problems = _unknown_players(session, games) + _closed_period_problems(
         games, events, newest_closed
     )
@@ -69,6 +86,7 @@ def add_games(
             "white_id": game.white,
             "black_id": game.black,
             "result": game.result,
+            "rated": game.rated,
             "import_id": import_id,
         }
         for game, period in zip(games, periods, strict=True)
@@ -78,7 +96,9 @@ def add_games(
     return sorted(set(periods))
 
 
-def _plan_events(session: Session, pool: Pool, games: Sequence[NewGame]) -> dict[str, _EventPlan]:
+def _plan_events(
+    session: Session, pool: Pool, games: Sequence[NewGame], details: Mapping[str, EventDetails]
+) -> dict[str, _EventPlan]:
     names = {game.event for game in games if game.event}
     existing = {
         event.name: event
@@ -96,6 +116,12 @@ def _plan_events(session: Session, pool: Pool, games: Sequence[NewGame]) -> dict
             start, end = (event.start_date, event.end_date) if event else (game.date, game.date)
             plan = plans[game.event] = _EventPlan(game.event, event, start, end)
         plan.start, plan.end = min(plan.start, game.date), max(plan.end, game.date)
+    for name, plan in plans.items():
+        given = details.get(name)
+        if given is not None:
+            plan.start = min(plan.start, given.start or plan.start)
+            plan.end = max(plan.end, given.end or plan.end)
+            plan.city, plan.federation = given.city, given.federation
     return plans
 
 
@@ -151,5 +177,7 @@ def _write_events(session: Session, pool: Pool, plans: dict[str, _EventPlan]) ->
                 update(Game).where(Game.event_id == event.id).values(period=plan.period)
             )
         event.start_date, event.end_date = plan.start, plan.end
+        event.city = plan.city or event.city
+        event.federation = plan.federation or event.federation
         ids[plan.name] = event.id
     return ids

@@ -1,10 +1,11 @@
-"""Importing CSV files of players and games: all or nothing, and never the same file twice."""
+"""Importing CSV files of players and games, and PGN files of games: all or nothing, and
+never the same file twice."""
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -12,12 +13,14 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ledger import csvfiles
+from ledger import csvfiles, names, people, pgnfiles
 from ledger.database import refresh_statistics
 from ledger.domain import Pool
 from ledger.errors import Conflict, InvalidInput, RejectedRecords
 from ledger.models import Import
+from ledger.records import NewGame, NewPlayer, new_game, new_player
 from ledger.services.games import add_games
+from ledger.services.matching import match_players
 from ledger.services.players import add_players
 
 
@@ -37,7 +40,7 @@ def import_players(
     """Add every player of a players CSV, with their starting ratings in `pool`."""
     text = _text(content, file_name)
     read = csvfiles.read_players(text, file_name, now.date())
-    _record_import(session, "players", file_name, text, len(read.records), now)
+    record_import(session, "players", file_name, text, len(read.records), now)
     with _all_problems(read, file_name):
         add_players(session, pool, read.records)
     refresh_statistics(session, players=("players", "player_ratings"))
@@ -50,11 +53,89 @@ def import_games(
     """Add every game of a games CSV to `pool`."""
     text = _text(content, file_name)
     read = csvfiles.read_games(text, file_name, now.date())
-    import_id = _record_import(session, "games", file_name, text, len(read.records), now)
+    import_id = record_import(session, "games", file_name, text, len(read.records), now)
     with _all_problems(read, file_name):
         add_games(session, pool, read.records, import_id)
     refresh_statistics(session, history=("games", "events"))
     return ImportSummary("games", file_name, len(read.records))
+
+
+@dataclass(frozen=True, slots=True)
+class PgnImport:
+    file_name: str
+    games_rated: int
+    games_unrated: int
+    events: int
+    players_matched: int
+    players_created: int
+    duplicates: list[str]
+
+
+def import_pgn(
+    session: Session, pool: Pool, file_name: str, content: bytes, now: dt.datetime
+) -> PgnImport:
+    """Add the games of a PGN file to `pool` by their headers, matching or creating players
+    (`ledger.services.matching`; names alone where a side has no FIDE ID)."""
+    read, problems = pgnfiles.read_pgn(content, file_name)
+    if problems:
+        raise RejectedRecords(problems)
+    import_id = record_import(session, "pgn", file_name, pgnfiles.decode(content), len(read), now)
+    players = match_players(
+        session, pool, _pgn_players(read, file_name, now.date()), by_name_alone=True
+    )
+    games = [_pgn_game(game, players.ids, file_name, now.date()) for game in read]
+    add_games(session, pool, games, import_id)
+    refresh_statistics(session, players=("players",), history=("games", "events"))
+    return PgnImport(
+        file_name,
+        len(games),
+        0,
+        len({game.event for game in games if game.event}),
+        players.matched,
+        players.created,
+        people.likely_duplicates(session, players.ids.values()),
+    )
+
+
+def _pgn_key(name: str, fide_id: int | None) -> Hashable:
+    """One player of a PGN file: by FIDE ID where the header gives it, else by name."""
+    return fide_id if fide_id is not None else names.name_key(name)
+
+
+def _pgn_players(
+    games: list[pgnfiles.PgnGame], file_name: str, today: dt.date
+) -> dict[Hashable, NewPlayer]:
+    players: dict[Hashable, NewPlayer] = {}
+    problems = []
+    for game in games:
+        for name, fide_id in ((game.white, game.white_fide_id), (game.black, game.black_fide_id)):
+            key = _pgn_key(name, fide_id)
+            if key in players:
+                continue
+            try:
+                players[key] = new_player(
+                    name=name, fide_id=fide_id, source=f"{file_name}:{game.line}", today=today
+                )
+            except InvalidInput as error:
+                problems.append(str(error))
+    if problems:
+        raise RejectedRecords(problems)
+    return players
+
+
+def _pgn_game(
+    game: pgnfiles.PgnGame, ids: dict[Hashable, int], file_name: str, today: dt.date
+) -> NewGame:
+    return new_game(
+        date=game.date,
+        white=ids[_pgn_key(game.white, game.white_fide_id)],
+        black=ids[_pgn_key(game.black, game.black_fide_id)],
+        result=game.result,
+        event=game.event,
+        round=game.round,
+        source=f"{file_name}:{game.line}",
+        today=today,
+    )
 
 
 @contextmanager
@@ -82,7 +163,7 @@ def _text(content: bytes, file_name: str) -> str:
         ) from None
 
 
-def _record_import(
+def record_import(
     session: Session, kind: str, file_name: str, text: str, rows: int, now: dt.datetime
 ) -> int:
     """Remember the file by its content, refusing a file that was imported before.

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from ledger import names
 from ledger.database import lock_pool
 from ledger.domain import Pool
 from ledger.errors import RejectedRecords
@@ -61,6 +62,7 @@ def _player_row(player_id: int, player: NewPlayer) -> dict[str, object]:
         "id": player_id,
         "fide_id": player.fide_id,
         "name": player.name,
+        "name_key": names.name_key(player.name),
         "federation": player.federation,
         "sex": player.sex,
         "title": player.title,

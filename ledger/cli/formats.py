@@ -1,0 +1,207 @@
+"""The federations' file formats: tournament reports, FIDE rating lists and PGN in; lists and
+tournament reports out."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from collections.abc import Iterable, Iterator
+from enum import StrEnum
+from pathlib import Path
+from typing import IO, Annotated
+
+import typer
+
+from ledger import exports, fide_lists, queries, render, trf
+from ledger.cli.options import (
+    DbOption,
+    ListPeriodOption,
+    PoolOption,
+    now,
+    open_ledger,
+    parse,
+)
+from ledger.domain import Period, Pool
+from ledger.errors import InvalidInput
+from ledger.services import imports, list_imports, tournaments
+
+app = typer.Typer()
+
+FileArgument = Annotated[Path, typer.Argument(metavar="FILE", show_default=False)]
+OutputOption = Annotated[
+    Path | None, typer.Option("--output", "-o", metavar="FILE", help="Default: standard output.")
+]
+
+
+class ExportFormat(StrEnum):
+    CSV = "csv"
+    JSON = "json"
+    FIDE_TXT = "fide-txt"
+    FIDE_XML = "fide-xml"
+
+
+@app.command("import-trf")
+def import_trf(
+    ctx: typer.Context,
+    file: FileArgument,
+    check: Annotated[
+        bool, typer.Option("--check", help="Validate and show what would be imported.")
+    ] = False,
+    replace: Annotated[
+        bool, typer.Option("--replace", help="Put the report in place of its event's games.")
+    ] = False,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """Import a tournament report (TRF16 or TRF-2026): its event, players, games and byes."""
+    content = _read(file)
+    the_pool = parse("pool", Pool.parse, pool)
+    with open_ledger(ctx, db) as ledger, ledger.trial() if check else ledger.transaction() as s:
+        summary = tournaments.import_trf(s, the_pool, file.name, content, now(), replace)
+    render.tournament_imported(summary, check)
+
+
+@app.command("import-pgn")
+def import_pgn(
+    ctx: typer.Context, file: FileArgument, pool: PoolOption = "standard", db: DbOption = None
+) -> None:
+    """Import the results of a PGN file's games (from their headers; moves are not kept)."""
+    content = _read(file)
+    the_pool = parse("pool", Pool.parse, pool)
+    with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
+        summary = imports.import_pgn(session, the_pool, file.name, content, now())
+    render.pgn_imported(summary)
+
+
+@app.command("import-fide-list")
+def import_fide_list(
+    ctx: typer.Context,
+    file: FileArgument,
+    period: Annotated[
+        str | None,
+        typer.Option(
+            "--period",
+            metavar="YYYY-MM",
+            help="The period whose list it is (FIDE's list of 1 November is 2026-10's). "
+            "Default: last month.",
+        ),
+    ] = None,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Refuse the file if any row cannot be read.")
+    ] = False,
+    pool: Annotated[
+        str, typer.Option("--pool", metavar="POOL", help="The pool of a single-pool file.")
+    ] = "standard",
+    db: DbOption = None,
+) -> None:
+    """Publish a FIDE rating list file (TXT, XML or zipped) as the ledger's list of a period."""
+    today = now()
+    the_period = parse("period", Period.parse, period) if period else Period.of(today.date()) - 1
+    the_pool = parse("pool", Pool.parse, pool)
+    with _opened(file) as stream:
+        digest = _digest(stream)
+        stream.seek(0)
+        reader = fide_lists.open_fide_list(stream, file.name, the_pool)
+        with (
+            open_ledger(ctx, db) as ledger,
+            ledger.transaction() as session,
+            render.progress(f"Importing {file.name}") as advance,
+        ):
+            summary = list_imports.import_fide_list(
+                session, reader, file.name, digest, the_period, today, strict, advance
+            )
+    render.fide_list_imported(summary)
+
+
+@app.command("export-list")
+def export_list(
+    ctx: typer.Context,
+    output_format: Annotated[ExportFormat, typer.Option("--format", help="File format.")],
+    period: ListPeriodOption = None,
+    pool: Annotated[
+        str | None,
+        typer.Option(
+            "--pool", metavar="POOL", help="Default: standard; FIDE formats: all three pools."
+        ),
+    ] = None,
+    output: OutputOption = None,
+    db: DbOption = None,
+) -> None:
+    """Write a published rating list as CSV, JSON or FIDE's TXT or XML layout."""
+    the_period = parse("period", Period.parse, period) if period else None
+    pools = (parse("pool", Pool.parse, pool),) if pool else tuple(Pool)
+    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
+        if output_format in (ExportFormat.CSV, ExportFormat.JSON):
+            published = queries.rating_list(
+                session, pools[0] if pool else Pool.STANDARD, the_period
+            )
+        else:
+            list_period, rows = exports.fide_list_rows(session, pools, the_period)
+    with _written(output) as out, contextlib.redirect_stdout(out):
+        if output_format in (ExportFormat.CSV, ExportFormat.JSON):
+            render.rating_list(published, render.Format(output_format.value))
+        elif output_format is ExportFormat.FIDE_TXT:
+            _write(out, fide_lists.write_fide_txt(rows, pools, exports.fide_month(list_period)))
+        else:
+            _write(out, fide_lists.write_fide_xml(rows, pools))
+
+
+@app.command("export-trf")
+def export_trf(
+    ctx: typer.Context,
+    event: Annotated[str, typer.Argument(metavar="EVENT", help="The event's name.")],
+    pool: PoolOption = "standard",
+    output: OutputOption = None,
+    db: DbOption = None,
+) -> None:
+    """Write an event as a TRF16 tournament report."""
+    the_pool = parse("pool", Pool.parse, pool)
+    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
+        report = exports.tournament_report(session, the_pool, event)
+    with _written(output) as out:
+        _write(out, [trf.write_trf(report)])
+
+
+def _digest(stream: IO[bytes]) -> str:
+    """The file's SHA-256, read in chunks (a FIDE list is large)."""
+    digest = hashlib.sha256()
+    while chunk := stream.read(1 << 20):
+        digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _read(file: Path) -> bytes:
+    with _opened(file) as stream:
+        return stream.read()
+
+
+@contextlib.contextmanager
+def _opened(file: Path) -> Iterator[IO[bytes]]:
+    try:
+        stream = file.open("rb")
+    except OSError as error:
+        raise InvalidInput(f"{file}: {error.strerror or 'cannot be read'}.") from None
+    with stream:
+        yield stream
+
+
+@contextlib.contextmanager
+def _written(output: Path | None) -> Iterator[IO[str]]:
+    """The output file (written whole or not at all), or standard output."""
+    if output is None:
+        yield typer.get_text_stream("stdout")
+        return
+    partial = output.with_name(output.name + ".partial")
+    try:
+        with partial.open("w", encoding="utf-8", newline="") as out:
+            yield out
+        partial.replace(output)
+    except OSError as error:
+        raise InvalidInput(f"{output}: {error.strerror or 'cannot be written'}.") from None
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _write(out: IO[str], chunks: Iterable[str]) -> None:
+    for chunk in chunks:
+        out.write(chunk)

@@ -1,0 +1,185 @@
+"""The ledger's data in the federations' formats: a published list as FIDE list rows, an event
+as a tournament report. Read side: queries only, never a commit; the format modules
+(`ledger.fide_lists`, `ledger.trf`) turn these records into text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator, Sequence
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ledger import names, queries, trf
+from ledger.domain import ByeKind, Period, Pool
+from ledger.errors import InvalidInput, NotFound
+from ledger.fide_lists import FideListRow, PoolRating
+from ledger.models import Bye, Event, Game, Player, PlayerRating
+from ledger.services.batches import select_in
+
+_BYE_CODES = {
+    ByeKind.HALF_POINT: "H",
+    ByeKind.FULL_POINT: "F",
+    ByeKind.UNPAIRED: "U",
+    ByeKind.ZERO_POINT: "Z",
+}
+
+
+_MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
+
+
+def fide_month(period: Period) -> str:
+    """FIDE's name for the list published by closing `period`: NOV26 for 2026-10."""
+    published = period + 1
+    return f"{_MONTHS[published.month - 1]}{published.year % 100:02d}"
+
+
+def fide_list_rows(
+    session: Session, pools: Sequence[Pool], period: Period | None
+) -> tuple[Period, list[FideListRow]]:
+    """The lists of `period` (default: the first pool's newest) as FIDE's rows: every player
+    of the ledger, rated or not, ordered by name as FIDE's files are.
+
+    A player without a FIDE ID is written with the ledger ID; the flag is that of the first
+    pool that lists the player (`w` alone for a player on no list).
+    """
+    first = queries.rating_list(session, pools[0], period)
+    rows: dict[int, dict[Pool, queries.ListRow]] = {}
+    for published in [first, *_published(session, pools[1:], first.period)]:
+        for row in published.rows:
+            rows.setdefault(row.id, {})[published.pool] = row
+    players = session.scalars(select(Player)).all()
+    return first.period, sorted(
+        (_fide_row(player, rows.get(player.id, {}), pools) for player in players),
+        key=lambda row: (names.sort_key(row.name), row.fide_id),
+    )
+
+
+def _published(
+    session: Session, pools: Sequence[Pool], period: Period
+) -> Iterator[queries.RatingList]:
+    """The lists of `period` in those of `pools` that published one."""
+    for pool in pools:
+        try:
+            yield queries.rating_list(session, pool, period)
+        except NotFound:
+            continue
+
+
+def _fide_row(
+    player: Player, by_pool: dict[Pool, queries.ListRow], pools: Sequence[Pool]
+) -> FideListRow:
+    listed = [by_pool[pool] for pool in pools if pool in by_pool]
+    flag = listed[0].flag if listed else ("w" if player.sex == "F" else "")
+    return FideListRow(
+        fide_id=player.fide_id or player.id,
+        name=player.name,
+        federation=player.federation,
+        sex=player.sex,
+        title=player.title,
+        women_title=player.women_title,
+        other_titles=player.other_titles,
+        foa_title=player.foa_title,
+        ratings={pool: _pool_rating(by_pool.get(pool)) for pool in pools},
+        birth_year=player.birth_year,
+        flag=flag,
+        line=0,
+    )
+
+
+def _pool_rating(row: queries.ListRow | None) -> PoolRating:
+    if row is None:
+        return PoolRating(None, 0, None)
+    return PoolRating(row.rating, row.games, row.k)
+
+
+def tournament_report(session: Session, pool: Pool, name: str) -> trf.TournamentReport:
+    """The event `name` of `pool` as a tournament report, its players numbered by rating
+    (then name) as pairing programs number them."""
+    event = session.scalars(select(Event).where(Event.pool == pool, Event.name == name)).first()
+    if event is None:
+        raise NotFound(f"no {pool} event named {name!r}; `ledger event` lists an event's games.")
+    games = session.scalars(select(Game).where(Game.event_id == event.id)).all()
+    byes = session.scalars(select(Bye).where(Bye.event_id == event.id)).all()
+    unnumbered = [game.id for game in games if game.round is None]
+    if unnumbered:
+        raise InvalidInput(
+            f"event {name!r}: game {unnumbered[0]} has no round number; a tournament report "
+            "needs every game's round."
+        )
+    ranks, players = _numbered_players(session, pool, games, byes)
+    round_dates = _round_dates(games, byes)
+    return trf.TournamentReport(
+        event=trf.TrfEvent(
+            event.name, event.city, event.federation, event.start_date, event.end_date, round_dates
+        ),
+        players=players,
+        games=[
+            _trf_game(game, ranks)
+            for game in sorted(games, key=lambda game: (game.round, ranks[game.white_id]))
+        ],
+        byes=[
+            trf.TrfBye(
+                bye.round,
+                ranks[bye.player_id],
+                _BYE_CODES[bye.kind],
+                round_dates[bye.round - 1] or event.end_date,
+                0,
+            )
+            for bye in sorted(byes, key=lambda bye: (bye.round, ranks[bye.player_id]))
+        ],
+    )
+
+
+def _numbered_players(
+    session: Session, pool: Pool, games: Sequence[Game], byes: Sequence[Bye]
+) -> tuple[dict[int, int], list[trf.TrfPlayer]]:
+    ids = {g.white_id for g in games} | {g.black_id for g in games} | {b.player_id for b in byes}
+    statement = select(Player, PlayerRating.rating).outerjoin(
+        PlayerRating, (PlayerRating.player_id == Player.id) & (PlayerRating.pool == pool)
+    )
+    found = sorted(
+        select_in(session, statement, Player.id, ids),
+        key=lambda row: (-(row.rating or 0), row.Player.name, row.Player.id),
+    )
+    ranks = {row.Player.id: rank for rank, row in enumerate(found, start=1)}
+    players = [
+        trf.TrfPlayer(
+            rank=ranks[row.Player.id],
+            sex=row.Player.sex,
+            title=row.Player.title,
+            name=row.Player.name,
+            rating=row.rating,
+            federation=row.Player.federation,
+            fide_id=row.Player.fide_id,
+            birth_year=row.Player.birth_year,
+            line=0,
+        )
+        for row in found
+    ]
+    return ranks, players
+
+
+def _round_dates(games: Sequence[Game], byes: Sequence[Bye]) -> tuple[dt.date | None, ...]:
+    """Each round's date: the earliest of its games."""
+    rounds = max([g.round or 0 for g in games] + [b.round for b in byes], default=0)
+    dates: list[dt.date | None] = [None] * rounds
+    for game in games:
+        assert game.round is not None
+        current = dates[game.round - 1]
+        dates[game.round - 1] = game.date if current is None else min(current, game.date)
+    return tuple(dates)
+
+
+def _trf_game(game: Game, ranks: dict[int, int]) -> trf.TrfGame:
+    assert game.round is not None
+    return trf.TrfGame(
+        round=game.round,
+        white=ranks[game.white_id],
+        black=ranks[game.black_id],
+        result=game.result,
+        rated=game.rated and game.result.is_played,
+        date=game.date,
+        lines=(0, 0),
+    )

@@ -1,0 +1,95 @@
+"""Player searches (`find`) and merges (`merge-players`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from ledger.domain import Pool
+from ledger.people import FIND_LIMIT, FoundPlayer
+from ledger.render.base import Format, plain, print_csv, print_json, text
+from ledger.services.merges import PlayerMerged
+
+FOUND_FIELDS = tuple(field.name for field in dataclasses.fields(FoundPlayer))
+
+
+def found_players(found: Sequence[FoundPlayer], query: str, pool: Pool, output: Format) -> None:
+    """The players a search found, as a table, CSV (one header line) or a JSON array."""
+    rows = [plain(player) for player in found]
+    if output is Format.JSON:
+        print_json(rows)
+    elif output is Format.CSV:
+        print_csv(rows, FOUND_FIELDS)
+    elif not found:
+        print(f'No player matches "{query}"; try fewer or shorter words, or an ID.')
+    else:
+        Console().print(_found_table(found, query, pool))
+
+
+def _found_table(found: Sequence[FoundPlayer], query: str, pool: Pool) -> Table:
+    more = len(found) >= FIND_LIMIT
+    table = Table(
+        title=f'Players matching "{query}"',
+        title_justify="left",
+        caption=f"The first {FIND_LIMIT}; add words to narrow the search." if more else None,
+        caption_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    for header in ("ID", "FIDE ID", "Name", "Fed", "Born", pool.capitalize()):
+        table.add_column(header, justify="left" if header in ("Name", "Fed") else "right")
+    for player in found:
+        table.add_row(
+            str(player.id),
+            text(player.fide_id),
+            player.name,
+            text(player.federation),
+            text(player.birth_year),
+            text(player.rating) or "unrated",
+        )
+    return table
+
+
+_FIELD_NAMES = {
+    "fide_id": "FIDE ID",
+    "federation": "federation",
+    "sex": "sex",
+    "title": "title",
+    "women_title": "women's title",
+    "other_titles": "other titles",
+    "foa_title": "FOA title",
+    "birth_year": "birth year",
+}
+
+
+def merged(result: PlayerMerged) -> None:
+    """What a merge moved, in one line."""
+    moved = [
+        _count(result.games_moved, "game", "games"),
+        _count(result.byes_moved, "bye", "byes"),
+        _count(result.entries_moved, "list entry", "list entries"),
+    ]
+    if result.pools:
+        moved.append(f"the {' and '.join(result.pools)} rating history")
+    filled = _and([_FIELD_NAMES[name] for name in result.filled])
+    print(
+        f"Merged player {result.dropped_id} ({result.dropped_name}) into {result.kept_id} "
+        f"({result.kept_name}): moved {_and(moved)}"
+        + (f"; {result.kept_id} took its {filled}." if filled else ".")
+    )
+
+
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"
+
+
+def _and(items: Sequence[str]) -> str:
+    """The items joined with commas and a last "and": "a, b and c"."""
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"

@@ -1,0 +1,83 @@
+"""What the imports say when they are done, their warnings, and the progress of a long one."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from rich.console import Console
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+from ledger.render.base import message
+from ledger.services.imports import PgnImport
+from ledger.services.list_imports import FideListImport
+from ledger.services.tournaments import TournamentImport
+
+MOST_WARNINGS = 20
+
+
+def tournament_imported(summary: TournamentImport, checked: bool) -> None:
+    games = summary.games_rated + summary.games_unrated
+    what = (
+        f"event {summary.event!r} ({summary.pool}, period {summary.period}): "
+        f"{_count(summary.players_matched + summary.players_created, 'player')} "
+        f"({summary.players_matched} matched, {summary.players_created} new), "
+        f"{_count(games, 'game')} ({summary.games_rated} to rate, "
+        f"{summary.games_unrated} not rated), {_count(summary.byes, 'bye')}"
+    )
+    if checked:
+        message(f"{summary.file_name} is ready to import: {what}. Nothing was written.")
+    else:
+        verb = "Replaced" if summary.replaced else "Imported"
+        message(f"{verb} {what} from {summary.file_name}.")
+    warnings(summary.duplicates)
+
+
+def pgn_imported(summary: PgnImport) -> None:
+    message(
+        f"Imported {_count(summary.games_rated + summary.games_unrated, 'game')} "
+        f"({summary.games_rated} to rate, {summary.games_unrated} not rated) in "
+        f"{_count(summary.events, 'event')} from {summary.file_name}: "
+        f"{summary.players_matched} players matched, {summary.players_created} new."
+    )
+    warnings(summary.duplicates)
+
+
+def fide_list_imported(summary: FideListImport) -> None:
+    rated = ", ".join(f"{summary.rated.get(pool, 0)} {pool}" for pool in summary.pools)
+    message(
+        f"Published {summary.file_name} as the list of {summary.period}: {rated} ratings; "
+        f"{summary.players_created} players new, {summary.players_updated} updated."
+    )
+    if summary.skipped:
+        warnings([f"skipped {line}" for line in summary.skipped])
+    warnings(summary.duplicates)
+
+
+def warnings(lines: list[str]) -> None:
+    """Warnings on stderr, at most `MOST_WARNINGS` of them and how many more there are."""
+    for line in lines[:MOST_WARNINGS]:
+        print(f"warning: {line}", file=sys.stderr)
+    if len(lines) > MOST_WARNINGS:
+        print(f"warning: ... and {len(lines) - MOST_WARNINGS} more.", file=sys.stderr)
+
+
+@contextmanager
+def progress(description: str) -> Iterator[Callable[[int], None]]:
+    """A progress line on stderr while rows are read (a terminal only); yields `advance`."""
+    console = Console(stderr=True)
+    columns = (SpinnerColumn(), TextColumn("{task.description} {task.completed:,} rows"))
+    with Progress(
+        *columns,
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    ) as bar:
+        task = bar.add_task(description, total=None)
+        yield lambda rows: bar.advance(task, rows)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")

@@ -1,0 +1,354 @@
+"""Importing a FIDE rating list as the ledger's published list of one period.
+
+The file is streamed in batches inside one transaction: players are created or updated by
+FIDE ID, and each pool's rated rows become that period's list rows and the players' standing,
+marked with the import. The period is then closed in each pool the file carries, so the
+ledger's next close rates the games of the following period from this list.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from ledger import names, people, rules
+from ledger.database import lock_pool, refresh_statistics
+from ledger.domain import Period, Pool
+from ledger.errors import Conflict, InvalidInput, RejectedRecords
+from ledger.fide_lists import FideListReader, FideListRow
+from ledger.models import Game, Import, ListEntry, Player, PlayerRating
+from ledger.records import HIGHEST_RATING, NewPlayer, new_player, problem
+from ledger.services.batches import AnyRow, batched, insert_rows, select_in, update_rows
+from ledger.services.closing import close_without_games
+from ledger.services.periods import newest_closed_period
+
+MOST_DUPLICATES_SHOWN = 20
+
+
+@dataclass
+class FideListImport:
+    """What importing a FIDE list did; `skipped` holds the rows it could not read."""
+
+    file_name: str
+    period: Period
+    pools: tuple[Pool, ...]
+    players_created: int = 0
+    players_updated: int = 0
+    rated: dict[Pool, int] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)
+    duplicates: list[str] = field(default_factory=list)
+
+
+def import_fide_list(
+    session: Session,
+    reader: FideListReader,
+    file_name: str,
+    digest: str,
+    period: Period,
+    now: dt.datetime,
+    strict: bool = False,
+    progress: Callable[[int], None] = lambda rows: None,
+) -> FideListImport:
+    """Publish the list in `reader` as the list of `period` in every pool it carries.
+
+    Refused if that list is already published or earlier periods are open or hold games;
+    with `strict`, refused if any row cannot be read.
+    """
+    summary = FideListImport(file_name, period, reader.pools)
+    for pool in reader.pools:
+        lock_pool(session, pool)
+        _refuse_period(session, pool, period)
+    import_id = _record(session, file_name, digest, period, now)
+    players = _ListPlayers(session, file_name, now.date())
+    for batch in batched(reader.rows()):
+        rows = players.write(batch, summary)
+        for pool in reader.pools:
+            _publish_rows(session, pool, period, rows, import_id, summary)
+        progress(len(batch))
+    summary.skipped = reader.problems + players.problems
+    if strict and summary.skipped:
+        raise RejectedRecords(summary.skipped)
+    session.execute(
+        update(Import)
+        .where(Import.id == import_id)
+        .values(rows=summary.players_updated + summary.players_created)
+    )
+    for pool in reader.pools:
+        close_without_games(session, pool, period, now)
+    summary.duplicates = players.duplicates()
+    refresh_statistics(session, players=("players", "player_ratings"), history=("list_entries",))
+    return summary
+
+
+def _refuse_period(session: Session, pool: Pool, period: Period) -> None:
+    """A FIDE list becomes the next list of the pool, with no open games before it."""
+    newest = newest_closed_period(session, pool)
+    if newest is not None and period <= newest:
+        raise Conflict(
+            f"the {pool} list of {period} is already published; a FIDE list can be "
+            f"imported as the list of {newest + 1} or later."
+        )
+    if newest is not None and period > newest + 1:
+        raise Conflict(
+            f"periods {newest + 1} to {period - 1} are still open in {pool}; close them "
+            f"first (`ledger close-period {period - 1}`)."
+        )
+    held = session.scalar(
+        select(func.min(Game.period)).where(Game.pool == pool, Game.period <= period)
+    )
+    if held is not None and (newest is None or held > newest):
+        raise Conflict(
+            f"period {held} holds {pool} games and is still open; close it before importing a "
+            f"FIDE list as the list of {period}."
+        )
+
+
+def _record(session: Session, file_name: str, digest: str, period: Period, now: dt.datetime) -> int:
+    earlier = session.scalars(
+        select(Import).where(Import.kind == "fide-list", Import.sha256 == digest)
+    ).first()
+    if earlier is not None:
+        raise Conflict(
+            f"{file_name} was already imported on {earlier.imported_at:%Y-%m-%d %H:%M} "
+            f"(as {earlier.file_name}, the list of {earlier.period}); nothing was written."
+        )
+    record = Import(
+        kind="fide-list", file_name=file_name, sha256=digest, rows=0, imported_at=now, period=period
+    )
+    session.add(record)
+    session.flush()
+    return record.id
+
+
+@dataclass(frozen=True, slots=True)
+class _ListRow:
+    """A readable row of the file and the ledger ID of its player."""
+
+    player_id: int
+    row: FideListRow
+
+
+class _ListPlayers:
+    """Creates and updates the file's players by FIDE ID, batch by batch."""
+
+    def __init__(self, session: Session, file_name: str, today: dt.date) -> None:
+        self.session = session
+        self.file_name = file_name
+        self.today = today
+        self.next_id = (session.scalar(select(func.max(Player.id))) or 0) + 1
+        self.problems: list[str] = []
+        self.ids: list[int] = []
+
+    def write(self, batch: Sequence[FideListRow], summary: FideListImport) -> list[_ListRow]:
+        valid = [row for row in batch if self._valid(row)]
+        known: dict[int, int] = dict(
+            select_in(
+                self.session,
+                select(Player.fide_id, Player.id),
+                Player.fide_id,
+                (r.fide_id for r in valid),
+            )
+        )
+        new = [row for row in valid if row.fide_id not in known]
+        created = self._new_ids(new)
+        update_rows(
+            self.session,
+            Player,
+            [_player_row(known[r.fide_id], r) for r in valid if r.fide_id in known],
+        )
+        insert_rows(
+            self.session,
+            Player,
+            [_player_row(created[r.fide_id], r) | {"fide_id": r.fide_id} for r in new],
+        )
+        summary.players_updated += len(valid) - len(new)
+        summary.players_created += len(new)
+        ids = known | created
+        self.ids.extend(ids.values())
+        return [_ListRow(ids[row.fide_id], row) for row in valid]
+
+    def _valid(self, row: FideListRow) -> bool:
+        try:
+            _identity(row, f"{self.file_name}:{row.line}", self.today)
+        except InvalidInput as error:
+            self.problems.append(str(error))
+            return False
+        return True
+
+    def _new_ids(self, rows: Sequence[FideListRow]) -> dict[int, int]:
+        """A new player's ledger ID is their FIDE ID where it is free, else the next free ID."""
+        taken = {
+            row[0]
+            for row in select_in(
+                self.session, select(Player.id), Player.id, (r.fide_id for r in rows)
+            )
+        }
+        ids = {}
+        for row in rows:
+            if row.fide_id in taken:
+                ids[row.fide_id] = self.next_id
+                self.next_id += 1
+            else:
+                ids[row.fide_id] = row.fide_id
+                self.next_id = max(self.next_id, row.fide_id + 1)
+            taken.add(ids[row.fide_id])
+        return ids
+
+    def duplicates(self) -> list[str]:
+        return people.likely_duplicates(self.session, self.ids)
+
+
+def _identity(row: FideListRow, source: str, today: dt.date) -> NewPlayer:
+    """The row's player, validated as any new player is."""
+    for pool, rating in row.ratings.items():
+        if rating.rating is not None and not rules.RATING_FLOOR <= rating.rating <= HIGHEST_RATING:
+            raise InvalidInput(
+                problem(source, f"{pool} rating {rating.rating} is not a published rating.")
+            )
+    return new_player(
+        name=row.name,
+        fide_id=row.fide_id,
+        federation=row.federation,
+        sex=row.sex,
+        title=row.title,
+        birth_year=row.birth_year,
+        source=source,
+        today=today,
+    )
+
+
+def _player_row(player_id: int, row: FideListRow) -> dict[str, object]:
+    return {
+        "id": player_id,
+        "name": " ".join(row.name.split()),
+        "name_key": names.name_key(row.name),
+        "federation": row.federation,
+        "sex": row.sex,
+        "title": row.title,
+        "women_title": row.women_title,
+        "other_titles": row.other_titles,
+        "foa_title": row.foa_title,
+        "birth_year": row.birth_year,
+    }
+
+
+def _publish_rows(
+    session: Session,
+    pool: Pool,
+    period: Period,
+    rows: Iterable[_ListRow],
+    import_id: int,
+    summary: FideListImport,
+) -> None:
+    """The pool's rated rows: list rows of `period` and the players' new standing."""
+    rated = {row.player_id: row.row for row in rows if row.row.ratings[pool].rating is not None}
+    earlier = {
+        row.player_id: row
+        for row in select_in(
+            session,
+            select(*_STANDING_COLUMNS).where(PlayerRating.pool == pool),
+            PlayerRating.player_id,
+            rated,
+        )
+    }
+    entries: list[dict[str, object]] = []
+    updates: list[dict[str, object]] = []
+    inserts: list[dict[str, object]] = []
+    for player_id, row in rated.items():
+        before = earlier.get(player_id)
+        standing = _standing(player_id, pool, period, row, before)
+        entries.append(_entry(standing, period, row, before, import_id))
+        (updates if before is not None else inserts).append(standing)
+    insert_rows(session, ListEntry, entries)
+    update_rows(session, PlayerRating, updates)
+    insert_rows(session, PlayerRating, inserts)
+    summary.rated[pool] = summary.rated.get(pool, 0) + len(entries)
+
+
+_STANDING_COLUMNS = (
+    PlayerRating.player_id,
+    PlayerRating.rating,
+    PlayerRating.games_completed,
+    PlayerRating.ever_2400,
+    PlayerRating.peak,
+    PlayerRating.peak_period,
+    PlayerRating.first_list,
+)
+
+
+def _standing(
+    player_id: int, pool: Pool, period: Period, row: FideListRow, before: AnyRow | None
+) -> dict[str, Any]:
+    """The player's standing after the imported list.
+
+    The ledger's own count of games is kept; a player new to the pool gets a count that
+    gives the list's K again (`rules.games_consistent_with_k`). FIDE's flag decides activity.
+    """
+    listed = row.ratings[pool]
+    assert listed.rating is not None
+    peak = max(listed.rating, before.peak if before else 0)
+    return {
+        "player_id": player_id,
+        "pool": pool,
+        "rating": listed.rating,
+        "games_completed": before.games_completed
+        if before
+        else rules.games_consistent_with_k(listed.k, listed.games),
+        "ever_2400": listed.k == rules.KRule.EVER_2400.k
+        or peak >= rules.EVER_2400
+        or bool(before and before.ever_2400),
+        "peak": peak,
+        "peak_period": period if before is None or peak > before.peak else before.peak_period,
+        "last_active": None if "i" in row.flag else period,
+        "first_list": before.first_list if before and before.first_list else period,
+    }
+
+
+def _entry(
+    standing: dict[str, Any],
+    period: Period,
+    row: FideListRow,
+    before: AnyRow | None,
+    import_id: int,
+) -> dict[str, object]:
+    """The list row: the file's games and K, the change from the ledger's previous list."""
+    previous = before.rating if before is not None and before.first_list is not None else None
+    listed = row.ratings[standing["pool"]]
+    assert listed.rating is not None
+    return {
+        "pool": standing["pool"],
+        "player_id": standing["player_id"],
+        "period": period,
+        "rating": listed.rating,
+        "previous_rating": previous,
+        "change": None if previous is None else listed.rating - previous,
+        "listed": True,
+        "games": listed.games,
+        "k_applied": None,
+        "k_rule": None,
+        "k_times_sum": None,
+        "k_next": listed.k or _k_from_standing(standing, period, row.birth_year),
+        "games_completed": standing["games_completed"],
+        "ever_2400": standing["ever_2400"],
+        "peak": standing["peak"],
+        "peak_period": standing["peak_period"],
+        "last_active": standing["last_active"],
+        "import_id": import_id,
+    }
+
+
+def _k_from_standing(standing: dict[str, Any], period: Period, birth_year: int | None) -> int:
+    """K for the next period (8.3.3) where the file gives none."""
+    state = rules.RatingState(
+        standing["rating"],
+        standing["games_completed"],
+        standing["ever_2400"],
+        standing["peak"],
+        birth_year,
+    )
+    return rules.development_coefficient(state, period + 1)

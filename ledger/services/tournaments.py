@@ -1,0 +1,204 @@
+"""Importing a tournament report (TRF): one event, its players matched to the ledger's, its
+games and byes, in one transaction.
+
+Players are matched as `ledger.services.matching` says; the others are created unrated (the
+report's ratings are the arbiter's copy of a list, not the ledger's).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from ledger import people, trf
+from ledger.domain import ByeKind, Period, Pool
+from ledger.errors import Conflict, InvalidInput, RejectedRecords
+from ledger.models import Bye, Event, Game, Import
+from ledger.records import NewGame, NewPlayer, new_game, new_player
+from ledger.services.batches import insert_rows
+from ledger.services.games import EventDetails, add_games
+from ledger.services.imports import record_import
+from ledger.services.matching import match_players
+from ledger.services.periods import is_closed, newest_closed_period
+
+BYE_KINDS = {
+    "H": ByeKind.HALF_POINT,
+    "F": ByeKind.FULL_POINT,
+    "U": ByeKind.UNPAIRED,
+    "Z": ByeKind.ZERO_POINT,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentImport:
+    """What importing a report did (or, checked, would do)."""
+
+    file_name: str
+    event: str
+    pool: Pool
+    period: Period
+    players_matched: int
+    players_created: int
+    games_rated: int
+    games_unrated: int
+    byes: int
+    duplicates: list[str]
+    replaced: bool
+
+
+def import_trf(
+    session: Session,
+    pool: Pool,
+    file_name: str,
+    content: bytes,
+    now: dt.datetime,
+    replace: bool = False,
+) -> TournamentImport:
+    """Record a TRF report's event, players, games and byes in `pool`.
+
+    Refused whole, with every problem by line, if the report is defective; an event already
+    in the ledger is refused unless `replace`, which needs the event's period to be open.
+    """
+    report, problems = trf.read_trf(content, file_name)
+    if report is None or problems:
+        raise RejectedRecords(problems or [f"{file_name}: not a tournament report."])
+    replaced = _clear_event(session, pool, report.event.name, replace)
+    import_id = record_import(
+        session, "trf", file_name, trf.decode(content), len(report.games), now
+    )
+    records = _player_records(report.players, file_name, now.date())
+    players = match_players(session, pool, records, among=replaced or ())
+    games = _games(report, players.ids, file_name, now.date())
+    details = EventDetails(
+        report.event.city, report.event.federation, report.event.start_date, report.event.end_date
+    )
+    (period,) = add_games(session, pool, games, import_id, {report.event.name: details})
+    _add_byes(session, pool, report, players.ids, import_id)
+    return TournamentImport(
+        file_name,
+        report.event.name,
+        pool,
+        period,
+        players.matched,
+        players.created,
+        sum(1 for game in games if game.rated and game.result.is_played),
+        sum(1 for game in games if not (game.rated and game.result.is_played)),
+        len(report.byes),
+        people.likely_duplicates(session, players.ids.values()),
+        replaced is not None,
+    )
+
+
+def _clear_event(session: Session, pool: Pool, name: str, replace: bool) -> set[int] | None:
+    """Remove the event a report replaces, with its games, byes and their import records;
+    returns its players (None if the ledger has no such event)."""
+    event = session.scalars(select(Event).where(Event.pool == pool, Event.name == name)).first()
+    if event is None:
+        return None
+    period = Period.of(event.end_date)
+    if is_closed(period, newest_closed_period(session, pool)):
+        raise Conflict(
+            f"event {name!r} was rated in period {period}, which is closed; "
+            "its report cannot be imported again."
+        )
+    if not replace:
+        raise Conflict(
+            f"event {name!r} is already in the ledger (period {period}); import the report "
+            "with --replace to put it in place of the event's games."
+        )
+    games = session.execute(
+        select(Game.white_id, Game.black_id, Game.import_id).where(Game.event_id == event.id)
+    ).all()
+    byes = session.execute(select(Bye.player_id, Bye.import_id).where(Bye.event_id == event.id))
+    players = {g.white_id for g in games} | {g.black_id for g in games}
+    imports = {g.import_id for g in games}
+    for player_id, import_id in byes:
+        players.add(player_id)
+        imports.add(import_id)
+    for table in (Game, Bye):
+        session.execute(delete(table).where(table.event_id == event.id))
+    session.execute(delete(Event).where(Event.id == event.id))
+    session.execute(delete(Import).where(Import.id.in_(imports - {None}), Import.kind == "trf"))
+    return players
+
+
+def _player_records(
+    players: Sequence[trf.TrfPlayer], file_name: str, today: dt.date
+) -> dict[int, NewPlayer]:
+    """The report's players by starting rank, validated as any new player is."""
+    records, problems = {}, []
+    for player in players:
+        try:
+            records[player.rank] = new_player(
+                name=player.name,
+                fide_id=player.fide_id,
+                federation=player.federation,
+                sex=player.sex,
+                title=player.title,
+                birth_year=player.birth_year,
+                source=f"{file_name}:{player.line}",
+                today=today,
+            )
+        except InvalidInput as error:
+            problems.append(str(error))
+    if problems:
+        raise RejectedRecords(problems)
+    return records
+
+
+def _games(
+    report: trf.TournamentReport, ids: dict[int, int], file_name: str, today: dt.date
+) -> list[NewGame]:
+    games, problems = [], []
+    for game in report.games:
+        try:
+            games.append(
+                new_game(
+                    date=game.date,
+                    white=ids[game.white],
+                    black=ids[game.black],
+                    result=game.result,
+                    event=report.event.name,
+                    round=game.round,
+                    source=f"{file_name}:{game.lines[0]}",
+                    rated=game.rated,
+                    today=today,
+                )
+            )
+        except InvalidInput as error:
+            problems.append(str(error))
+    if problems:
+        raise RejectedRecords(problems)
+    if not games:
+        raise InvalidInput(f"{file_name}: the report holds no games; nothing was written.")
+    return games
+
+
+def _add_byes(
+    session: Session,
+    pool: Pool,
+    report: trf.TournamentReport,
+    ids: dict[int, int],
+    import_id: int,
+) -> None:
+    event_id = session.scalar(
+        select(Event.id).where(Event.pool == pool, Event.name == report.event.name)
+    )
+    insert_rows(
+        session,
+        Bye,
+        [
+            {
+                "event_id": event_id,
+                "round": bye.round,
+                "player_id": ids[bye.player],
+                "kind": BYE_KINDS[bye.code],
+                "import_id": import_id,
+            }
+            for bye in report.byes
+        ],
+    )
