@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, aliased
 from ledger import rules
 from ledger.domain import GameResult, Period, Pool
 from ledger.errors import NotFound
-from ledger.models import Event, Game, GameRating, ListEntry, Player
+from ledger.models import Event, Game, GameRating, Import, ListEntry, Player
 from ledger.queries import published_period
 from ledger.services.periods import newest_closed_period
 
@@ -90,7 +90,10 @@ def explain(
         _game(pool, period, player_id, row) for row in _games(session, pool, period, player_id)
     ]
     if not games:
-        raise NotFound(f"player {player_id} had no games in {pool} period {period}.")
+        raise NotFound(
+            _imported(session, pool, player_id, period)
+            or f"player {player_id} had no games in {pool} period {period}."
+        )
     entry = session.get(ListEntry, (pool, player_id, period))
     rated = [game for game in games if game.not_rated_because is None]
     k = entry.k_applied if entry else None
@@ -131,8 +134,28 @@ def _period(session: Session, pool: Pool, player_id: int, period: Period | None)
         )
     )
     if played is None:
-        raise NotFound(f"player {player_id} has no games in a closed {pool} period.")
+        raise NotFound(
+            _imported(session, pool, player_id, newest)
+            or f"player {player_id} has no games in a closed {pool} period."
+        )
     return played
+
+
+def _imported(session: Session, pool: Pool, player_id: int, period: Period) -> str | None:
+    """Why there is nothing to explain when the player's row in force came from a FIDE list."""
+    row = session.execute(
+        select(ListEntry.period, ListEntry.rating, Import.file_name)
+        .join(Import, Import.id == ListEntry.import_id)
+        .where(ListEntry.pool == pool, ListEntry.player_id == player_id, ListEntry.period <= period)
+        .order_by(ListEntry.period.desc())
+        .limit(1)
+    ).first()
+    if row is None:
+        return None
+    return (
+        f"player {player_id}'s {pool} rating {row.rating} on the list of {row.period} was "
+        f"imported from {row.file_name}; the ledger has no games of theirs to explain."
+    )
 
 
 def _games(session: Session, pool: Pool, period: Period, player_id: int) -> Iterable[Any]:

@@ -27,8 +27,6 @@ from ledger.services.batches import AnyRow, batched, insert_rows, select_in, upd
 from ledger.services.closing import close_without_games
 from ledger.services.periods import newest_closed_period
 
-MOST_DUPLICATES_SHOWN = 20
-
 
 @dataclass
 class FideListImport:
@@ -94,9 +92,11 @@ def _refuse_period(session: Session, pool: Pool, period: Period) -> None:
             f"imported as the list of {newest + 1} or later."
         )
     if newest is not None and period > newest + 1:
+        single = newest + 1 == period - 1
+        gap = f"period {newest + 1} is" if single else f"periods {newest + 1} to {period - 1} are"
         raise Conflict(
-            f"periods {newest + 1} to {period - 1} are still open in {pool}; close them "
-            f"first (`ledger close-period {period - 1}`)."
+            f"{gap} still open in {pool}; close {'it' if single else 'them'} first "
+            f"(`ledger close-period {period - 1}`)."
         )
     held = session.scalar(
         select(func.min(Game.period)).where(Game.pool == pool, Game.period <= period)
@@ -174,7 +174,7 @@ class _ListPlayers:
 
     def _valid(self, row: FideListRow) -> bool:
         try:
-            _identity(row, f"{self.file_name}:{row.line}", self.today)
+            _validated(row, f"{self.file_name}:{row.line}", self.today)
         except InvalidInput as error:
             self.problems.append(str(error))
             return False
@@ -203,7 +203,7 @@ class _ListPlayers:
         return people.likely_duplicates(self.session, self.ids)
 
 
-def _identity(row: FideListRow, source: str, today: dt.date) -> NewPlayer:
+def _validated(row: FideListRow, source: str, today: dt.date) -> NewPlayer:
     """The row's player, validated as any new player is."""
     for pool, rating in row.ratings.items():
         if rating.rating is not None and not rules.RATING_FLOOR <= rating.rating <= HIGHEST_RATING:

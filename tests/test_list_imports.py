@@ -1,0 +1,297 @@
+"""FIDE rating list files into the ledger as a published list, and lists back out in FIDE's
+layout: the round trip, the starting state, refusals and what the next close does."""
+
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from ledger import rules
+from ledger.database import Ledger, open_ledger
+from ledger.domain import Period, Pool
+from ledger.models import Player, PlayerRating
+
+from builders import fingerprint, listing, run
+
+FIDE = Path(__file__).parent / "data" / "fide"
+COMBINED = FIDE / "players_list_foa.txt"
+COMBINED_XML = FIDE / "players_list_xml_foa.xml"
+STANDARD = FIDE / "standard_list.txt"
+DEFECTIVE = FIDE / "players_list_defective.txt"
+LIST = Period(2026, 10)
+
+
+def _import(url: str, path: Path, period: Period = LIST) -> str:
+    imported = run("import-fide-list", str(path), "--period", str(period), db=url)
+    assert imported.exit_code == 0, imported.stderr
+    return imported.stdout
+
+
+def _export(url: str, tmp_path: Path, *options: str) -> bytes:
+    out = tmp_path / "exported"
+    exported = run("export-list", *options, "-o", str(out), db=url)
+    assert exported.exit_code == 0, exported.stderr
+    return out.read_bytes()
+
+
+def _without_unrated_games(content: bytes) -> bytes:
+    """The sample with Kowalski's 4 games of the period (an unrated row) as 0: the ledger
+    counts an unrated player's games from its own records, so these are not kept."""
+    kowalski = re.compile(rb"(<fideid>99000113</fideid>.*?<games>)4(</games>)", re.DOTALL)
+    return kowalski.sub(rb"\g<1>0\g<2>", content.replace(b"0     4   0  0", b"0     0   0  0"))
+
+
+def test_a_combined_list_publishes_every_pool(ledger: Ledger, database_url: str) -> None:
+    assert _import(database_url, COMBINED) == (
+        "Published players_list_foa.txt as the list of 2026-10: 28 standard, 24 rapid, "
+        "20 blitz ratings; 32 players new, 0 updated.\n"
+    )
+    carlsen = listing(ledger)[1503014]
+    assert (carlsen.rating, carlsen.k, carlsen.title, carlsen.federation) == (2823, 10, "GM", "NOR")
+    rapid = run("list", "--pool", "rapid", "--top", "1", "--format", "csv", db=database_url)
+    assert rapid.stdout.splitlines()[1].startswith("1,1503014,")
+
+
+@pytest.mark.parametrize(
+    ("sample", "options"),
+    [
+        (COMBINED, ["--format", "fide-txt"]),
+        (COMBINED_XML, ["--format", "fide-xml"]),
+        (STANDARD, ["--format", "fide-txt", "--pool", "standard"]),
+    ],
+    ids=["combined-txt", "combined-xml", "standard-txt"],
+)
+def test_a_fide_list_exports_back_byte_for_byte(
+    sample: Path, options: list[str], database_url: str, tmp_path: Path
+) -> None:
+    _import(database_url, sample)
+    assert _export(database_url, tmp_path, *options) == _without_unrated_games(sample.read_bytes())
+
+
+def test_a_zipped_list_imports_as_the_list_itself(database_url: str, tmp_path: Path) -> None:
+    zipped = tmp_path / "players_list.zip"
+    with zipfile.ZipFile(zipped, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.write(COMBINED, "players_list_foa.txt")
+    assert "28 standard, 24 rapid, 20 blitz ratings" in _import(database_url, zipped)
+    assert _export(database_url, tmp_path, "--format", "fide-txt") == _without_unrated_games(
+        COMBINED.read_bytes()
+    )
+
+
+def _state(url: str) -> set[tuple[object, ...]]:
+    """Every player's identity and standing, by FIDE ID."""
+    ledger = open_ledger(url)
+    try:
+        with ledger.reading() as session:
+            rows = session.execute(
+                select(
+                    Player.fide_id,
+                    Player.name,
+                    Player.title,
+                    Player.women_title,
+                    Player.other_titles,
+                    Player.foa_title,
+                    Player.birth_year,
+                    Player.sex,
+                    PlayerRating.pool,
+                    PlayerRating.rating,
+                    PlayerRating.games_completed,
+                    PlayerRating.ever_2400,
+                    PlayerRating.last_active,
+                ).outerjoin(PlayerRating, PlayerRating.player_id == Player.id)
+            )
+            return {tuple(row) for row in rows}
+    finally:
+        ledger.dispose()
+
+
+def test_an_exported_list_reads_back_to_the_same_ledger_state(
+    database_url: str, tmp_path: Path
+) -> None:
+    _import(database_url, COMBINED)
+    exported = tmp_path / "again.txt"
+    exported.write_bytes(_export(database_url, tmp_path, "--format", "fide-txt"))
+    again = f"sqlite:///{tmp_path / 'again.db'}"
+    _import(again, exported)
+    assert _state(again) == _state(database_url)
+
+
+def test_the_starting_state_gives_each_rows_k_again(ledger: Ledger, database_url: str) -> None:
+    """Where a list gives only K, the games completed are chosen so that 8.3.3 gives it.
+
+    No count of games explains K 20 for a junior under 2300 or for a rating of 2400 or more:
+    the ledger keeps the list's K on the imported list and follows 8.3.3 from the next period.
+    """
+    _import(database_url, COMBINED)
+    with ledger.reading() as session:
+        standings = session.execute(
+            select(PlayerRating, Player.birth_year).join(
+                Player, Player.id == PlayerRating.player_id
+            )
+        ).all()
+    published = {pool: listing(ledger, pool=pool) for pool in Pool}
+    unexplained = set()
+    for standing, birth_year in standings:
+        state = rules.RatingState(
+            standing.rating, standing.games_completed, standing.ever_2400, standing.peak, birth_year
+        )
+        listed_k = published[standing.pool][standing.player_id].k
+        if rules.development_coefficient(state, LIST + 1) != listed_k:
+            unexplained.add((standing.player_id, standing.pool, listed_k))
+            assert rules.k_rule(state, LIST + 1) in (rules.KRule.JUNIOR, rules.KRule.EVER_2400)
+    assert unexplained == {
+        (99000109, Pool.STANDARD, 20),  # born 2008, 1985
+        (99000122, Pool.STANDARD, 20),  # 2401
+        (99000122, Pool.BLITZ, 20),  # 2415
+    }
+
+
+def test_the_next_close_rates_games_from_the_imported_list(
+    ledger: Ledger, database_url: str
+) -> None:
+    _import(database_url, COMBINED, Period(2026, 9))
+    played = run(
+        "add-game",
+        "--white",
+        "703303",
+        "--black",
+        "7128762",
+        "--result",
+        "0-1",
+        "--date",
+        "2026-10-05",
+        db=database_url,
+    )
+    assert played.exit_code == 0, played.stderr
+    assert run("close-period", "2026-10", db=database_url).exit_code == 0
+    after = listing(ledger)
+    expected = rules.expected_scores(Pool.STANDARD, Period(2026, 10), 2676, 1709)
+    assert expected is not None
+    # Leko's K 10 (reached 2400) and Ababil's K 40 (fewer than 30 games) come from the list.
+    leko = rules.round_half_away_from_zero(10 * (0 - expected[0]))
+    ababil = rules.round_half_away_from_zero(40 * (100 - expected[1]))
+    assert (after[703303].rating, after[703303].change) == (2676 + leko, leko)
+    assert (after[7128762].rating, after[7128762].change) == (1709 + ababil, ababil)
+    assert leko < 0 < ababil
+
+
+def test_an_update_keeps_the_ledger_id_and_warns_of_likely_duplicates(
+    ledger: Ledger, database_url: str
+) -> None:
+    for arguments in (
+        ["--name", "Carlsen, M.", "--id", "7", "--fide-id", "1503014"],
+        ["--name", "Leko, Peter", "--id", "8", "--birth-year", "1979"],
+    ):
+        assert run("add-player", *arguments, db=database_url).exit_code == 0
+    imported = run("import-fide-list", str(COMBINED), "--period", "2026-10", db=database_url)
+    assert imported.exit_code == 0, imported.stderr
+    assert "31 players new, 1 updated" in imported.stdout
+    assert imported.stderr == (
+        'warning: player 703303 "Leko, Peter" (born 1979) may be the same person as 8 '
+        '"Leko, Peter"; merge them with `ledger merge-players 8 703303` if so.\n'
+    )
+    with ledger.reading() as session:
+        assert session.get(Player, 7).name == "Carlsen, Magnus"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("setup", "period", "message"),
+    [
+        (
+            [["import-fide-list", str(STANDARD), "--period", "2026-10"]],
+            "2026-10",
+            "error: the standard list of 2026-10 is already published; a FIDE list can be "
+            "imported as the list of 2026-11 or later.\n",
+        ),
+        (
+            [["import-fide-list", str(STANDARD), "--period", "2026-08"]],
+            "2026-10",
+            "error: period 2026-09 is still open in standard; close it first "
+            "(`ledger close-period 2026-09`).\n",
+        ),
+        (
+            [
+                ["add-player", "--name", "A", "--id", "1"],
+                ["add-player", "--name", "B", "--id", "2"],
+                [
+                    "add-game",
+                    "--white",
+                    "1",
+                    "--black",
+                    "2",
+                    "--result",
+                    "1-0",
+                    "--date",
+                    "2026-09-01",
+                ],
+            ],
+            "2026-10",
+            "error: period 2026-09 holds standard games and is still open; close it before "
+            "importing a FIDE list as the list of 2026-10.\n",
+        ),
+    ],
+    ids=["already-published", "periods-open-before", "open-games-before"],
+)
+def test_a_list_must_be_the_pools_next_one(
+    setup: list[list[str]], period: str, message: str, database_url: str
+) -> None:
+    for command in setup:
+        assert run(*command, db=database_url).exit_code == 0
+    before = fingerprint(database_url)
+    refused = run("import-fide-list", str(COMBINED), "--period", period, db=database_url)
+    assert (refused.exit_code, refused.stderr) == (1, message)
+    assert fingerprint(database_url) == before
+
+
+def test_the_same_file_twice_is_refused(database_url: str) -> None:
+    _import(database_url, STANDARD)
+    refused = run("import-fide-list", str(STANDARD), "--period", "2026-11", db=database_url)
+    assert refused.exit_code == 1
+    assert "standard_list.txt was already imported on" in refused.stderr
+    assert "the list of 2026-10" in refused.stderr
+
+
+def test_unreadable_rows_are_skipped_and_reported_or_refuse_the_file_when_strict(
+    database_url: str,
+) -> None:
+    before = fingerprint(database_url)
+    strict = run("import-fide-list", str(DEFECTIVE), "--strict", db=database_url)
+    assert strict.exit_code == 1
+    assert strict.stderr.splitlines()[0] == (
+        "error: players_list_defective.txt:3: ID Number: '7O3303' is not a whole number."
+    )
+    assert strict.stderr.splitlines()[-1] == "error: 6 problems; nothing was written."
+    assert fingerprint(database_url) == before
+    lenient = run("import-fide-list", str(DEFECTIVE), db=database_url)
+    assert lenient.exit_code == 0, lenient.stderr
+    skipped = lenient.stderr.splitlines()
+    assert len(skipped) == 6
+    assert skipped[0] == (
+        "warning: skipped players_list_defective.txt:3: ID Number: '7O3303' is not a whole number."
+    )
+
+
+def test_a_file_that_is_not_a_list_is_refused(database_url: str) -> None:
+    refused = run("import-fide-list", str(FIDE / "not_a_list.csv"), db=database_url)
+    assert refused.exit_code == 1
+    assert refused.stderr.startswith("error: not_a_list.csv is not a FIDE rating list")
+    missing = run("import-fide-list", "nowhere.txt", db=database_url)
+    assert (missing.exit_code, missing.stderr) == (
+        1,
+        "error: nowhere.txt: No such file or directory.\n",
+    )
+
+
+def test_lists_export_as_csv_and_json(database_url: str, tmp_path: Path) -> None:
+    _import(database_url, COMBINED)
+    csv_text = _export(database_url, tmp_path, "--format", "csv", "--pool", "blitz").decode()
+    assert csv_text.splitlines()[0].startswith("rank,id,name,")
+    assert len(csv_text.splitlines()) == 1 + 20
+    rows = json.loads(_export(database_url, tmp_path, "--format", "json"))
+    assert len(rows) == 28
+    assert (rows[0]["name"], rows[0]["rating"], rows[0]["k"]) == ("Carlsen, Magnus", 2823, 10)
