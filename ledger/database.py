@@ -20,7 +20,18 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, Table, create_engine, event, inspect, text
+from sqlalchemy import (
+    ARRAY,
+    Connection,
+    Engine,
+    Table,
+    any_,
+    bindparam,
+    create_engine,
+    event,
+    inspect,
+    text,
+)
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import (
     ArgumentError,
@@ -195,6 +206,14 @@ def lock_pool(session: Session, pool: Pool) -> None:
     if _is_postgresql(session):
         key = _POOL_LOCK_BASE + list(Pool).index(pool)
         session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+
+
+def one_of(session: Session, column: Any, values: Sequence[Any]) -> Any:
+    """SQL for `column IN values`. On PostgreSQL one array parameter (`= ANY`): a list of
+    thousands of parameters would be a new statement for the driver to parse every time."""
+    if _is_postgresql(session):
+        return column == any_(bindparam(None, list(values), type_=ARRAY(column.type)))
+    return column.in_(values)
 
 
 def copy_rows(session: Session, table: Table, rows: Sequence[dict[str, Any]]) -> bool:

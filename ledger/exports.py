@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import CompoundSelect, select
 from sqlalchemy.orm import Session
 
-from ledger import names, queries, trf
+from ledger import queries, rules, trf
 from ledger.domain import ByeKind, Period, Pool
 from ledger.errors import InvalidInput, NotFound
 from ledger.fide_lists import FideListRow, PoolRating
 from ledger.models import Bye, Event, Game, Player, PlayerRating
-from ledger.services.batches import select_in
+from ledger.services.batches import BATCH_SIZE, AnyRow, AnySelect, select_in
 
 _BYE_CODES = {
     ByeKind.HALF_POINT: "H",
@@ -37,61 +39,108 @@ def fide_month(period: Period) -> str:
 
 def fide_list_rows(
     session: Session, pools: Sequence[Pool], period: Period | None
-) -> tuple[Period, list[FideListRow]]:
+) -> tuple[Period, Iterator[FideListRow]]:
     """The lists of `period` (default: the first pool's newest) as FIDE's rows: every player
-    of the ledger, rated or not, ordered by name as FIDE's files are.
+    of the ledger, rated or not, ordered by name as FIDE's files are, streamed.
 
     A player without a FIDE ID is written with the ledger ID; the flag is that of the first
     pool that lists the player (`w` alone for a player on no list).
     """
-    first = queries.rating_list(session, pools[0], period)
-    rows: dict[int, dict[Pool, queries.ListRow]] = {}
-    for published in [first, *_published(session, pools[1:], first.period)]:
-        for row in published.rows:
-            rows.setdefault(row.id, {})[published.pool] = row
-    players = session.scalars(select(Player)).all()
-    return first.period, sorted(
-        (_fide_row(player, rows.get(player.id, {}), pools) for player in players),
-        key=lambda row: (names.sort_key(row.name), row.fide_id),
-    )
+    period, _ = queries.published_period(session, pools[0], period)
+    lists = dict(_published(session, pools, period))
+    statement = select(*_IDENTITY).order_by(Player.sort_name, Player.id)
+    for pool, published in lists.items():
+        listed = published.subquery()
+        statement = statement.add_columns(
+            *(listed.c[name].label(f"{pool}_{name}") for name in _STANDING)
+        ).outerjoin(listed, listed.c.id == Player.id)
+    rows = session.execute(statement.execution_options(yield_per=BATCH_SIZE))
+    return period, (_fide_row(row, period, pools, set(lists)) for row in rows)
+
+
+_IDENTITY = (
+    Player.id,
+    Player.fide_id,
+    Player.name,
+    Player.federation,
+    Player.sex,
+    Player.title,
+    Player.women_title,
+    Player.other_titles,
+    Player.foa_title,
+    Player.birth_year,
+)
+_STANDING = (
+    "rating",
+    "games_completed",
+    "ever_2400",
+    "peak",
+    "last_active",
+    "period",
+    "change",
+    "games",
+    "k_next",
+    "k_applied",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Standing:
+    """A player's row on one pool's list, as `queries.period_figures` reads it."""
+
+    birth_year: int | None
+    rating: int
+    games_completed: int
+    ever_2400: bool
+    peak: int
+    last_active: Period | None
+    period: Period
+    change: int | None
+    games: int
+    k_next: int | None
+    k_applied: int | None
 
 
 def _published(
     session: Session, pools: Sequence[Pool], period: Period
-) -> Iterator[queries.RatingList]:
-    """The lists of `period` in those of `pools` that published one."""
+) -> Iterator[tuple[Pool, AnySelect | CompoundSelect[*tuple[Any, ...]]]]:
+    """Each pool's list of `period`, where that pool published one."""
     for pool in pools:
         try:
-            yield queries.rating_list(session, pool, period)
+            _, is_newest = queries.published_period(session, pool, period)
         except NotFound:
             continue
+        yield pool, queries.list_statement(pool, period, is_newest)
 
 
 def _fide_row(
-    player: Player, by_pool: dict[Pool, queries.ListRow], pools: Sequence[Pool]
+    row: AnyRow, period: Period, pools: Sequence[Pool], published: set[Pool]
 ) -> FideListRow:
-    listed = [by_pool[pool] for pool in pools if pool in by_pool]
-    flag = listed[0].flag if listed else ("w" if player.sex == "F" else "")
+    """A player's row: their standing on each pool's list (unrated where it has none)."""
+    ratings, flags = {}, []
+    for pool in pools:
+        values = [row._mapping[f"{pool}_{name}"] for name in _STANDING] if pool in published else []
+        if not values or values[0] is None:
+            ratings[pool] = PoolRating(None, 0, None)
+            continue
+        standing = _Standing(row.birth_year, *values)
+        _, games, k, _ = queries.period_figures(standing, period)
+        ratings[pool] = PoolRating(standing.rating, games, k)
+        flags.append(rules.list_flag(row.sex == "F", standing.last_active, period))
     return FideListRow(
-        fide_id=player.fide_id or player.id,
-        name=player.name,
-        federation=player.federation,
-        sex=player.sex,
-        title=player.title,
-        women_title=player.women_title,
-        other_titles=player.other_titles,
-        foa_title=player.foa_title,
-        ratings={pool: _pool_rating(by_pool.get(pool)) for pool in pools},
-        birth_year=player.birth_year,
-        flag=flag,
+        fide_id=row.fide_id or row.id,
+        name=row.name,
+        federation=row.federation,
+        sex=row.sex,
+        title=row.title,
+        women_title=row.women_title,
+        other_titles=row.other_titles,
+        foa_title=row.foa_title,
+        ratings=ratings,
+        birth_year=row.birth_year,
+        flag=flags[0] if flags else ("w" if row.sex == "F" else ""),
         line=0,
     )
-
-
-def _pool_rating(row: queries.ListRow | None) -> PoolRating:
-    if row is None:
-        return PoolRating(None, 0, None)
-    return PoolRating(row.rating, row.games, row.k)
 
 
 def tournament_report(session: Session, pool: Pool, name: str) -> trf.TournamentReport:

@@ -109,6 +109,8 @@ class Player(Base):
     birth_year: Mapped[int | None]
     name_key: Mapped[str] = mapped_column(String(200), index=True)
     """The name for matching (`ledger.names.name_key`): no accents or case, words sorted."""
+    sort_name: Mapped[str] = mapped_column(String(200), index=True)
+    """The name for ordering (`ledger.names.sort_key`): no accents or case, words in order."""
 
     __table_args__ = (CheckConstraint("sex IN ('M', 'F')", name="sex"),)
 

@@ -376,11 +376,15 @@ def _list_row(period: Period, rank: int, row: Any, ranks: _Ranks) -> ListRow:
         row.peak,
         row.peak_period,
     )
+    return ListRow(rank, *identity, row.rating, *period_figures(row, period), flag, *standing)
+
+
+def period_figures(row: Any, period: Period) -> tuple[int | None, int, int, int | None]:
+    """A list row's change, games, K for the next period and K applied: the period's own
+    figures if the player has a row in it, else no change and K from their standing."""
     if row.period == period:
-        figures = (row.change, row.games, row.k_next, row.k_applied)
-    else:
-        state = rules.RatingState(
-            row.rating, row.games_completed, row.ever_2400, row.peak, row.birth_year
-        )
-        figures = (0, 0, rules.development_coefficient(state, period + 1), None)
-    return ListRow(rank, *identity, row.rating, *figures, flag, *standing)
+        return row.change, row.games, row.k_next, row.k_applied
+    state = rules.RatingState(
+        row.rating, row.games_completed, row.ever_2400, row.peak, row.birth_year
+    )
+    return 0, 0, rules.development_coefficient(state, period + 1), None

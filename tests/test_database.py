@@ -145,9 +145,11 @@ def test_upgrading_a_filled_first_revision_keeps_every_row(empty_database_url: s
             )
         with engine.begin() as connection:
             command.upgrade(alembic_config(connection), "head")
-            players = connection.execute(text("SELECT name, name_key FROM players ORDER BY id"))
-            assert [(name, key) for name, key in players] == [
-                (name, names.name_key(name)) for name in names_given
+            players = connection.execute(
+                text("SELECT name, name_key, sort_name FROM players ORDER BY id")
+            )
+            assert [tuple(player) for player in players] == [
+                (name, names.name_key(name), names.sort_key(name)) for name in names_given
             ]
             assert connection.execute(text("SELECT rated FROM games")).scalar_one() in (True, 1)
     finally:

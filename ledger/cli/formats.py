@@ -135,15 +135,15 @@ def export_list(
             published = queries.rating_list(
                 session, pools[0] if pool else Pool.STANDARD, the_period
             )
-        else:
-            list_period, rows = exports.fide_list_rows(session, pools, the_period)
-    with _written(output) as out, contextlib.redirect_stdout(out):
-        if output_format in (ExportFormat.CSV, ExportFormat.JSON):
-            render.rating_list(published, render.Format(output_format.value))
-        elif output_format is ExportFormat.FIDE_TXT:
-            _write(out, fide_lists.write_fide_txt(rows, pools, exports.fide_month(list_period)))
-        else:
-            _write(out, fide_lists.write_fide_xml(rows, pools))
+            with _written(output) as out, contextlib.redirect_stdout(out):
+                render.rating_list(published, render.Format(output_format.value))
+            return
+        list_period, rows = exports.fide_list_rows(session, pools, the_period)
+        with _written(output) as out:
+            if output_format is ExportFormat.FIDE_TXT:
+                _write(out, fide_lists.write_fide_txt(rows, pools, exports.fide_month(list_period)))
+            else:
+                _write(out, fide_lists.write_fide_xml(rows, pools))
 
 
 @app.command("export-trf")

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Row, Select, Table, bindparam, insert, update
 from sqlalchemy.orm import Session
 
-from ledger.database import copy_rows, copy_updates
+from ledger.database import copy_rows, copy_updates, one_of
 
 BATCH_SIZE = 5_000
 T = TypeVar("T")
@@ -61,4 +61,4 @@ def select_in(
 ) -> Iterator[AnyRow]:
     """The rows of `statement` WHERE `column` IN each batch of `values`."""
     for batch in batched(sorted(set(values))):
-        yield from session.execute(statement.where(column.in_(batch)))
+        yield from session.execute(statement.where(one_of(session, column, batch)))

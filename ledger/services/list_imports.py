@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from ledger import names, people, rules
+from ledger import people, rules
 from ledger.database import lock_pool, refresh_statistics
 from ledger.domain import Period, Pool
 from ledger.errors import Conflict, InvalidInput, RejectedRecords
@@ -26,6 +26,7 @@ from ledger.records import HIGHEST_RATING, NewPlayer, new_player, problem
 from ledger.services.batches import AnyRow, batched, insert_rows, select_in, update_rows
 from ledger.services.closing import close_without_games
 from ledger.services.periods import newest_closed_period
+from ledger.services.players import name_columns
 
 
 @dataclass
@@ -225,8 +226,7 @@ def _validated(row: FideListRow, source: str, today: dt.date) -> NewPlayer:
 def _player_row(player_id: int, row: FideListRow) -> dict[str, object]:
     return {
         "id": player_id,
-        "name": " ".join(row.name.split()),
-        "name_key": names.name_key(row.name),
+        **name_columns(row.name),
         "federation": row.federation,
         "sex": row.sex,
         "title": row.title,

@@ -61,13 +61,18 @@ def _player_row(player_id: int, player: NewPlayer) -> dict[str, object]:
     return {
         "id": player_id,
         "fide_id": player.fide_id,
-        "name": player.name,
-        "name_key": names.name_key(player.name),
+        **name_columns(player.name),
         "federation": player.federation,
         "sex": player.sex,
         "title": player.title,
         "birth_year": player.birth_year,
     }
+
+
+def name_columns(name: str) -> dict[str, str]:
+    """A player's name and the keys that match and order it (`ledger.names`)."""
+    name = " ".join(name.split())
+    return {"name": name, "name_key": names.name_key(name), "sort_name": names.sort_key(name)}
 
 
 def _rating_row(player_id: int, pool: Pool, player: NewPlayer) -> dict[str, object]:
