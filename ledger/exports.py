@@ -49,13 +49,14 @@ def fide_list_rows(
     period, _ = queries.published_period(session, pools[0], period)
     lists = dict(_published(session, pools, period))
     statement = select(*_IDENTITY).order_by(Player.sort_name, Player.id)
-    for pool, published in lists.items():
+    for published in lists.values():
         listed = published.subquery()
-        statement = statement.add_columns(
-            *(listed.c[name].label(f"{pool}_{name}") for name in _STANDING)
-        ).outerjoin(listed, listed.c.id == Player.id)
+        statement = statement.add_columns(*(listed.c[name] for name in _STANDING)).outerjoin(
+            listed, listed.c.id == Player.id
+        )
     rows = session.execute(statement.execution_options(yield_per=BATCH_SIZE))
-    return period, (_fide_row(row, period, pools, set(lists)) for row in rows)
+    starts = {pool: len(_IDENTITY) + place * len(_STANDING) for place, pool in enumerate(lists)}
+    return period, (_fide_row(row, period, pools, starts) for row in rows)
 
 
 _IDENTITY = (
@@ -114,12 +115,14 @@ def _published(
 
 
 def _fide_row(
-    row: AnyRow, period: Period, pools: Sequence[Pool], published: set[Pool]
+    row: AnyRow, period: Period, pools: Sequence[Pool], starts: dict[Pool, int]
 ) -> FideListRow:
-    """A player's row: their standing on each pool's list (unrated where it has none)."""
+    """A player's row: their standing on each pool's list (unrated where it has none);
+    `starts` says where each published pool's columns begin in the row."""
     ratings, flags = {}, []
     for pool in pools:
-        values = [row._mapping[f"{pool}_{name}"] for name in _STANDING] if pool in published else []
+        start = starts.get(pool)
+        values = row[start : start + len(_STANDING)] if start is not None else ()
         if not values or values[0] is None:
             ratings[pool] = PoolRating(None, 0, None)
             continue
