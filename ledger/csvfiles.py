@@ -16,7 +16,7 @@ from typing import Generic, TypeVar
 
 from ledger.domain import GameResult, parse_date
 from ledger.errors import InvalidInput, RejectedRecords
-from ledger.records import NewGame, NewPlayer, new_game, new_player, problem
+from ledger.records import NewGame, NewPlayer, new_game, new_player, problem, repeated_games
 
 PLAYER_COLUMNS = (
     "id",
@@ -81,20 +81,7 @@ def read_games(text: str, file_name: str, today: dt.date) -> ReadFile[NewGame]:
         GAME_OPTIONAL_COLUMNS,
         lambda fields, source: _game(fields, source, today),
     )
-    return ReadFile(read.records, read.problems + _repeated_games(read.records))
-
-
-def _repeated_games(games: list[NewGame]) -> list[str]:
-    first_seen: dict[tuple[object, ...], str | None] = {}
-    problems = []
-    for game in games:
-        if game.round is None:
-            continue
-        key = (game.date, game.white, game.black, game.event, game.round)
-        if key in first_seen:
-            problems.append(problem(game.source, f"the same game as {first_seen[key]}."))
-        first_seen.setdefault(key, game.source)
-    return problems
+    return ReadFile(read.records, read.problems + repeated_games(read.records))
 
 
 def _player(fields: dict[str, str], source: str, today: dt.date) -> NewPlayer:

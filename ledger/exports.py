@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import CompoundSelect, select
 from sqlalchemy.orm import Session
 
-from ledger import queries, rules, trf
+from ledger import fide_lists, queries, rules, trf
 from ledger.domain import ByeKind, Period, Pool
 from ledger.errors import InvalidInput, NotFound
 from ledger.fide_lists import FideListRow, PoolRating
@@ -28,35 +28,41 @@ _BYE_CODES = {
 }
 
 
-_MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
-
-
-def fide_month(period: Period) -> str:
-    """FIDE's name for the list published by closing `period`: NOV26 for 2026-10."""
-    published = period + 1
-    return f"{_MONTHS[published.month - 1]}{published.year % 100:02d}"
+def fide_list_file(
+    session: Session, pools: Sequence[Pool], period: Period | None, xml: bool
+) -> Iterator[str]:
+    """The lists of `period` in FIDE's TXT or XML layout, chunk by chunk: the combined file
+    for the three pools, else the single-pool file."""
+    period, rows = fide_list_rows(session, pools, period)
+    if xml:
+        return fide_lists.write_fide_xml(rows, tuple(pools))
+    return fide_lists.write_fide_txt(rows, tuple(pools), fide_lists.list_month(period))
 
 
 def fide_list_rows(
     session: Session, pools: Sequence[Pool], period: Period | None
 ) -> tuple[Period, Iterator[FideListRow]]:
-    """The lists of `period` (default: the first pool's newest) as FIDE's rows: every player
-    of the ledger, rated or not, ordered by name as FIDE's files are, streamed.
+    """The lists in force at `period` (default: the first pool's newest) as FIDE's rows,
+    ordered by name as FIDE's files are, streamed: every player with a FIDE ID, rated or not
+    in a combined file, those rated in the pool in a single-pool one.
 
-    A player without a FIDE ID is written with the ledger ID; the flag is that of the first
-    pool that lists the player (`w` alone for a player on no list).
+    The flag is that of the first pool that lists the player (`w` alone for one on no list).
     """
     period, _ = queries.published_period(session, pools[0], period)
-    lists = dict(_published(session, pools, period))
-    statement = select(*_IDENTITY).order_by(Player.sort_name, Player.id)
-    for published in lists.values():
+    statement: AnySelect = (
+        select(*_IDENTITY)
+        .where(Player.fide_id.is_not(None))
+        .order_by(Player.sort_name, Player.fide_id)
+    )
+    starts: dict[Pool, tuple[int, Period]] = {}
+    for pool, (in_force, published) in _in_force(session, pools, period).items():
         listed = published.subquery()
-        statement = statement.add_columns(*(listed.c[name] for name in _STANDING)).outerjoin(
-            listed, listed.c.id == Player.id
-        )
+        joined = (listed, listed.c.id == Player.id)
+        statement = statement.add_columns(*(listed.c[name] for name in _STANDING))
+        statement = statement.join(*joined) if len(pools) == 1 else statement.outerjoin(*joined)
+        starts[pool] = (len(statement.selected_columns) - len(_STANDING), in_force)
     rows = session.execute(statement.execution_options(yield_per=BATCH_SIZE))
-    starts = {pool: len(_IDENTITY) + place * len(_STANDING) for place, pool in enumerate(lists)}
-    return period, (_fide_row(row, period, pools, starts) for row in rows)
+    return period, (_fide_row(row, pools, starts) for row in rows)
 
 
 _IDENTITY = (
@@ -102,28 +108,35 @@ class _Standing:
     k_applied: int | None
 
 
-def _published(
+def _in_force(
     session: Session, pools: Sequence[Pool], period: Period
-) -> Iterator[tuple[Pool, AnySelect | CompoundSelect[*tuple[Any, ...]]]]:
-    """Each pool's list of `period`, where that pool published one."""
+) -> dict[Pool, tuple[Period, AnySelect | CompoundSelect[*tuple[Any, ...]]]]:
+    """Each pool's list in force at `period` (its newest published up to it), where there
+    is one: the list's period and its statement."""
+    first_day_after = dt.date((period + 1).year, (period + 1).month, 1)
+    lists = {}
     for pool in pools:
         try:
-            _, is_newest = queries.published_period(session, pool, period)
+            in_force, is_newest = queries.published_period(session, pool, as_of=first_day_after)
         except NotFound:
             continue
-        yield pool, queries.list_statement(pool, period, is_newest)
+        lists[pool] = (in_force, queries.list_statement(pool, in_force, is_newest))
+    return lists
 
 
 def _fide_row(
-    row: AnyRow, period: Period, pools: Sequence[Pool], starts: dict[Pool, int]
+    row: AnyRow, pools: Sequence[Pool], starts: dict[Pool, tuple[int, Period]]
 ) -> FideListRow:
     """A player's row: their standing on each pool's list (unrated where it has none);
-    `starts` says where each published pool's columns begin in the row."""
+    `starts` says where each listed pool's columns begin in the row, and its list's period."""
     ratings, flags = {}, []
     for pool in pools:
-        start = starts.get(pool)
-        values = row[start : start + len(_STANDING)] if start is not None else ()
-        if not values or values[0] is None:
+        if pool not in starts:
+            ratings[pool] = PoolRating(None, 0, None)
+            continue
+        start, period = starts[pool]
+        values = row[start : start + len(_STANDING)]
+        if values[0] is None:
             ratings[pool] = PoolRating(None, 0, None)
             continue
         standing = _Standing(row.birth_year, *values)
@@ -131,7 +144,7 @@ def _fide_row(
         ratings[pool] = PoolRating(standing.rating, games, k)
         flags.append(rules.list_flag(row.sex == "F", standing.last_active, period))
     return FideListRow(
-        fide_id=row.fide_id or row.id,
+        fide_id=row.fide_id,
         name=row.name,
         federation=row.federation,
         sex=row.sex,
@@ -154,12 +167,7 @@ def tournament_report(session: Session, pool: Pool, name: str) -> trf.Tournament
         raise NotFound(f"no {pool} event named {name!r}; `ledger event` lists an event's games.")
     games = session.scalars(select(Game).where(Game.event_id == event.id)).all()
     byes = session.scalars(select(Bye).where(Bye.event_id == event.id)).all()
-    unnumbered = [game.id for game in games if game.round is None]
-    if unnumbered:
-        raise InvalidInput(
-            f"event {name!r}: game {unnumbered[0]} has no round number; a tournament report "
-            "needs every game's round."
-        )
+    _refuse_what_a_report_cannot_hold(name, games, byes)
     ranks, players = _numbered_players(session, pool, games, byes)
     round_dates = _round_dates(games, byes)
     return trf.TournamentReport(
@@ -182,6 +190,30 @@ def tournament_report(session: Session, pool: Pool, name: str) -> trf.Tournament
             for bye in sorted(byes, key=lambda bye: (bye.round, ranks[bye.player_id]))
         ],
     )
+
+
+def _refuse_what_a_report_cannot_hold(
+    name: str, games: Sequence[Game], byes: Sequence[Bye]
+) -> None:
+    """A report has one block per player and round: every game needs a round, and no
+    player may have two games (or a game and a bye) in one round."""
+    unnumbered = [game.id for game in games if game.round is None]
+    if unnumbered:
+        raise InvalidInput(
+            f"event {name!r}: game {unnumbered[0]} has no round number; a tournament report "
+            "needs every game's round."
+        )
+    seen: set[tuple[int | None, int]] = set()
+    for round_, player in [
+        *((g.round, p) for g in games for p in (g.white_id, g.black_id)),
+        *((b.round, b.player_id) for b in byes),
+    ]:
+        if (round_, player) in seen:
+            raise InvalidInput(
+                f"event {name!r}: player {player} has two games in round {round_}; a "
+                "tournament report holds one per player and round."
+            )
+        seen.add((round_, player))
 
 
 def _numbered_players(

@@ -88,7 +88,14 @@ class FideListReader:
 
     def rows(self) -> Iterator[FideListRow]:
         """The rows in file order, read once. A row that cannot be read (or repeats a FIDE ID)
-        is skipped, and `problems` gets its `file:line: message`."""
+        is skipped, and `problems` gets its `file:line: message`; a file that cannot be read
+        to its end raises InvalidInput."""
+        try:
+            yield from self._rows()
+        except InvalidInput as error:
+            raise InvalidInput(f"{self._source}: {error}") from None
+
+    def _rows(self) -> Iterator[FideListRow]:
         seen = _SeenIds()
         for line, entry in self._entries:
             try:

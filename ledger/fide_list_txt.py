@@ -31,10 +31,14 @@ from ledger.fide_list_rows import (
 _MONTH_HEADER = re.compile(r"\S{1,5}")
 _HEADER_WORDS = re.compile(r"ID Number|\S+", re.IGNORECASE)
 
+_NAME_WIDTH = 61
+"""FIDE's names fit their column with a space to spare; a longer name is cut to fit, so the
+row reads back (other titles overflow their column instead, as in FIDE's own files)."""
+
 # (column name, width, key) of FIDE's TXT layouts, around the three columns of each pool.
 _TXT_BEFORE = (
     ("ID Number", 15, "id"),
-    ("Name", 61, "name"),
+    ("Name", _NAME_WIDTH, "name"),
     ("Fed", 4, "federation"),
     ("Sex", 4, "sex"),
     ("Tit", 5, "title"),
@@ -171,4 +175,5 @@ def _txt_lines(
     yield "".join(name.ljust(width) for name, width, _ in columns) + NEWLINE
     for row in rows:
         texts = row_texts(row, pools)
+        texts["name"] = texts["name"][: _NAME_WIDTH - 1]
         yield "".join(texts[key].ljust(width) for _, width, key in columns) + NEWLINE

@@ -91,8 +91,10 @@ def _xml_entries(stream: IO[bytes], keys: dict[str, str]) -> Iterator[Entry]:
                     root.clear()
         parser.close()
     except ElementTree.ParseError as error:
-        yield number + 1, f"the XML is broken ({error}); the rest of the file cannot be read."
-        return
+        raise InvalidInput(
+            f"the XML is broken after player {number} ({error}); a list that cannot be read "
+            "to its end is not imported."
+        ) from None
     if player is not None:
         yield number + 1, _xml_values(player, keys)
 

@@ -16,7 +16,7 @@ import codecs
 import zipfile
 from typing import IO
 
-from ledger.domain import Pool
+from ledger.domain import Period, Pool
 from ledger.errors import InvalidInput
 from ledger.fide_list_rows import (
     ALL_POOLS,
@@ -35,12 +35,30 @@ __all__ = [
     "FideListReader",
     "FideListRow",
     "PoolRating",
+    "list_month",
+    "month_period",
     "open_fide_list",
     "write_fide_txt",
     "write_fide_xml",
 ]
 
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+_MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
+
+
+def list_month(period: Period) -> str:
+    """FIDE's name for the list published by closing `period`, from the month it takes
+    effect: NOV26 for the list of 2026-10."""
+    effective = period + 1
+    return f"{_MONTHS[effective.month - 1]}{effective.year % 100:02d}"
+
+
+def month_period(month: str) -> Period:
+    """The period whose list FIDE names `month` (NOV26: 2026-10); years 2000 to 2099."""
+    name, year = month[:3].upper(), month[3:]
+    if name not in _MONTHS or len(year) != 2 or not year.isdigit():
+        raise InvalidInput(f"{month!r} is not a FIDE list month such as NOV26.")
+    return Period(2000 + int(year), _MONTHS.index(name) + 1) - 1
 
 
 def open_fide_list(file: IO[bytes], file_name: str, pool: Pool = Pool.STANDARD) -> FideListReader:

@@ -7,7 +7,6 @@ A federation's list writes "Carlsen, Magnus", a PGN file "Magnus Carlsen", a clu
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
 
 _LETTERS = str.maketrans(
     {"ø": "o", "ł": "l", "æ": "ae", "œ": "oe", "đ": "d", "ð": "d", "ı": "i", "þ": "th"}
@@ -33,12 +32,6 @@ def sort_key(name: str) -> str:
 def name_words(query: str) -> list[str]:
     """The words of a search query, normalised as in `name_key`, in order, each once."""
     return list(dict.fromkeys(_words(query)))
-
-
-def matches(query_words: Sequence[str], key: str) -> bool:
-    """Whether every query word begins a word of the name `key`: "carl m" finds Carlsen."""
-    words = key.split()
-    return all(any(word.startswith(part) for word in words) for part in query_words)
 
 
 def _words(text: str) -> list[str]:

@@ -20,6 +20,7 @@ import chess.pgn
 from ledger.domain import GameResult
 from ledger.errors import InvalidInput, RejectedRecords
 from ledger.records import LARGEST_ID, problem
+from ledger.texts import decode
 
 T = TypeVar("T")
 _DATE = re.compile(r"([0-9]{4})\.([0-9]{2})\.([0-9]{2})")
@@ -70,14 +71,6 @@ def read_pgn(content: bytes, file_name: str) -> tuple[list[PgnGame], list[str]]:
     if not games and not problems:
         problems.append(f"{file_name}: no games found.")
     return games, problems
-
-
-def decode(content: bytes) -> str:
-    """A PGN file's text: UTF-8 (a byte order mark dropped), else Latin-1, as older files are."""
-    try:
-        return content.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return content.decode("latin-1")
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ledger.domain import GameResult
@@ -68,6 +68,21 @@ class NewGame:
     source: str | None = None
     rated: bool = True
     """False for a game the arbiter reported as not rated (TRF codes W, D, L)."""
+
+
+def repeated_games(games: Sequence[NewGame]) -> list[str]:
+    """A problem for each game that repeats an earlier one of the same file: the same date,
+    players, event and round (games without a round may repeat: a match of blitz games)."""
+    first_seen: dict[tuple[object, ...], str | None] = {}
+    problems = []
+    for game in games:
+        if game.round is None:
+            continue
+        key = (game.date, game.white, game.black, game.event, game.round)
+        if key in first_seen:
+            problems.append(problem(game.source, f"the same game as {first_seen[key]}."))
+        first_seen.setdefault(key, game.source)
+    return problems
 
 
 def new_player(

@@ -11,6 +11,7 @@ again in the same columns. Reading takes a whole file and gives every problem as
 from __future__ import annotations
 
 from ledger.records import problem
+from ledger.texts import decode
 from ledger.trf_lines import Problems, header_records, numbered_records, read_event, read_players
 from ledger.trf_pairings import read_byes, read_games, round_days
 from ledger.trf_records import (
@@ -29,18 +30,9 @@ __all__ = [
     "TrfEvent",
     "TrfGame",
     "TrfPlayer",
-    "decode",
     "read_trf",
     "write_trf",
 ]
-
-
-def decode(content: bytes) -> str:
-    """The file's text: UTF-8 (without a byte-order mark) when it decodes, else Latin-1."""
-    try:
-        return content.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return content.decode("latin-1")
 
 
 def read_trf(content: bytes, file_name: str) -> tuple[TournamentReport | None, list[str]]:

@@ -308,10 +308,15 @@ def _entry(round: int, rank: int, number: int, block: str) -> RoundEntry:
     return RoundEntry(round, rank, opponent, colour, _game_code(block[7].upper(), colour), number)
 
 
+_OLD_STYLE_BYES = {" ": "Z", "-": "Z", "0": "Z", "+": "F", "1": "F", "=": "H"}
+"""Codes some programs write without an opponent for a bye: blank or a loss is an absence
+(Z), a win a full-point bye (F), a draw a half-point bye (H)."""
+
+
 def _bye_code(code: str) -> str:
-    """The code of a block without an opponent; blank or a lone forfeit loss is an absence."""
-    if code in (" ", "-"):
-        return "Z"
+    """The code of a block without an opponent."""
+    if code in _OLD_STYLE_BYES:
+        return _OLD_STYLE_BYES[code]
     if code in _GAME_CODES:
         raise ValueError(f"the result {code} needs an opponent; a bye is H, F, U or Z.")
     return _known(code)

@@ -351,16 +351,20 @@ def test_bad_txt_rows_are_skipped_with_their_line() -> None:
     ]
 
 
-def test_bad_xml_players_are_skipped_with_their_number() -> None:
-    reader, rows = read(sample("players_list_defective.xml"), "players_list_defective.xml")
+def test_bad_xml_players_are_skipped_and_a_broken_file_is_refused() -> None:
+    reader = open_fide_list(io.BytesIO(sample("players_list_defective.xml")), "bad.xml")
+    rows: list[FideListRow] = []
+    with pytest.raises(
+        InvalidInput, match=r"^bad\.xml: the XML is broken after player 5 \("
+    ) as broken:
+        rows.extend(reader.rows())
+    assert str(broken.value).endswith("); a list that cannot be read to its end is not imported.")
     assert [(row.fide_id, row.line) for row in rows] == [(1503014, 1), (8603677, 5)]
-    assert reader.problems[:3] == [
-        "players_list_defective.xml:2: rating: 'abc' is not a whole number.",
-        "players_list_defective.xml:3: FIDE ID 1503014 appears earlier in the list.",
-        "players_list_defective.xml:4: fideid: the player has no FIDE ID.",
+    assert reader.problems == [
+        "bad.xml:2: rating: 'abc' is not a whole number.",
+        "bad.xml:3: FIDE ID 1503014 appears earlier in the list.",
+        "bad.xml:4: fideid: the player has no FIDE ID.",
     ]
-    assert reader.problems[3].startswith("players_list_defective.xml:6: the XML is broken (")
-    assert reader.problems[3].endswith("); the rest of the file cannot be read.")
 
 
 ROW_PROBLEMS = {

@@ -64,13 +64,51 @@ def test_find_matches_every_word_as_the_start_of_a_name_word(
     assert _found(muellers, query) == ids
 
 
+def _matches(query: str, name: str) -> bool:
+    """The matching rule, stated plainly: every query word begins a word of the name."""
+    words = names.name_key(name).split()
+    return all(any(word.startswith(part) for word in words) for part in names.name_words(query))
+
+
 def test_find_agrees_with_the_name_matching_rule(muellers: Ledger) -> None:
     with muellers.reading() as session:
         everyone = session.execute(select(Player.id, Player.name)).all()
     for query in ("m", "j m", "jo", "ann", "a t", "peter", "mu jorge", "z"):
-        words = names.name_words(query)
-        expected = {i for i, name in everyone if names.matches(words, names.name_key(name))}
+        expected = {i for i, name in everyone if _matches(query, name)}
         assert set(_found(muellers, query)) == expected, query
+
+
+FOUND = {
+    "a surname": ("carlsen", "Carlsen, Magnus"),
+    "the start of a surname": ("carl", "Carlsen, Magnus"),
+    "surname and initial": ("carlsen m", "Carlsen, Magnus"),
+    "initial and surname": ("M. Carlsen", "Carlsen, Magnus"),
+    "without accents": ("muller jorg", "Müller, Jörg"),
+    "with accents for a name without": ("Jörg", "Jorg Muller"),
+    "special letters": ("lukasz overg", "Øvergaard, Łukasz"),
+    "half of a hyphenated name": ("pierre", "Jean-Pierre Dupont"),
+    "a hyphenated query": ("jean-p dup", "Jean-Pierre Dupont"),
+    "two words on one name word": ("ma mag", "Carlsen, Magnus"),
+}
+
+
+NOT_FOUND = {
+    "a word inside a word": ("arlsen", "Carlsen, Magnus"),
+    "one query word too many": ("carlsen magnus x", "Carlsen, Magnus"),
+    "a longer word": ("carlsenn", "Carlsen, Magnus"),
+    "an initial that is not there": ("carlsen j", "Carlsen, Magnus"),
+    "a joined hyphenated name": ("jeanpierre", "Jean-Pierre Dupont"),
+}
+
+
+def test_find_by_name_cases(ledger: Ledger) -> None:
+    """Each case on a ledger holding all the names: found, or not found."""
+    wanted = {name for _, name in [*FOUND.values(), *NOT_FOUND.values()]}
+    ids = {name: player(ledger, name) for name in sorted(wanted)}
+    for case, (query, name) in FOUND.items():
+        assert ids[name] in _found(ledger, query), case
+    for case, (query, name) in NOT_FOUND.items():
+        assert ids[name] not in _found(ledger, query), case
 
 
 def test_find_gives_the_current_rating_in_the_pool(muellers: Ledger) -> None:

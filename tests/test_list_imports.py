@@ -48,8 +48,8 @@ def _without_unrated_games(content: bytes) -> bytes:
 
 def test_a_combined_list_publishes_every_pool(ledger: Ledger, database_url: str) -> None:
     assert _import(database_url, COMBINED) == (
-        "Published players_list_foa.txt as the list of 2026-10: 28 standard, 24 rapid, "
-        "20 blitz ratings; 32 players new, 0 updated.\n"
+        "Published players_list_foa.txt as the list of 2026-10: 32 players (32 new, "
+        "0 updated); ratings: 28 standard, 24 rapid, 20 blitz.\n"
     )
     carlsen = listing(ledger)[1503014]
     assert (carlsen.rating, carlsen.k, carlsen.title, carlsen.federation) == (2823, 10, "GM", "NOR")
@@ -77,7 +77,7 @@ def test_a_zipped_list_imports_as_the_list_itself(database_url: str, tmp_path: P
     zipped = tmp_path / "players_list.zip"
     with zipfile.ZipFile(zipped, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.write(COMBINED, "players_list_foa.txt")
-    assert "28 standard, 24 rapid, 20 blitz ratings" in _import(database_url, zipped)
+    assert "ratings: 28 standard, 24 rapid, 20 blitz." in _import(database_url, zipped)
     assert _export(database_url, tmp_path, "--format", "fide-txt") == _without_unrated_games(
         COMBINED.read_bytes()
     )
@@ -190,7 +190,7 @@ def test_an_update_keeps_the_ledger_id_and_warns_of_likely_duplicates(
         assert run("add-player", *arguments, db=database_url).exit_code == 0
     imported = run("import-fide-list", str(COMBINED), "--period", "2026-10", db=database_url)
     assert imported.exit_code == 0, imported.stderr
-    assert "31 players new, 1 updated" in imported.stdout
+    assert "32 players (31 new, 1 updated)" in imported.stdout
     assert imported.stderr == (
         'warning: player 703303 "Leko, Peter" (born 1979) may be the same person as 8 '
         '"Leko, Peter"; merge them with `ledger merge-players 8 703303` if so.\n'
@@ -209,7 +209,7 @@ def test_an_update_keeps_the_ledger_id_and_warns_of_likely_duplicates(
             "imported as the list of 2026-11 or later.\n",
         ),
         (
-            [["import-fide-list", str(STANDARD), "--period", "2026-08"]],
+            [["import-fide-list", str(COMBINED), "--period", "2026-08"]],
             "2026-10",
             "error: period 2026-09 is still open in standard; close it first "
             "(`ledger close-period 2026-09`).\n",
@@ -249,11 +249,55 @@ def test_a_list_must_be_the_pools_next_one(
 
 
 def test_the_same_file_twice_is_refused(database_url: str) -> None:
-    _import(database_url, STANDARD)
-    refused = run("import-fide-list", str(STANDARD), "--period", "2026-11", db=database_url)
+    _import(database_url, COMBINED, Period(2026, 9))
+    refused = run("import-fide-list", str(COMBINED), "--period", "2026-10", db=database_url)
     assert refused.exit_code == 1
-    assert "standard_list.txt was already imported on" in refused.stderr
-    assert "the list of 2026-10" in refused.stderr
+    assert "players_list_foa.txt was already imported on" in refused.stderr
+    assert "the list of 2026-09" in refused.stderr
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (
+            [str(COMBINED), "--period", "2026-11"],
+            "error: period 2026-11 has not ended; its list can be imported from 2026-12-01.\n",
+        ),
+        (
+            [str(STANDARD), "--period", "2026-09"],
+            "error: standard_list.txt is FIDE's NOV26 list, the list of period 2026-10, not "
+            "2026-09; leave out --period or give 2026-10.\n",
+        ),
+        (
+            [str(FIDE / "header_only.txt")],
+            "error: header_only.txt: the list holds no player that can be read.\n",
+        ),
+    ],
+    ids=["period-not-ended", "month-column-disagrees", "no-players"],
+)
+def test_a_list_that_cannot_be_the_periods_is_refused(
+    arguments: list[str], message: str, database_url: str, tmp_path: Path
+) -> None:
+    before = fingerprint(database_url)
+    refused = run("import-fide-list", *arguments, db=database_url)
+    assert (refused.exit_code, refused.stderr) == (1, message)
+    assert fingerprint(database_url) == before
+
+
+def test_a_single_pool_list_takes_its_period_from_its_month_column(database_url: str) -> None:
+    imported = run("import-fide-list", str(STANDARD), db=database_url)
+    assert imported.exit_code == 0, imported.stderr
+    assert "as the list of 2026-10" in imported.stdout
+
+
+def test_a_broken_xml_list_is_refused_whole(database_url: str, tmp_path: Path) -> None:
+    cut = tmp_path / "cut.xml"
+    cut.write_bytes(COMBINED_XML.read_bytes()[:12_000])
+    before = fingerprint(database_url)
+    refused = run("import-fide-list", str(cut), "--period", "2026-10", db=database_url)
+    assert refused.exit_code == 1
+    assert refused.stderr.startswith("error: cut.xml: the XML is broken after player ")
+    assert fingerprint(database_url) == before
 
 
 def test_unreadable_rows_are_skipped_and_reported_or_refuse_the_file_when_strict(
@@ -295,3 +339,77 @@ def test_lists_export_as_csv_and_json(database_url: str, tmp_path: Path) -> None
     rows = json.loads(_export(database_url, tmp_path, "--format", "json"))
     assert len(rows) == 28
     assert (rows[0]["name"], rows[0]["rating"], rows[0]["k"]) == ("Carlsen, Magnus", 2823, 10)
+
+
+def test_a_combined_export_takes_each_pools_list_in_force(database_url: str) -> None:
+    """Standard closes a month the rapid and blitz lists have not: their lists of the month
+    before are still the ones in force, and the combined file carries them."""
+    _import(database_url, COMBINED, Period(2026, 9))
+    assert run("close-period", "2026-10", db=database_url).exit_code == 0
+    exported = run("export-list", "--format", "fide-txt", db=database_url)
+    assert exported.exit_code == 0, exported.stderr
+    carlsen = next(line for line in exported.stdout.splitlines() if "Carlsen" in line)
+    assert carlsen.split()[6:15] == ["2823", "0", "10", "2801", "12", "10", "2860", "0", "10"]
+
+
+def test_fide_layouts_hold_players_with_a_fide_id_and_single_pools_the_rated(
+    database_url: str,
+) -> None:
+    _import(database_url, COMBINED)
+    for arguments in (
+        ["--name", "Local, Larry", "--rating", "1800", "--games", "40"],
+        ["--name", "Longname, " + "Maximilian " * 6, "--fide-id", "99999999"],
+    ):
+        assert run("add-player", *arguments, db=database_url).exit_code == 0
+    combined = run("export-list", "--format", "fide-txt", db=database_url).stdout
+    assert "Local, Larry" not in combined
+    long_row = next(line for line in combined.splitlines() if "Longname" in line)
+    assert long_row[15:76].rstrip() == ("Longname, " + "Maximilian " * 6)[:60].rstrip()
+    assert long_row[76:79] == "   "
+    standard = run("export-list", "--format", "fide-txt", "--pool", "standard", db=database_url)
+    assert len(standard.stdout.splitlines()) == 1 + 28
+
+
+def test_a_known_player_keeps_a_count_of_games_that_gives_the_lists_k(
+    ledger: Ledger, database_url: str
+) -> None:
+    """The ledger counted 10 games (K 40) for Arribas Robaina and 50 for Cruz Arce (K 20);
+    FIDE's list says K 20 for both: Cruz Arce keeps the ledger's count, Arribas Robaina
+    takes one that gives K 20. A birth year the list leaves out stays as the ledger had it."""
+    for name, fide_id, games in (
+        ("Arribas", "3501418", "10"),
+        ("Cruz", "3101959", "50"),
+        ("Fischer", "99000107", "50"),
+    ):
+        added = run(
+            "add-player",
+            "--name",
+            name,
+            "--fide-id",
+            fide_id,
+            "--rating",
+            "1900",
+            "--games",
+            games,
+            "--birth-year",
+            "1970",
+            db=database_url,
+        )
+        assert added.exit_code == 0, added.stderr
+    assert run("close-period", "2026-08", db=database_url).exit_code == 0
+    _import(database_url, COMBINED, Period(2026, 9))
+    with ledger.reading() as session:
+        standings = session.execute(
+            select(Player.fide_id, PlayerRating.games_completed, Player.birth_year)
+            .join(Player, Player.id == PlayerRating.player_id)
+            .where(
+                Player.fide_id.in_((3501418, 3101959, 99000107)),
+                PlayerRating.pool == Pool.STANDARD,
+            )
+            .order_by(Player.fide_id)
+        ).all()
+    assert [tuple(row) for row in standings] == [
+        (3101959, 50, 1982),
+        (3501418, 30, 1971),
+        (99000107, 50, 1970),  # the list's birth year is 0: unknown
+    ]

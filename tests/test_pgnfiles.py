@@ -9,7 +9,8 @@ import chess.pgn
 import pytest
 
 from ledger.domain import GameResult
-from ledger.pgnfiles import PgnGame, decode, read_pgn
+from ledger.pgnfiles import PgnGame, read_pgn
+from ledger.texts import decode
 
 PGN = Path(__file__).parent / "data" / "pgn"
 WHITE, BLACK, DRAW = GameResult.WHITE_WINS, GameResult.BLACK_WINS, GameResult.DRAW

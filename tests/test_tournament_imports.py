@@ -188,8 +188,8 @@ def test_pgn_games_import_by_their_headers(database_url: str, ledger: Ledger) ->
     )
     imported = run("import-pgn", str(DATA / "pgn" / "two-events.pgn"), db=database_url)
     assert imported.exit_code == 0, imported.stderr
-    assert imported.stdout.startswith("Imported 8 games (8 to rate, 0 not rated) in 2 events")
-    assert "1 players matched" in imported.stdout
+    assert imported.stdout.startswith("Imported 8 games in 2 events from two-events.pgn")
+    assert "1 player matched" in imported.stdout
     assert len(_games(ledger)) == 8
     again = run("import-pgn", str(DATA / "pgn" / "two-events.pgn"), db=database_url)
     assert again.exit_code == 1
@@ -202,3 +202,113 @@ def test_an_unfinished_pgn_game_refuses_the_file(database_url: str) -> None:
     assert refused.exit_code == 1
     assert refused.stderr.startswith("error: unfinished.pgn:10: game 2: the result is *")
     assert fingerprint(database_url) == before
+
+
+def _pgn(tmp_path: Path, name: str, games: list[tuple[str, str, str, str, str]]) -> Path:
+    """A PGN file of games given as (white, black, white FIDE ID, round, result)."""
+    blocks = []
+    for white, black, white_id, round_, result in games:
+        tags = [
+            '[Event "Club Night"]',
+            '[Date "2026.10.06"]',
+            f'[Round "{round_}"]',
+            f'[White "{white}"]',
+            f'[Black "{black}"]',
+            f'[Result "{result}"]',
+        ]
+        if white_id:
+            tags.append(f'[WhiteFideId "{white_id}"]')
+        blocks.append("\n".join(tags) + f"\n\n{result}\n")
+    path = tmp_path / name
+    path.write_text("\n".join(blocks), encoding="utf-8")
+    return path
+
+
+def test_pgn_names_match_ledger_players_and_one_person_once(
+    database_url: str, ledger: Ledger, tmp_path: Path
+) -> None:
+    """A side without a FIDE ID matches the one ledger player of that name (who has a FIDE
+    ID), and a person given by FIDE ID in one game and by name in another is one player."""
+    added = run("add-player", "--name", "Núñez, José", "--fide-id", "2200001", db=database_url)
+    assert added.exit_code == 0
+    path = _pgn(
+        tmp_path,
+        "club.pgn",
+        [
+            ("José Núñez", "Newbie, Ned", "", "1", "1-0"),
+            ("Newbie, Ned", "Other, Olga", "4600999", "2", "0-1"),
+        ],
+    )
+    imported = run("import-pgn", str(path), db=database_url)
+    assert imported.exit_code == 0, imported.stderr
+    assert "1 player matched, 2 new" in imported.stdout
+    with ledger.reading() as session:
+        assert session.scalar(select(func.count()).select_from(Player)) == 3
+
+
+def test_the_same_pgn_game_twice_refuses_the_file(database_url: str, tmp_path: Path) -> None:
+    path = _pgn(tmp_path, "twice.pgn", [("A, Al", "B, Bo", "", "1", "1-0")] * 2)
+    before = fingerprint(database_url)
+    refused = run("import-pgn", str(path), db=database_url)
+    assert refused.exit_code == 1
+    assert refused.stderr == "error: twice.pgn:10: the same game as twice.pgn:1.\n"
+    assert fingerprint(database_url) == before
+
+
+def test_a_report_without_fide_ids_matches_by_name_and_birth_year(
+    database_url: str, ledger: Ledger, tmp_path: Path
+) -> None:
+    added = run(
+        "add-player",
+        "--name",
+        "Rossi, Giulia",
+        "--fide-id",
+        "860001",
+        "--birth-year",
+        "2012",
+        db=database_url,
+    )
+    assert added.exit_code == 0
+    imported = run("import-trf", str(SWISS), db=database_url)
+    assert "9 players (1 matched, 8 new)" in imported.stdout
+    with ledger.reading() as session:
+        assert session.scalar(select(func.count()).select_from(Player)) == 9
+
+
+def test_two_lines_of_one_player_are_refused(database_url: str, tmp_path: Path) -> None:
+    text = SWISS.read_bytes().decode("latin-1")
+    twice = text.replace("    1400002 1988", "    2200001 1988")  # Petersen takes Núñez's ID
+    path = tmp_path / "twice.trf"
+    path.write_bytes(twice.encode("latin-1"))
+    refused = run("import-trf", str(path), db=database_url)
+    assert refused.exit_code == 1
+    assert refused.stderr == "error: twice.trf:15: FIDE ID 2200001 is also given at twice.trf:13.\n"
+
+
+def test_export_trf_refuses_two_games_of_one_player_in_a_round(database_url: str) -> None:
+    for name in ("A", "B", "C"):
+        assert run("add-player", "--name", name, db=database_url).exit_code == 0
+    for white, black in (("1", "2"), ("1", "3")):
+        played = run(
+            "add-game",
+            "--white",
+            white,
+            "--black",
+            black,
+            "--result",
+            "1-0",
+            "--date",
+            "2026-10-03",
+            "--event",
+            "Club",
+            "--round",
+            "1",
+            db=database_url,
+        )
+        assert played.exit_code == 0, played.stderr
+    refused = run("export-trf", "Club", db=database_url)
+    assert refused.exit_code == 1
+    assert refused.stderr == (
+        "error: event 'Club': player 1 has two games in round 1; a tournament report holds "
+        "one per player and round.\n"
+    )

@@ -14,13 +14,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ledger.domain import GameResult
+from ledger.texts import decode
 from ledger.trf import (
     TournamentReport,
     TrfBye,
     TrfEvent,
     TrfGame,
     TrfPlayer,
-    decode,
     read_trf,
     write_trf,
 )
@@ -39,6 +39,19 @@ def read(content: bytes, file_name: str = "f.trf") -> TournamentReport:
     assert problems == []
     assert report is not None
     return report
+
+
+@pytest.mark.parametrize(
+    ("block", "code"),
+    [("0000 - +", "F"), ("0000 - 1", "F"), ("0000 - =", "H"), ("0000 - 0", "Z")],
+    ids=["win", "one", "draw", "loss"],
+)
+def test_old_style_byes_written_as_results_read_as_byes(block: str, code: str) -> None:
+    """Some programs write a bye as a result without an opponent."""
+    report, problems = read_trf(trf(player(1, block)), "f.trf")
+    assert problems == []
+    assert report is not None
+    assert [(bye.round, bye.player, bye.code) for bye in report.byes] == [(1, 1, code)]
 
 
 def problems_of(content: bytes) -> list[str]:
@@ -362,13 +375,13 @@ REJECTIONS = {
         trf(player(1, "2 w H"), player(2, "0000 - H")),
         "f.trf:3: round 1: a bye (H) has no opponent; write 0000 as the opponent.",
     ),
-    "a game result without an opponent": (
-        trf(player(1, "0000 - 1")),
-        "f.trf:3: round 1: the result 1 needs an opponent; a bye is H, F, U or Z.",
+    "a not-rated win without an opponent": (
+        trf(player(1, "0000 - W")),
+        "f.trf:3: round 1: the result W needs an opponent; a bye is H, F, U or Z.",
     ),
-    "a forfeit win without an opponent": (
-        trf(player(1, "0000 - +")),
-        "f.trf:3: round 1: the result + needs an opponent; a bye is H, F, U or Z.",
+    "a not-rated draw without an opponent": (
+        trf(player(1, "0000 - D")),
+        "f.trf:3: round 1: the result D needs an opponent; a bye is H, F, U or Z.",
     ),
     "a game without a result": (
         trf(player(1, "2 w"), player(2, "1 b 0")),

@@ -4,7 +4,6 @@ tournament reports out."""
 from __future__ import annotations
 
 import contextlib
-import hashlib
 from collections.abc import Iterable, Iterator
 from enum import StrEnum
 from pathlib import Path
@@ -12,7 +11,7 @@ from typing import IO, Annotated
 
 import typer
 
-from ledger import exports, fide_lists, queries, render, trf
+from ledger import exports, queries, render, trf
 from ledger.cli.options import (
     DbOption,
     ListPeriodOption,
@@ -83,7 +82,7 @@ def import_fide_list(
             "--period",
             metavar="YYYY-MM",
             help="The period whose list it is (FIDE's list of 1 November is 2026-10's). "
-            "Default: last month.",
+            "Default: a single-pool file's month column, else last month.",
         ),
     ] = None,
     strict: Annotated[
@@ -95,21 +94,17 @@ def import_fide_list(
     db: DbOption = None,
 ) -> None:
     """Publish a FIDE rating list file (TXT, XML or zipped) as the ledger's list of a period."""
-    today = now()
-    the_period = parse("period", Period.parse, period) if period else Period.of(today.date()) - 1
+    the_period = parse("period", Period.parse, period) if period else None
     the_pool = parse("pool", Pool.parse, pool)
-    with _opened(file) as stream:
-        digest = _digest(stream)
-        stream.seek(0)
-        reader = fide_lists.open_fide_list(stream, file.name, the_pool)
-        with (
-            open_ledger(ctx, db) as ledger,
-            ledger.transaction() as session,
-            render.progress(f"Importing {file.name}") as advance,
-        ):
-            summary = list_imports.import_fide_list(
-                session, reader, file.name, digest, the_period, today, strict, advance
-            )
+    with (
+        _opened(file) as stream,
+        open_ledger(ctx, db) as ledger,
+        ledger.transaction() as session,
+        render.progress(f"Importing {file.name}") as advance,
+    ):
+        summary = list_imports.import_fide_list(
+            session, stream, file.name, the_pool, the_period, now(), strict, advance
+        )
     render.fide_list_imported(summary)
 
 
@@ -138,12 +133,11 @@ def export_list(
             with _written(output) as out, contextlib.redirect_stdout(out):
                 render.rating_list(published, render.Format(output_format.value))
             return
-        list_period, rows = exports.fide_list_rows(session, pools, the_period)
+        chunks = exports.fide_list_file(
+            session, pools, the_period, xml=output_format is ExportFormat.FIDE_XML
+        )
         with _written(output) as out:
-            if output_format is ExportFormat.FIDE_TXT:
-                _write(out, fide_lists.write_fide_txt(rows, pools, exports.fide_month(list_period)))
-            else:
-                _write(out, fide_lists.write_fide_xml(rows, pools))
+            _write(out, chunks)
 
 
 @app.command("export-trf")
@@ -160,14 +154,6 @@ def export_trf(
         report = exports.tournament_report(session, the_pool, event)
     with _written(output) as out:
         _write(out, [trf.write_trf(report)])
-
-
-def _digest(stream: IO[bytes]) -> str:
-    """The file's SHA-256, read in chunks (a FIDE list is large)."""
-    digest = hashlib.sha256()
-    while chunk := stream.read(1 << 20):
-        digest.update(chunk)
-    return digest.hexdigest()
 
 
 def _read(file: Path) -> bytes:

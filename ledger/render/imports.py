@@ -36,19 +36,20 @@ def tournament_imported(summary: TournamentImport, checked: bool) -> None:
 
 def pgn_imported(summary: PgnImport) -> None:
     message(
-        f"Imported {_count(summary.games_rated + summary.games_unrated, 'game')} "
-        f"({summary.games_rated} to rate, {summary.games_unrated} not rated) in "
-        f"{_count(summary.events, 'event')} from {summary.file_name}: "
-        f"{summary.players_matched} players matched, {summary.players_created} new."
+        f"Imported {_count(summary.games, 'game')} in {_count(summary.events, 'event')} from "
+        f"{summary.file_name}: {_count(summary.players_matched, 'player')} matched, "
+        f"{summary.players_created} new."
     )
     warnings(summary.duplicates)
 
 
 def fide_list_imported(summary: FideListImport) -> None:
     rated = ", ".join(f"{summary.rated.get(pool, 0)} {pool}" for pool in summary.pools)
+    players = summary.players_created + summary.players_updated
     message(
-        f"Published {summary.file_name} as the list of {summary.period}: {rated} ratings; "
-        f"{summary.players_created} players new, {summary.players_updated} updated."
+        f"Published {summary.file_name} as the list of {summary.period}: "
+        f"{_count(players, 'player')} ({summary.players_created} new, "
+        f"{summary.players_updated} updated); ratings: {rated}."
     )
     if summary.skipped:
         warnings([f"skipped {line}" for line in summary.skipped])

@@ -13,12 +13,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ledger import csvfiles, names, people, pgnfiles
+from ledger import csvfiles, names, people, pgnfiles, texts
 from ledger.database import refresh_statistics
 from ledger.domain import Pool
 from ledger.errors import Conflict, InvalidInput, RejectedRecords
 from ledger.models import Import
-from ledger.records import NewGame, NewPlayer, new_game, new_player
+from ledger.records import NewGame, NewPlayer, new_game, new_player, repeated_games
 from ledger.services.games import add_games
 from ledger.services.matching import match_players
 from ledger.services.players import add_players
@@ -62,9 +62,11 @@ def import_games(
 
 @dataclass(frozen=True, slots=True)
 class PgnImport:
+    """What importing a PGN file did: its games (all played, so all for rating), the events
+    they name, and the players matched and created."""
+
     file_name: str
-    games_rated: int
-    games_unrated: int
+    games: int
     events: int
     players_matched: int
     players_created: int
@@ -79,17 +81,19 @@ def import_pgn(
     read, problems = pgnfiles.read_pgn(content, file_name)
     if problems:
         raise RejectedRecords(problems)
-    import_id = record_import(session, "pgn", file_name, pgnfiles.decode(content), len(read), now)
+    import_id = record_import(session, "pgn", file_name, texts.decode(content), len(read), now)
+    people_ = _PgnPeople(read)
     players = match_players(
-        session, pool, _pgn_players(read, file_name, now.date()), by_name_alone=True
+        session, pool, _pgn_players(read, people_, file_name, now.date()), by_name_alone=True
     )
-    games = [_pgn_game(game, players.ids, file_name, now.date()) for game in read]
+    games = [_pgn_game(game, people_, players.ids, file_name, now.date()) for game in read]
+    if repeated := repeated_games(games):
+        raise RejectedRecords(repeated)
     add_games(session, pool, games, import_id)
     refresh_statistics(session, players=("players",), history=("games", "events"))
     return PgnImport(
         file_name,
         len(games),
-        0,
         len({game.event for game in games if game.event}),
         players.matched,
         players.created,
@@ -97,24 +101,43 @@ def import_pgn(
     )
 
 
-def _pgn_key(name: str, fide_id: int | None) -> Hashable:
-    """One player of a PGN file: by FIDE ID where the header gives it, else by name."""
-    return fide_id if fide_id is not None else names.name_key(name)
+class _PgnPeople:
+    """The people of a PGN file: by FIDE ID where a header gives it (for that name in any
+    game of the file), else by name."""
+
+    def __init__(self, games: list[pgnfiles.PgnGame]) -> None:
+        ids: dict[str, set[int]] = {}
+        for game in games:
+            for name, fide_id in _sides(game):
+                if fide_id is not None:
+                    ids.setdefault(names.name_key(name), set()).add(fide_id)
+        self._ids = {key: next(iter(found)) for key, found in ids.items() if len(found) == 1}
+
+    def key(self, name: str, fide_id: int | None) -> Hashable:
+        name_key = names.name_key(name)
+        return fide_id if fide_id is not None else self._ids.get(name_key, name_key)
+
+
+def _sides(game: pgnfiles.PgnGame) -> tuple[tuple[str, int | None], tuple[str, int | None]]:
+    return (game.white, game.white_fide_id), (game.black, game.black_fide_id)
 
 
 def _pgn_players(
-    games: list[pgnfiles.PgnGame], file_name: str, today: dt.date
+    games: list[pgnfiles.PgnGame], people_: _PgnPeople, file_name: str, today: dt.date
 ) -> dict[Hashable, NewPlayer]:
     players: dict[Hashable, NewPlayer] = {}
     problems = []
     for game in games:
-        for name, fide_id in ((game.white, game.white_fide_id), (game.black, game.black_fide_id)):
-            key = _pgn_key(name, fide_id)
+        for name, fide_id in _sides(game):
+            key = people_.key(name, fide_id)
             if key in players:
                 continue
             try:
                 players[key] = new_player(
-                    name=name, fide_id=fide_id, source=f"{file_name}:{game.line}", today=today
+                    name=name,
+                    fide_id=key if isinstance(key, int) else None,
+                    source=f"{file_name}:{game.line}",
+                    today=today,
                 )
             except InvalidInput as error:
                 problems.append(str(error))
@@ -124,12 +147,16 @@ def _pgn_players(
 
 
 def _pgn_game(
-    game: pgnfiles.PgnGame, ids: dict[Hashable, int], file_name: str, today: dt.date
+    game: pgnfiles.PgnGame,
+    people_: _PgnPeople,
+    ids: dict[Hashable, int],
+    file_name: str,
+    today: dt.date,
 ) -> NewGame:
     return new_game(
         date=game.date,
-        white=ids[_pgn_key(game.white, game.white_fide_id)],
-        black=ids[_pgn_key(game.black, game.black_fide_id)],
+        white=ids[people_.key(game.white, game.white_fide_id)],
+        black=ids[people_.key(game.black, game.black_fide_id)],
         result=game.result,
         event=game.event,
         round=game.round,

@@ -8,19 +8,21 @@ ledger's next close rates the games of the following period from this list.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from ledger import people, rules
+from ledger import fide_lists, people, rules
 from ledger.database import lock_pool, refresh_statistics
 from ledger.domain import Period, Pool
 from ledger.errors import Conflict, InvalidInput, RejectedRecords
-from ledger.fide_lists import FideListReader, FideListRow
+from ledger.fide_lists import FideListReader, FideListRow, PoolRating
 from ledger.models import Game, Import, ListEntry, Player, PlayerRating
 from ledger.records import HIGHEST_RATING, NewPlayer, new_player, problem
 from ledger.services.batches import AnyRow, batched, insert_rows, select_in, update_rows
@@ -45,43 +47,86 @@ class FideListImport:
 
 def import_fide_list(
     session: Session,
-    reader: FideListReader,
+    file: IO[bytes],
     file_name: str,
-    digest: str,
-    period: Period,
+    pool: Pool,
+    period: Period | None,
     now: dt.datetime,
     strict: bool = False,
     progress: Callable[[int], None] = lambda rows: None,
 ) -> FideListImport:
-    """Publish the list in `reader` as the list of `period` in every pool it carries.
+    """Publish the FIDE list in `file` as the list of `period` in every pool it carries.
 
-    Refused if that list is already published or earlier periods are open or hold games;
-    with `strict`, refused if any row cannot be read.
+    `pool` is the pool of a single-pool file. The period defaults to the one a single-pool
+    file's month column names, else last month. Refused if that list is already published,
+    earlier periods are open or hold games, the period has not ended, the file holds no
+    readable player, or (with `strict`) any row cannot be read.
     """
+    digest = _digest(file, file_name)
+    reader = fide_lists.open_fide_list(file, file_name, pool)
+    period = _list_period(reader, file_name, period, now)
     summary = FideListImport(file_name, period, reader.pools)
-    for pool in reader.pools:
-        lock_pool(session, pool)
-        _refuse_period(session, pool, period)
+    for each in reader.pools:
+        lock_pool(session, each)
+        _refuse_period(session, each, period)
     import_id = _record(session, file_name, digest, period, now)
     players = _ListPlayers(session, file_name, now.date())
     for batch in batched(reader.rows()):
         rows = players.write(batch, summary)
-        for pool in reader.pools:
-            _publish_rows(session, pool, period, rows, import_id, summary)
+        for each in reader.pools:
+            _publish_rows(session, each, period, rows, import_id, summary)
         progress(len(batch))
-    summary.skipped = reader.problems + players.problems
-    if strict and summary.skipped:
-        raise RejectedRecords(summary.skipped)
+    _refuse_nothing_read(summary, reader.problems + players.problems, strict)
     session.execute(
         update(Import)
         .where(Import.id == import_id)
         .values(rows=summary.players_updated + summary.players_created)
     )
-    for pool in reader.pools:
-        close_without_games(session, pool, period, now)
+    for each in reader.pools:
+        close_without_games(session, each, period, now)
     summary.duplicates = players.duplicates()
     refresh_statistics(session, players=("players", "player_ratings"), history=("list_entries",))
     return summary
+
+
+def _digest(file: IO[bytes], file_name: str) -> str:
+    """The file's SHA-256, read in chunks; the file is read again from its start after."""
+    if not file.seekable():
+        raise InvalidInput(f"{file_name} is not a regular file; save the list to a file first.")
+    digest = hashlib.sha256()
+    while chunk := file.read(1 << 20):
+        digest.update(chunk)
+    file.seek(0)
+    return digest.hexdigest()
+
+
+def _list_period(
+    reader: FideListReader, file_name: str, period: Period | None, now: dt.datetime
+) -> Period:
+    """The period whose list the file is: as given, else as its month column names it, else
+    last month. It must have ended, and agree with the month column."""
+    named = fide_lists.month_period(reader.month) if reader.month else None
+    period = period or named or Period.of(now.date()) - 1
+    if named is not None and period != named:
+        raise InvalidInput(
+            f"{file_name} is FIDE's {reader.month} list, the list of period {named}, not "
+            f"{period}; leave out --period or give {named}."
+        )
+    if period >= Period.of(now.date()):
+        raise Conflict(
+            f"period {period} has not ended; its list can be imported from {period + 1}-01."
+        )
+    return period
+
+
+def _refuse_nothing_read(summary: FideListImport, problems: list[str], strict: bool) -> None:
+    summary.skipped = problems
+    if strict and problems:
+        raise RejectedRecords(problems)
+    if summary.players_created + summary.players_updated == 0:
+        raise RejectedRecords(
+            [*problems, f"{summary.file_name}: the list holds no player that can be read."]
+        )
 
 
 def _refuse_period(session: Session, pool: Pool, period: Period) -> None:
@@ -147,20 +192,21 @@ class _ListPlayers:
 
     def write(self, batch: Sequence[FideListRow], summary: FideListImport) -> list[_ListRow]:
         valid = [row for row in batch if self._valid(row)]
-        known: dict[int, int] = dict(
-            select_in(
+        known = {
+            row.fide_id: row
+            for row in select_in(
                 self.session,
-                select(Player.fide_id, Player.id),
+                select(Player.fide_id, Player.id, *_KEPT),
                 Player.fide_id,
                 (r.fide_id for r in valid),
             )
-        )
+        }
         new = [row for row in valid if row.fide_id not in known]
         created = self._new_ids(new)
         update_rows(
             self.session,
             Player,
-            [_player_row(known[r.fide_id], r) for r in valid if r.fide_id in known],
+            [_updated_player(known[r.fide_id], r) for r in valid if r.fide_id in known],
         )
         insert_rows(
             self.session,
@@ -169,7 +215,7 @@ class _ListPlayers:
         )
         summary.players_updated += len(valid) - len(new)
         summary.players_created += len(new)
-        ids = known | created
+        ids = {fide_id: row.id for fide_id, row in known.items()} | created
         self.ids.extend(ids.values())
         return [_ListRow(ids[row.fide_id], row) for row in valid]
 
@@ -221,6 +267,18 @@ def _validated(row: FideListRow, source: str, today: dt.date) -> NewPlayer:
         source=source,
         today=today,
     )
+
+
+_KEPT = (Player.federation, Player.sex, Player.birth_year)
+"""What the ledger keeps of a known player where the list leaves it blank."""
+
+
+def _updated_player(known: AnyRow, row: FideListRow) -> dict[str, object]:
+    columns = _player_row(known.id, row)
+    for column in _KEPT:
+        if columns[column.key] is None:
+            columns[column.key] = getattr(known, column.key)
+    return columns
 
 
 def _player_row(player_id: int, row: FideListRow) -> dict[str, object]:
@@ -284,29 +342,39 @@ _STANDING_COLUMNS = (
 def _standing(
     player_id: int, pool: Pool, period: Period, row: FideListRow, before: AnyRow | None
 ) -> dict[str, Any]:
-    """The player's standing after the imported list.
-
-    The ledger's own count of games is kept; a player new to the pool gets a count that
-    gives the list's K again (`rules.games_consistent_with_k`). FIDE's flag decides activity.
-    """
+    """The player's standing after the imported list. FIDE's flag decides activity."""
     listed = row.ratings[pool]
     assert listed.rating is not None
     peak = max(listed.rating, before.peak if before else 0)
+    ever_2400 = (
+        listed.k == rules.KRule.EVER_2400.k
+        or peak >= rules.EVER_2400
+        or bool(before and before.ever_2400)
+    )
+    state = rules.RatingState(listed.rating, 0, ever_2400, peak, row.birth_year)
     return {
         "player_id": player_id,
         "pool": pool,
         "rating": listed.rating,
-        "games_completed": before.games_completed
-        if before
-        else rules.games_consistent_with_k(listed.k, listed.games),
-        "ever_2400": listed.k == rules.KRule.EVER_2400.k
-        or peak >= rules.EVER_2400
-        or bool(before and before.ever_2400),
+        "games_completed": _games_completed(state, period, listed, before),
+        "ever_2400": ever_2400,
         "peak": peak,
         "peak_period": period if before is None or peak > before.peak else before.peak_period,
         "last_active": None if "i" in row.flag else period,
         "first_list": before.first_list if before and before.first_list else period,
     }
+
+
+def _games_completed(
+    state: rules.RatingState, period: Period, listed: PoolRating, before: AnyRow | None
+) -> int:
+    """The ledger's own count where 8.3.3 gives the list's K with it (or the list gives
+    none), else a count that does (`rules.games_consistent_with_k`)."""
+    if before is not None:
+        kept = dataclasses.replace(state, games_completed=before.games_completed)
+        if listed.k is None or rules.development_coefficient(kept, period + 1) == listed.k:
+            return int(before.games_completed)
+    return rules.games_consistent_with_k(listed.k, listed.games)
 
 
 def _entry(

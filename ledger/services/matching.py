@@ -1,8 +1,9 @@
 """The players an imported file names, as ledger IDs: matched to the ledger's, or created.
 
 A player is matched by FIDE ID, then by exact name (`ledger.names.name_key`) and birth year,
-to a ledger player without another FIDE ID. Files that never give a birth year (PGN) match
-by a name alone when exactly one ledger player has it. The others are created, unrated.
+to a ledger player without another FIDE ID (to any ledger player, where the file gives no
+FIDE ID). Files that never give a birth year (PGN) match by a name alone when exactly one
+ledger player has it. The others are created, unrated.
 """
 
 from __future__ import annotations
@@ -57,9 +58,20 @@ def match_players(
 
 
 def _by_fide_id(session: Session, players: Mapping[K, NewPlayer]) -> dict[K, int | str]:
-    wanted = {p.fide_id: key for key, p in players.items() if p.fide_id is not None}
+    wanted: dict[int, K] = {}
+    problems: dict[K, int | str] = {}
+    for key, player in players.items():
+        if player.fide_id is None:
+            continue
+        if player.fide_id in wanted:
+            earlier = players[wanted[player.fide_id]].source
+            problems[key] = problem(
+                player.source, f"FIDE ID {player.fide_id} is also given at {earlier}."
+            )
+            continue
+        wanted[player.fide_id] = key
     rows = select_in(session, select(Player.fide_id, Player.id), Player.fide_id, wanted)
-    return {wanted[fide_id]: player_id for fide_id, player_id in rows}
+    return problems | {wanted[fide_id]: player_id for fide_id, player_id in rows}
 
 
 def _by_name(
@@ -78,7 +90,7 @@ def _by_name(
         same = [
             player_id
             for player_id, fide_id, birth_year in candidates.get(name_key, [])
-            if fide_id in (None, player.fide_id)
+            if (player.fide_id is None or fide_id in (None, player.fide_id))
             and _same_person(player.birth_year, birth_year, by_name_alone or player_id in among)
         ]
         if len(same) == 1:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from ledger import people, trf
+from ledger import people, texts, trf
 from ledger.domain import ByeKind, Period, Pool
 from ledger.errors import Conflict, InvalidInput, RejectedRecords
 from ledger.models import Bye, Event, Game, Import
@@ -68,10 +68,11 @@ def import_trf(
         raise RejectedRecords(problems or [f"{file_name}: not a tournament report."])
     replaced = _clear_event(session, pool, report.event.name, replace)
     import_id = record_import(
-        session, "trf", file_name, trf.decode(content), len(report.games), now
+        session, "trf", file_name, texts.decode(content), len(report.games), now
     )
     records = _player_records(report.players, file_name, now.date())
     players = match_players(session, pool, records, among=replaced or ())
+    _refuse_one_player_twice(report, players.ids, file_name)
     games = _games(report, players.ids, file_name, now.date())
     details = EventDetails(
         report.event.city, report.event.federation, report.event.start_date, report.event.end_date
@@ -148,6 +149,25 @@ def _player_records(
     if problems:
         raise RejectedRecords(problems)
     return records
+
+
+def _refuse_one_player_twice(
+    report: trf.TournamentReport, ids: dict[int, int], file_name: str
+) -> None:
+    """Two lines of the report that are one ledger player (one FIDE ID, or one name and
+    birth year) would have that player meet themselves."""
+    lines = {player.rank: player.line for player in report.players}
+    first: dict[int, int] = {}
+    problems = []
+    for rank, player_id in sorted(ids.items(), key=lambda item: lines[item[0]]):
+        if player_id in first:
+            problems.append(
+                f"{file_name}:{lines[rank]}: this player is ledger player {player_id}, as is "
+                f"line {lines[first[player_id]]}; a report lists each player once."
+            )
+        first.setdefault(player_id, rank)
+    if problems:
+        raise RejectedRecords(problems)
 
 
 def _games(
