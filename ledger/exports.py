@@ -14,18 +14,11 @@ from sqlalchemy import CompoundSelect, select
 from sqlalchemy.orm import Session
 
 from ledger import fide_lists, queries, rules, trf
-from ledger.domain import ByeKind, Period, Pool
+from ledger.domain import Period, Pool
 from ledger.errors import InvalidInput, NotFound
 from ledger.fide_lists import FideListRow, PoolRating
 from ledger.models import Bye, Event, Game, Player, PlayerRating
 from ledger.services.batches import BATCH_SIZE, AnyRow, AnySelect, select_in
-
-_BYE_CODES = {
-    ByeKind.HALF_POINT: "H",
-    ByeKind.FULL_POINT: "F",
-    ByeKind.UNPAIRED: "U",
-    ByeKind.ZERO_POINT: "Z",
-}
 
 
 def fide_list_file(
@@ -183,7 +176,7 @@ def tournament_report(session: Session, pool: Pool, name: str) -> trf.Tournament
             trf.TrfBye(
                 bye.round,
                 ranks[bye.player_id],
-                _BYE_CODES[bye.kind],
+                trf.BYE_CODES[bye.kind],
                 round_dates[bye.round - 1] or event.end_date,
                 0,
             )

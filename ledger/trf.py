@@ -15,6 +15,8 @@ from ledger.texts import decode
 from ledger.trf_lines import Problems, header_records, numbered_records, read_event, read_players
 from ledger.trf_pairings import read_byes, read_games, round_days
 from ledger.trf_records import (
+    BYE_CODES,
+    BYE_KINDS,
     TournamentReport,
     TrfBye,
     TrfEvent,
@@ -25,6 +27,8 @@ from ledger.trf_records import (
 from ledger.trf_writing import write_trf
 
 __all__ = [
+    "BYE_CODES",
+    "BYE_KINDS",
     "TournamentReport",
     "TrfBye",
     "TrfEvent",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from ledger.domain import GameResult
+from ledger.domain import ByeKind, GameResult
 
 FIRST_ROUND_COLUMN = 92
 ROUND_WIDTH = 10
@@ -24,6 +24,14 @@ RESULTS = {
     ("-", "-"): (GameResult.DOUBLE_FORFEIT, False),
 }
 """(White's code, Black's code) -> the result and whether the codes say it is rated."""
+BYE_KINDS = {
+    "H": ByeKind.HALF_POINT,
+    "F": ByeKind.FULL_POINT,
+    "U": ByeKind.UNPAIRED,
+    "Z": ByeKind.ZERO_POINT,
+}
+"""A bye's code -> the kind of round without a game it is."""
+BYE_CODES = {kind: code for code, kind in BYE_KINDS.items()}
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from ledger import people, texts, trf
-from ledger.domain import ByeKind, Period, Pool
+from ledger.domain import Period, Pool
 from ledger.errors import Conflict, InvalidInput, RejectedRecords
 from ledger.models import Bye, Event, Game, Import
 from ledger.records import NewGame, NewPlayer, new_game, new_player
@@ -24,13 +24,6 @@ from ledger.services.games import EventDetails, add_games
 from ledger.services.imports import record_import
 from ledger.services.matching import match_players
 from ledger.services.periods import is_closed, newest_closed_period
-
-BYE_KINDS = {
-    "H": ByeKind.HALF_POINT,
-    "F": ByeKind.FULL_POINT,
-    "U": ByeKind.UNPAIRED,
-    "Z": ByeKind.ZERO_POINT,
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,7 +209,7 @@ def _add_byes(
                 "event_id": event_id,
                 "round": bye.round,
                 "player_id": ids[bye.player],
-                "kind": BYE_KINDS[bye.code],
+                "kind": trf.BYE_KINDS[bye.code],
                 "import_id": import_id,
             }
             for bye in report.byes
