@@ -84,7 +84,6 @@ def import_fide_list(
     )
     for each in reader.pools:
         close_without_games(session, each, period, now)
-    summary.duplicates = players.duplicates()
     refresh_statistics(session, players=("players", "player_ratings"), history=("list_entries",))
     return summary
 
@@ -188,7 +187,6 @@ class _ListPlayers:
         self.today = today
         self.next_id = (session.scalar(select(func.max(Player.id))) or 0) + 1
         self.problems: list[str] = []
-        self.ids: list[int] = []
 
     def write(self, batch: Sequence[FideListRow], summary: FideListImport) -> list[_ListRow]:
         valid = [row for row in batch if self._valid(row)]
@@ -216,7 +214,7 @@ class _ListPlayers:
         summary.players_updated += len(valid) - len(new)
         summary.players_created += len(new)
         ids = {fide_id: row.id for fide_id, row in known.items()} | created
-        self.ids.extend(ids.values())
+        summary.duplicates += people.likely_duplicates(self.session, ids.values())
         return [_ListRow(ids[row.fide_id], row) for row in valid]
 
     def _valid(self, row: FideListRow) -> bool:
@@ -245,9 +243,6 @@ class _ListPlayers:
                 self.next_id = max(self.next_id, row.fide_id + 1)
             taken.add(ids[row.fide_id])
         return ids
-
-    def duplicates(self) -> list[str]:
-        return people.likely_duplicates(self.session, self.ids)
 
 
 def _validated(row: FideListRow, source: str, today: dt.date) -> NewPlayer:
