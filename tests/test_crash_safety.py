@@ -1,0 +1,222 @@
+"""A close is one transaction whatever happens to the process, and officers working at once
+never both publish: real `ledger` processes, killed with SIGKILL or racing each other, on
+SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.engine import make_url
+
+from ledger.database import open_ledger
+from ledger.domain import GameResult, Period, Pool
+from ledger.models import Game, GameRating
+from ledger.records import new_game, new_player
+from ledger.services.games import add_games
+from ledger.services.players import add_players
+
+from builders import NOW, fingerprint
+from conftest import PostgreSQLServer, fresh_database
+
+LEDGER = [sys.executable, "-m", "ledger"]
+PERIOD = "2026-09"
+PLAYERS = 1_500
+GAMES = 12_000
+KILLS = 8
+
+
+def _fill(url: str) -> None:
+    """A ledger whose close of PERIOD takes long enough to be killed in the middle."""
+    chance = random.Random(5)
+    ledger = open_ledger(url)
+    try:
+        with ledger.transaction() as session:
+            players = [
+                new_player(
+                    name=f"Player {n}",
+                    rating=chance.randint(1400, 2700),
+                    games=40,
+                    today=NOW.date(),
+                )
+                for n in range(PLAYERS)
+            ]
+            ids = add_players(session, Pool.STANDARD, players)
+            results = list(GameResult)[:3]
+            games = []
+            for _ in range(GAMES):
+                white, black = chance.sample(ids, 2)
+                games.append(
+                    new_game(
+                        date=dt.date(2026, 9, chance.randint(1, 30)),
+                        white=white,
+                        black=black,
+                        result=chance.choice(results),
+                        today=NOW.date(),
+                    )
+                )
+            add_games(session, Pool.STANDARD, games)
+    finally:
+        ledger.dispose()
+
+
+def _close(url: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [*LEDGER, "close-period", PERIOD, "--db", url],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _finish(process: subprocess.Popen[str]) -> tuple[int, str]:
+    """Wait for the process; its exit code and what it wrote on stderr."""
+    _, stderr = process.communicate(timeout=300)
+    return process.returncode, stderr
+
+
+Fingerprint = dict[str, list[tuple[object, ...]]]
+
+
+def _state(url: str) -> Fingerprint:
+    """Every row, with the moment of a close left out (two closes never share it)."""
+    state = fingerprint(url)
+    state["rating_periods"] = [(*row[:2], row[2] is not None) for row in state["rating_periods"]]
+    return state
+
+
+class _Copies:
+    """Fresh copies of one filled ledger, on one backend."""
+
+    def __init__(self, backend: str, tmp_path: Path, server: PostgreSQLServer | None) -> None:
+        self.backend = backend
+        self.tmp_path = tmp_path
+        self.server = server
+        self.made: list[str] = []
+        self.template = self._empty()
+        _fill(self.template)
+
+    def _empty(self) -> str:
+        generator = fresh_database(self.backend, self.tmp_path, self.server)
+        url = next(generator)
+        self.made.append(url)
+        return url
+
+    def copy(self) -> str:
+        if self.backend == "sqlite":
+            source = Path(make_url(self.template).database or "")
+            target = self.tmp_path / f"copy-{uuid.uuid4().hex[:8]}.db"
+            shutil.copyfile(source, target)
+            return f"sqlite:///{target}"
+        assert self.server is not None
+        name = f"ledger_copy_{uuid.uuid4().hex[:12]}"
+        template = make_url(self.template).database
+        self.made.append(self.server.create(name, template))
+        return self.server.url_of(name)
+
+    def drop(self) -> None:
+        if self.server is not None:
+            for url in self.made:
+                self.server.drop(make_url(url).database or "")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def copies(
+    request: pytest.FixtureRequest, tmp_path: Path, postgresql_server: PostgreSQLServer | None
+) -> Iterator[_Copies]:
+    if request.param == "postgresql" and postgresql_server is None:
+        pytest.skip("no PostgreSQL server")
+    made = _Copies(request.param, tmp_path, postgresql_server)
+    yield made
+    made.drop()
+
+
+def test_a_close_killed_at_any_moment_leaves_the_ledger_before_or_after(
+    copies: _Copies,
+) -> None:
+    before = _state(copies.template)
+    reference = copies.copy()
+    started = time.perf_counter()
+    code, stderr = _finish(_close(reference))
+    assert code == 0, stderr
+    duration = time.perf_counter() - started
+    after = _state(reference)
+    assert after != before
+    chance = random.Random(11)
+    outcomes = []
+    for kill in range(KILLS):
+        url = copies.copy()
+        process = _close(url)
+        time.sleep(chance.uniform(0.05, 1.1) * duration)
+        os.kill(process.pid, signal.SIGKILL)
+        _finish(process)
+        state = _state(url)
+        assert state in (before, after), f"kill {kill} left a half-written ledger"
+        outcomes.append(state == after)
+    assert not all(outcomes), "every kill came after the close had finished: none tested"
+
+
+def test_two_closes_in_two_processes_publish_once(copies: _Copies) -> None:
+    url = copies.copy()
+    racers = [_close(url) for _ in range(2)]
+    results = [_finish(racer) for racer in racers]
+    assert sorted(code for code, _ in results) == [0, 1], results
+    refused = next(stderr for code, stderr in results if code == 1)
+    assert refused in (
+        f"error: period {PERIOD} is already closed.\n",
+        "error: the ledger is busy: another process is writing to it; try again when it is done.\n",
+    )
+    reference = copies.copy()
+    assert _finish(_close(reference))[0] == 0
+    assert _state(url) == _state(reference)
+
+
+def test_a_game_added_by_another_process_during_a_close_is_rated_or_refused(
+    copies: _Copies,
+) -> None:
+    url = copies.copy()
+    closing = _close(url)
+    time.sleep(0.3)
+    added = subprocess.run(
+        [
+            *LEDGER,
+            "add-game",
+            "--white",
+            "1",
+            "--black",
+            "2",
+            "--result",
+            "1-0",
+            "--date",
+            "2026-09-30",
+            "--db",
+            url,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert _finish(closing)[0] == 0
+    ledger = open_ledger(url)
+    try:
+        with ledger.reading() as session:
+            games = session.scalar(select(func.count()).select_from(Game))
+            rated = session.scalar(select(func.count()).select_from(GameRating))
+    finally:
+        ledger.dispose()
+    if added.returncode == 0:
+        assert (games, rated) == (GAMES + 1, GAMES + 1), "an added game was left out of the close"
+    else:
+        assert added.stderr.startswith(f"error: date: period {Period.parse(PERIOD)} is closed")
+        assert (games, rated) == (GAMES, GAMES)
