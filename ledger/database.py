@@ -11,6 +11,8 @@ use; an older one is refused until `ledger db upgrade`.
 from __future__ import annotations
 
 import os
+import shlex
+import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -368,3 +370,43 @@ def current_revision(url: str) -> tuple[str | None, str | None]:
             return schema_revision(connection), head
     finally:
         engine.dispose()
+
+
+def backup(url: str, target: Path) -> str | None:
+    """Copy a SQLite ledger to `target` with SQLite's online backup, which a writer may use
+    meanwhile; returns None. For PostgreSQL, returns the `pg_dump` command that does it (no
+    password in it: pg_dump asks, or reads PGPASSWORD or ~/.pgpass)."""
+    ledger = open_ledger(url)
+    try:
+        if ledger.engine.dialect.name != "sqlite":
+            return _pg_dump_command(ledger.engine.url, target)
+        if target.exists():
+            raise Conflict(f"{target} already exists; give the backup a new file name.")
+        _sqlite_backup(ledger.engine, target)
+        return None
+    finally:
+        ledger.dispose()
+
+
+def _sqlite_backup(engine: Engine, target: Path) -> None:
+    source = engine.raw_connection()
+    try:
+        copy = sqlite3.connect(target)
+        try:
+            source.driver_connection.backup(copy)  # type: ignore[union-attr]
+        finally:
+            copy.close()
+    except (sqlite3.Error, OSError) as error:
+        target.unlink(missing_ok=True)
+        raise LedgerError(f"the backup to {target} failed: {error}.") from None
+    finally:
+        source.close()
+
+
+def _pg_dump_command(url: URL, target: Path) -> str:
+    options = [f"--host={url.host or 'localhost'}", f"--port={url.port or 5432}"]
+    if url.username:
+        options.append(f"--username={url.username}")
+    return shlex.join(
+        ["pg_dump", "--format=custom", f"--file={target}", *options, url.database or ""]
+    )

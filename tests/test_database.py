@@ -11,13 +11,14 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, inspect, text
+from sqlalchemy.engine import make_url
 
 from ledger import database, names
 from ledger.database import alembic_config, create_ledger_engine, open_ledger, schema_revision
 from ledger.errors import LedgerError
 from ledger.models import Base
 
-from builders import run
+from builders import fingerprint, run
 
 
 def test_an_empty_database_gets_the_newest_schema_on_first_use(empty_database_url: str) -> None:
@@ -213,3 +214,29 @@ def test_passwords_never_appear_in_errors() -> None:
 def test_unusable_urls_are_refused(url: str, message: str) -> None:
     with pytest.raises(LedgerError, match=message):
         open_ledger(url)
+
+
+def test_db_backup_copies_a_sqlite_ledger_and_never_overwrites(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    added = run("add-player", "--name", "Kept, Kim", "--rating", "2000", "--games", "40", db=url)
+    assert added.exit_code == 0, added.stderr
+    copy = tmp_path / "backup.db"
+    made = run("db", "backup", str(copy), db=url)
+    assert (made.exit_code, made.stdout) == (0, f"Backed up the ledger to {copy}.\n")
+    assert fingerprint(f"sqlite:///{copy}") == fingerprint(url)
+    again = run("db", "backup", str(copy), db=url)
+    assert (again.exit_code, again.stderr) == (
+        1,
+        f"error: {copy} already exists; give the backup a new file name.\n",
+    )
+
+
+def test_db_backup_of_postgresql_shows_pg_dump_without_the_password(postgresql_url: str) -> None:
+    with_password = make_url(postgresql_url).set(password="s3cret")
+    shown = run(
+        "db", "backup", "ledger.dump", db=with_password.render_as_string(hide_password=False)
+    )
+    assert shown.exit_code == 0, shown.stderr
+    assert "pg_dump --format=custom --file=ledger.dump" in shown.stdout
+    assert make_url(postgresql_url).database in shown.stdout
+    assert "s3cret" not in shown.stdout

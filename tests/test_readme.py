@@ -25,7 +25,7 @@ def _commands() -> list[str]:
 
 
 def test_every_command_is_in_the_readme_and_has_help() -> None:
-    assert len(_commands()) == 23
+    assert len(_commands()) == 25
     for name in _commands():
         assert f"ledger {name}" in README, name
         shown = run(*name.split(), "--help")
@@ -65,6 +65,8 @@ READ_COMMANDS = [
     ["peaks"],
     ["history"],
     ["event", "Autumn Open"],
+    ["games", "--player", "2"],
+    ["find", "a"],
     ["calc", "--rating", "2000", "--opponents", "2100:1,1950:0.5,1800:0", "--k", "20"],
 ]
 

@@ -6,7 +6,16 @@ from typing import Annotated
 
 import typer
 
-from ledger import calculator, cards, crosstables, explanations, queries, render, reports
+from ledger import (
+    calculator,
+    cards,
+    crosstables,
+    explanations,
+    game_listing,
+    queries,
+    render,
+    reports,
+)
 from ledger.cli.options import (
     DbOption,
     FederationOption,
@@ -57,6 +66,27 @@ def list_(
     with open_ledger(ctx, db) as ledger, ledger.reading() as session:
         published = queries.rating_list(session, the_pool, the_period, top, only, day)
     render.rating_list(published, output)
+
+
+@app.command("games")
+def games(
+    ctx: typer.Context,
+    player: Annotated[int | None, typer.Option("--player", help="A player's ledger ID.")] = None,
+    event: Annotated[
+        str | None, typer.Option("--event", metavar="TEXT", help="Part of the event's name.")
+    ] = None,
+    period: Annotated[str | None, typer.Option("--period", metavar="YYYY-MM")] = None,
+    output: FormatOption = render.Format.TABLE,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """List recorded games with their IDs, and whether and why each was rated."""
+    the_period = parse("period", Period.parse, period) if period else None
+    the_pool = parse("pool", Pool.parse, pool)
+    only = game_listing.GameFilter(player, event, the_period)
+    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
+        listed = game_listing.game_listing(session, the_pool, only)
+    render.game_listing(listed, output)
 
 
 @app.command("explain")

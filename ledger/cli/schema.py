@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
 
 from ledger import database, render
 from ledger.cli.options import DbOption, database_url
 
-app = typer.Typer(help="The database schema: `ledger db upgrade`, `ledger db current`.")
+app = typer.Typer(
+    help="The database: `ledger db upgrade`, `ledger db current`, `ledger db backup FILE`."
+)
 
 
 @app.command("upgrade")
@@ -26,3 +31,18 @@ def db_current(ctx: typer.Context, db: DbOption = None) -> None:
     current, head = database.current_revision(database_url(ctx, db))
     state = "up to date" if current == head else "run `ledger db upgrade`"
     render.message(f"{current or 'empty'} (newest: {head}; {state})")
+
+
+@app.command("backup")
+def db_backup(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="The new backup file.")],
+    db: DbOption = None,
+) -> None:
+    """Copy a SQLite ledger to FILE while it stays in use; for PostgreSQL, show the pg_dump
+    command that does it."""
+    command = database.backup(database_url(ctx, db), file)
+    if command is None:
+        render.message(f"Backed up the ledger to {file}.")
+    else:
+        render.message(f"Back up a PostgreSQL ledger with pg_dump:\n  {command}")

@@ -5,6 +5,7 @@ errors to stderr.
 """
 
 from ledger.render.base import Format, error, message
+from ledger.render.games import game_listing
 from ledger.render.identity import found_players, merged
 from ledger.render.imports import (
     fide_list_imported,
@@ -26,6 +27,7 @@ __all__ = [
     "explanation",
     "fide_list_imported",
     "found_players",
+    "game_listing",
     "merged",
     "message",
     "movement",
