@@ -150,6 +150,8 @@ def test_imported_and_closed_lists_match_the_rules_exactly(
     _assert_scenario_covers_the_rules(players, expected)
     _assert_explanations_agree(database_url, expected, randomness)
     _assert_ranks_and_movement(database_url)
+    checked = run("db", "check", db=database_url)
+    assert checked.exit_code == 0, checked.stdout
 
 
 def _assert_ranks_and_movement(db: str) -> None:

@@ -25,7 +25,7 @@ def _commands() -> list[str]:
 
 
 def test_every_command_is_in_the_readme_and_has_help() -> None:
-    assert len(_commands()) == 25
+    assert len(_commands()) == 26
     for name in _commands():
         assert f"ledger {name}" in README, name
         shown = run(*name.split(), "--help")
@@ -46,6 +46,11 @@ def test_the_readme_demo_runs(tmp_path: Path) -> None:
     assert "Closed standard period" in result.stdout
     assert "Try next" in result.stdout
     assert sum(" GM " in line for line in result.stdout.splitlines()) >= 8
+    checked = run("db", "check", db=f"sqlite:///{tmp_path / 'demo.db'}")
+    assert (checked.exit_code, checked.stdout) == (
+        0,
+        "The ledger agrees with itself: no problems found.\n",
+    )
 
 
 def test_the_demo_refuses_a_database_that_holds_a_ledger(tmp_path: Path) -> None:

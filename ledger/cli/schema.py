@@ -7,11 +7,13 @@ from typing import Annotated
 
 import typer
 
-from ledger import database, render
-from ledger.cli.options import DbOption, database_url
+from ledger import database, integrity, render
+from ledger.cli.options import DbOption, database_url, open_ledger
+from ledger.errors import LedgerError
 
 app = typer.Typer(
-    help="The database: `ledger db upgrade`, `ledger db current`, `ledger db backup FILE`."
+    help="The database: `ledger db upgrade`, `ledger db current`, `ledger db backup FILE`, "
+    "`ledger db check`."
 )
 
 
@@ -46,3 +48,16 @@ def db_backup(
         render.message(f"Backed up the ledger to {file}.")
     else:
         render.message(f"Back up a PostgreSQL ledger with pg_dump:\n  {command}")
+
+
+@app.command("check")
+def db_check(ctx: typer.Context, db: DbOption = None) -> None:
+    """Check that the ledger agrees with itself: periods closed in order, every rated game
+    recorded, each list row's arithmetic, each player's standing."""
+    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
+        problems = integrity.check_ledger(session)
+    for line in problems:
+        render.message(line)
+    if problems:
+        raise LedgerError(f"the ledger disagrees with itself in {len(problems)} places (above).")
+    render.message("The ledger agrees with itself: no problems found.")
