@@ -233,6 +233,28 @@ class ListEntry(Base):
     )
 
 
+class PriorStanding(Base):
+    """A player's standing in a pool before the close of `period` changed it, kept so that
+    `reopen-period` restores it exactly. `had_standing` is False for a player the close gave
+    their first standing in the pool (reopening removes it)."""
+
+    __tablename__ = "prior_standings"
+
+    pool: Mapped[PoolKey]
+    period: Mapped[Period] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    had_standing: Mapped[bool]
+    rating: Mapped[int | None]
+    games_completed: Mapped[int | None]
+    ever_2400: Mapped[bool | None]
+    peak: Mapped[int | None]
+    peak_period: Mapped[Period | None]
+    last_active: Mapped[Period | None]
+    first_list: Mapped[Period | None]
+
+    __table_args__ = (Index("ix_prior_standings_player_id", "player_id"),)
+
+
 class GameRating(Base):
     """How the close rated one game: the ratings used and each side's expected score.
 

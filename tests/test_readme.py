@@ -25,7 +25,7 @@ def _commands() -> list[str]:
 
 
 def test_every_command_is_in_the_readme_and_has_help() -> None:
-    assert len(_commands()) == 26
+    assert len(_commands()) == 27
     for name in _commands():
         assert f"ledger {name}" in README, name
         shown = run(*name.split(), "--help")

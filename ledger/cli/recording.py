@@ -11,7 +11,7 @@ from ledger import queries, records, render
 from ledger.cli.options import DbOption, FederationOption, PoolOption, now, open_ledger, parse
 from ledger.demo import DEMO_URL, build_demo
 from ledger.domain import GameResult, Period, Pool, parse_date
-from ledger.services import closing, games, imports, players
+from ledger.services import closing, games, imports, players, reopening
 
 app = typer.Typer()
 
@@ -134,6 +134,25 @@ def close_period(
     with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
         summary = closing.close_period(session, the_pool, the_period, now())
     render.closed(summary)
+
+
+@app.command("reopen-period")
+def reopen_period(
+    ctx: typer.Context,
+    period: Annotated[str, typer.Argument(metavar="YYYY-MM")],
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """Undo the close of the newest closed period, so its games can be corrected."""
+    the_period = parse("period", Period.parse, period)
+    the_pool = parse("pool", Pool.parse, pool)
+    with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
+        reopened = reopening.reopen_period(session, the_pool, the_period)
+    render.message(
+        f"Reopened {reopened.pool} period {reopened.period}: its list is withdrawn "
+        f"({reopened.list_rows_removed} list rows) and its {reopened.games_unrated} games wait "
+        "to be rated again; the ledger is as it was before the close."
+    )
 
 
 @app.command("demo")

@@ -26,6 +26,7 @@ from ledger.models import (
     PeriodType,
     Player,
     PlayerRating,
+    PriorStanding,
     RatingPeriod,
 )
 from ledger.services.batches import AnyRow, AnySelect, insert_rows, select_in, update_rows
@@ -111,6 +112,7 @@ class _Standing:
     peak: int
     peak_period: Period | None
     first_list: Period | None
+    last_active: Period | None
     rated_games: list[rules.RatedGame] = field(default_factory=list)
     initial_games: list[rules.InitialRatingGame] = field(default_factory=list)
     initial_games_in_period: int = 0
@@ -198,6 +200,7 @@ def _load_standings(session: Session, pool: Pool, period: Period) -> dict[int, _
             func.coalesce(PlayerRating.peak, 0),
             PlayerRating.peak_period,
             PlayerRating.first_list,
+            PlayerRating.last_active,
         )
         .join(players, players.c.id == Player.id)
         .outerjoin(
@@ -334,6 +337,7 @@ class _Publication:
         self.entries: list[dict[str, object]] = []
         self.updates: list[dict[str, object]] = []
         self.inserts: list[dict[str, object]] = []
+        self.priors: list[dict[str, object]] = []
         self.players_rated = 0
         self.newly_rated = 0
         self.unrated_by_floor = 0
@@ -395,6 +399,20 @@ class _Publication:
             "first_list": standing.first_list or self.period,
         }
         (self.updates if standing.has_row else self.inserts).append(row)
+        self.priors.append(
+            self._prior(
+                standing.player_id,
+                standing.rating,
+                standing.games_completed,
+                standing.ever_2400,
+                standing.peak,
+                standing.peak_period,
+                standing.last_active,
+                standing.first_list,
+            )
+            if standing.has_row
+            else self._prior(standing.player_id)
+        )
 
     def _entry(
         self,
@@ -441,6 +459,7 @@ class _Publication:
         for row in pending:
             if row.player_id in published:
                 continue
+            self.priors.append(self._prior(*row[:1], *row[2:], None))
             state = rules.RatingState(
                 row.rating, row.games_completed, row.ever_2400, row.peak, row.birth_year
             )
@@ -451,8 +470,28 @@ class _Publication:
                 | _Figures(0, 0).columns()
             )
 
+    def _prior(self, player_id: int, *standing: object) -> dict[str, object]:
+        """A changed player's standing before this close; none at all without `standing`."""
+        columns = (
+            "rating",
+            "games_completed",
+            "ever_2400",
+            "peak",
+            "peak_period",
+            "last_active",
+            "first_list",
+        )
+        values = dict(zip(columns, standing, strict=True)) if standing else dict.fromkeys(columns)
+        return {
+            "pool": self.pool,
+            "period": self.period,
+            "player_id": player_id,
+            "had_standing": bool(standing),
+        } | values
+
     def write(self, session: Session) -> None:
         insert_rows(session, ListEntry, self.entries)
+        insert_rows(session, PriorStanding, self.priors)
         update_rows(session, PlayerRating, self.updates)
         insert_rows(session, PlayerRating, self.inserts)
         session.execute(

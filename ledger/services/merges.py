@@ -31,7 +31,16 @@ from sqlalchemy.orm import InstrumentedAttribute, Session
 from ledger.database import lock_pool
 from ledger.domain import Period, Pool
 from ledger.errors import Conflict, NotFound
-from ledger.models import Bye, Event, Game, ListEntry, Player, PlayerMerge, PlayerRating
+from ledger.models import (
+    Bye,
+    Event,
+    Game,
+    ListEntry,
+    Player,
+    PlayerMerge,
+    PlayerRating,
+    PriorStanding,
+)
 from ledger.services.batches import AnyRow
 from ledger.services.periods import is_closed, newest_closed_period
 
@@ -53,6 +62,7 @@ MOVED_COLUMNS: tuple[InstrumentedAttribute[int], ...] = (
     Bye.player_id,
     ListEntry.player_id,
     PlayerRating.player_id,
+    PriorStanding.player_id,
     PlayerMerge.kept_id,
 )
 """Every column that refers to a player: all of them move to the kept player."""

@@ -1,0 +1,127 @@
+"""Reopening the newest closed period: the ledger goes back exactly to its state before that
+close, so the period's games can be corrected and the period closed again.
+
+A close keeps each changed player's prior standing (`PriorStanding`); reopening restores
+those, and removes the list rows and the per-game figures the close wrote.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.orm import Session
+
+from ledger.database import lock_pool
+from ledger.domain import Period, Pool
+from ledger.errors import Conflict
+from ledger.models import Game, GameRating, ListEntry, PlayerRating, PriorStanding, RatingPeriod
+from ledger.services.batches import update_rows
+from ledger.services.periods import newest_closed_period
+
+_STANDING = (
+    "rating",
+    "games_completed",
+    "ever_2400",
+    "peak",
+    "peak_period",
+    "last_active",
+    "first_list",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ReopenedPeriod:
+    pool: Pool
+    period: Period
+    list_rows_removed: int
+    games_unrated: int
+
+
+def reopen_period(session: Session, pool: Pool, period: Period) -> ReopenedPeriod:
+    """Undo the close of `period`, which must be the pool's newest closed period."""
+    lock_pool(session, pool)
+    _refuse(session, pool, period)
+    in_period = select(Game.id).where(Game.pool == pool, Game.period == period)
+    games = session.execute(delete(GameRating).where(GameRating.game_id.in_(in_period)))
+    rows = session.execute(
+        delete(ListEntry).where(ListEntry.pool == pool, ListEntry.period == period)
+    )
+    _restore_standings(session, pool, period)
+    _mark_open(session, pool, period)
+    return ReopenedPeriod(pool, period, rows.rowcount, games.rowcount)  # type: ignore[attr-defined]
+
+
+def _refuse(session: Session, pool: Pool, period: Period) -> None:
+    newest = newest_closed_period(session, pool)
+    if newest is None or period > newest:
+        raise Conflict(f"{pool} period {period} is not closed; there is nothing to reopen.")
+    if period != newest:
+        raise Conflict(
+            f"only the newest closed period can be reopened; the newest {pool} period is "
+            f"{newest}: reopen it first."
+        )
+    imported = session.scalar(
+        select(func.count())
+        .select_from(ListEntry)
+        .where(ListEntry.pool == pool, ListEntry.period == period, ListEntry.import_id.is_not(None))
+    )
+    if imported:
+        raise Conflict(
+            f"the {pool} list of {period} was imported from a FIDE list, not closed by the "
+            "ledger; it cannot be reopened."
+        )
+    rows = _count(session, ListEntry, pool, period)
+    if rows and not _count(session, PriorStanding, pool, period):
+        raise Conflict(
+            f"{pool} period {period} was closed before the ledger kept what a close changes; "
+            "it cannot be reopened exactly."
+        )
+
+
+def _count(
+    session: Session, model: type[ListEntry] | type[PriorStanding], pool: Pool, period: Period
+) -> int:
+    return (
+        session.scalar(
+            select(func.count())
+            .select_from(model)
+            .where(model.pool == pool, model.period == period)
+        )
+        or 0
+    )
+
+
+def _restore_standings(session: Session, pool: Pool, period: Period) -> None:
+    """Each changed player's standing as it was before the close; a standing the close
+    created is removed."""
+    prior = (PriorStanding.pool == pool) & (PriorStanding.period == period)
+    created = select(PriorStanding.player_id).where(prior, ~PriorStanding.had_standing)
+    session.execute(
+        delete(PlayerRating).where(PlayerRating.pool == pool, PlayerRating.player_id.in_(created))
+    )
+    columns = [getattr(PriorStanding, column) for column in _STANDING]
+    restored = session.execute(
+        select(PriorStanding.player_id, *columns).where(prior, PriorStanding.had_standing)
+    )
+    update_rows(
+        session,
+        PlayerRating,
+        [
+            {"player_id": row[0], "pool": pool, **dict(zip(_STANDING, row[1:], strict=True))}
+            for row in restored
+        ],
+    )
+    session.execute(delete(PriorStanding).where(prior))
+
+
+def _mark_open(session: Session, pool: Pool, period: Period) -> None:
+    """The period is open again; a period without games had no row before its close."""
+    has_games = session.scalar(
+        select(func.count()).select_from(Game).where(Game.pool == pool, Game.period == period)
+    )
+    where = (RatingPeriod.pool == pool, RatingPeriod.period == period)
+    if has_games:
+        session.execute(update(RatingPeriod).where(*where).values(closed_at=None))
+    else:
+        session.execute(delete(RatingPeriod).where(*where))
