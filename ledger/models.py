@@ -233,6 +233,18 @@ class ListEntry(Base):
     )
 
 
+STANDING_COLUMNS = (
+    "rating",
+    "games_completed",
+    "ever_2400",
+    "peak",
+    "peak_period",
+    "last_active",
+    "first_list",
+)
+"""A player's standing in a pool, as `PlayerRating` holds it and `PriorStanding` keeps it."""
+
+
 class PriorStanding(Base):
     """A player's standing in a pool before the close of `period` changed it, kept so that
     `reopen-period` restores it exactly. `had_standing` is False for a player the close gave

@@ -19,6 +19,7 @@ from ledger.database import lock_pool, refresh_statistics
 from ledger.domain import Period, Pool
 from ledger.errors import Conflict
 from ledger.models import (
+    STANDING_COLUMNS,
     Event,
     Game,
     GameRating,
@@ -472,16 +473,11 @@ class _Publication:
 
     def _prior(self, player_id: int, *standing: object) -> dict[str, object]:
         """A changed player's standing before this close; none at all without `standing`."""
-        columns = (
-            "rating",
-            "games_completed",
-            "ever_2400",
-            "peak",
-            "peak_period",
-            "last_active",
-            "first_list",
+        values = (
+            dict(zip(STANDING_COLUMNS, standing, strict=True))
+            if standing
+            else dict.fromkeys(STANDING_COLUMNS)
         )
-        values = dict(zip(columns, standing, strict=True)) if standing else dict.fromkeys(columns)
         return {
             "pool": self.pool,
             "period": self.period,

@@ -15,19 +15,17 @@ from sqlalchemy.orm import Session
 from ledger.database import lock_pool
 from ledger.domain import Period, Pool
 from ledger.errors import Conflict
-from ledger.models import Game, GameRating, ListEntry, PlayerRating, PriorStanding, RatingPeriod
+from ledger.models import (
+    STANDING_COLUMNS,
+    Game,
+    GameRating,
+    ListEntry,
+    PlayerRating,
+    PriorStanding,
+    RatingPeriod,
+)
 from ledger.services.batches import update_rows
 from ledger.services.periods import newest_closed_period
-
-_STANDING = (
-    "rating",
-    "games_completed",
-    "ever_2400",
-    "peak",
-    "peak_period",
-    "last_active",
-    "first_list",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +98,7 @@ def _restore_standings(session: Session, pool: Pool, period: Period) -> None:
     session.execute(
         delete(PlayerRating).where(PlayerRating.pool == pool, PlayerRating.player_id.in_(created))
     )
-    columns = [getattr(PriorStanding, column) for column in _STANDING]
+    columns = [getattr(PriorStanding, column) for column in STANDING_COLUMNS]
     restored = session.execute(
         select(PriorStanding.player_id, *columns).where(prior, PriorStanding.had_standing)
     )
@@ -108,7 +106,7 @@ def _restore_standings(session: Session, pool: Pool, period: Period) -> None:
         session,
         PlayerRating,
         [
-            {"player_id": row[0], "pool": pool, **dict(zip(_STANDING, row[1:], strict=True))}
+            {"player_id": row[0], "pool": pool, **dict(zip(STANDING_COLUMNS, row[1:], strict=True))}
             for row in restored
         ],
     )
