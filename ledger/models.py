@@ -184,13 +184,18 @@ class Game(Base):
 
 
 class RatingPeriod(Base):
-    """A pool's rating period; `closed_at` is set when its list is published."""
+    """A pool's rating period; `closed_at` is set when its list is published.
+
+    `closed_by` is the period whose close published this one's list: itself, or a later one
+    for an empty period closed along with it (None for lists published before it was kept).
+    """
 
     __tablename__ = "rating_periods"
 
     pool: Mapped[PoolKey]
     period: Mapped[Period] = mapped_column(primary_key=True)
     closed_at: Mapped[dt.datetime | None]
+    closed_by: Mapped[Period | None]
 
 
 class ListEntry(Base):

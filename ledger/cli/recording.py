@@ -148,10 +148,12 @@ def reopen_period(
     the_pool = parse("pool", Pool.parse, pool)
     with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
         reopened = reopening.reopen_period(session, the_pool, the_period)
+    periods = ", ".join(str(each) for each in reopened.periods)
     render.message(
-        f"Reopened {reopened.pool} period {reopened.period}: its list is withdrawn "
-        f"({reopened.list_rows_removed} list rows) and its {reopened.games_unrated} games wait "
-        "to be rated again; the ledger is as it was before the close."
+        f"Reopened {reopened.pool} {'periods' if len(reopened.periods) > 1 else 'period'} "
+        f"{periods}: {reopened.list_rows_removed} list rows withdrawn, "
+        f"{reopened.games_unrated} games to rate again; the ledger is as it was before "
+        "that close."
     )
 
 

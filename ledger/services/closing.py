@@ -67,7 +67,7 @@ def close_period(session: Session, pool: Pool, period: Period, now: dt.datetime)
     periods = [first + i for i in range(first.months_until(period) + 1)]
     totals = _Totals()
     for each in periods:
-        _close_one(session, pool, each, now, totals)
+        _close_one(session, pool, each, now, totals, period)
     refresh_statistics(
         session,
         players=("players", "player_ratings"),
@@ -127,9 +127,14 @@ class _Standing:
 
 
 def _close_one(
-    session: Session, pool: Pool, period: Period, now: dt.datetime, totals: _Totals
+    session: Session,
+    pool: Pool,
+    period: Period,
+    now: dt.datetime,
+    totals: _Totals,
+    closed_by: Period,
 ) -> None:
-    _mark_closed(session, pool, period, now)
+    _mark_closed(session, pool, period, now, closed_by)
     games = session.execute(
         select(
             Game.id,
@@ -162,7 +167,7 @@ def _close_one(
 def close_without_games(session: Session, pool: Pool, period: Period, now: dt.datetime) -> None:
     """Publish `period`'s list from what is already written (an imported list): mark the
     period closed, and the starting ratings no list has carried yet join it."""
-    _mark_closed(session, pool, period, now)
+    _mark_closed(session, pool, period, now, period)
     publication = _Publication(pool, period)
     publication.add_pending(session)
     publication.write(session)
@@ -172,14 +177,16 @@ _EVENT_END = func.coalesce(Event.end_date, Game.date).label("event_end")
 """The date that orders a game's event among a player's first games (8.2)."""
 
 
-def _mark_closed(session: Session, pool: Pool, period: Period, now: dt.datetime) -> None:
+def _mark_closed(
+    session: Session, pool: Pool, period: Period, now: dt.datetime, closed_by: Period
+) -> None:
     closed = session.execute(
         update(RatingPeriod)
         .where(RatingPeriod.pool == pool, RatingPeriod.period == period)
-        .values(closed_at=now)
+        .values(closed_at=now, closed_by=closed_by)
     )
     if closed.rowcount == 0:  # type: ignore[attr-defined]
-        session.add(RatingPeriod(pool=pool, period=period, closed_at=now))
+        session.add(RatingPeriod(pool=pool, period=period, closed_at=now, closed_by=closed_by))
         session.flush()
 
 

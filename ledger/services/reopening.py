@@ -1,5 +1,6 @@
-"""Reopening the newest closed period: the ledger goes back exactly to its state before that
-close, so the period's games can be corrected and the period closed again.
+"""Reopening the newest closed period: the ledger goes back exactly to its state before the
+close that published it (with any empty periods it closed along), so the period's games can
+be corrected and the period closed again.
 
 A close keeps each changed player's prior standing (`PriorStanding`); reopening restores
 those, and removes the list rows and the per-game figures the close wrote.
@@ -8,8 +9,9 @@ those, and removes the list rows and the per-game figures the close wrote.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, cast
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import CursorResult, delete, func, select, update
 from sqlalchemy.orm import Session
 
 from ledger.database import lock_pool
@@ -30,24 +32,43 @@ from ledger.services.periods import newest_closed_period
 
 @dataclass(frozen=True, slots=True)
 class ReopenedPeriod:
+    """What a reopen undid: the periods that close published (the period, and the empty
+    ones closed along with it), the list rows it withdrew and the games it unrated."""
+
     pool: Pool
-    period: Period
+    periods: list[Period]
     list_rows_removed: int
     games_unrated: int
 
 
 def reopen_period(session: Session, pool: Pool, period: Period) -> ReopenedPeriod:
-    """Undo the close of `period`, which must be the pool's newest closed period."""
+    """Undo the close that published `period`, the pool's newest closed period: its list,
+    and those of the empty periods that close published before it."""
     lock_pool(session, pool)
     _refuse(session, pool, period)
-    in_period = select(Game.id).where(Game.pool == pool, Game.period == period)
-    games = session.execute(delete(GameRating).where(GameRating.game_id.in_(in_period)))
-    rows = session.execute(
-        delete(ListEntry).where(ListEntry.pool == pool, ListEntry.period == period)
-    )
-    _restore_standings(session, pool, period)
-    _mark_open(session, pool, period)
-    return ReopenedPeriod(pool, period, rows.rowcount, games.rowcount)  # type: ignore[attr-defined]
+    periods = _published_by(session, pool, period)
+    rows = games = 0
+    for each in periods:
+        in_period = select(Game.id).where(Game.pool == pool, Game.period == each)
+        unrated = session.execute(delete(GameRating).where(GameRating.game_id.in_(in_period)))
+        removed = session.execute(
+            delete(ListEntry).where(ListEntry.pool == pool, ListEntry.period == each)
+        )
+        rows += cast(CursorResult[Any], removed).rowcount
+        games += cast(CursorResult[Any], unrated).rowcount
+        _restore_standings(session, pool, each)
+        _mark_open(session, pool, each)
+    return ReopenedPeriod(pool, sorted(periods), rows, games)
+
+
+def _published_by(session: Session, pool: Pool, period: Period) -> list[Period]:
+    """The periods the close of `period` published, newest first."""
+    together = session.scalars(
+        select(RatingPeriod.period)
+        .where(RatingPeriod.pool == pool, RatingPeriod.closed_by == period)
+        .order_by(RatingPeriod.period.desc())
+    ).all()
+    return list(together) or [period]
 
 
 def _refuse(session: Session, pool: Pool, period: Period) -> None:
@@ -120,6 +141,6 @@ def _mark_open(session: Session, pool: Pool, period: Period) -> None:
     )
     where = (RatingPeriod.pool == pool, RatingPeriod.period == period)
     if has_games:
-        session.execute(update(RatingPeriod).where(*where).values(closed_at=None))
+        session.execute(update(RatingPeriod).where(*where).values(closed_at=None, closed_by=None))
     else:
         session.execute(delete(RatingPeriod).where(*where))
