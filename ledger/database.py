@@ -14,7 +14,7 @@ import os
 import shlex
 import sqlite3
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -49,7 +49,7 @@ from ledger.domain import Pool
 
 if TYPE_CHECKING:
     import psycopg
-from ledger.errors import Conflict, InvalidInput, LedgerError
+from ledger.errors import Conflict, InvalidInput, LedgerError, NotFound
 
 URL_VARIABLE = "LEDGER_DATABASE_URL"
 DEFAULT_URL = "sqlite:///ledger.db"
@@ -375,36 +375,37 @@ def current_revision(url: str) -> tuple[str | None, str | None]:
 def backup(url: str, target: Path) -> str | None:
     """Copy a SQLite ledger to `target` with SQLite's online backup, which a writer may use
     meanwhile; returns None. For PostgreSQL, returns the `pg_dump` command that does it (no
-    password in it: pg_dump asks, or reads PGPASSWORD or ~/.pgpass)."""
-    ledger = open_ledger(url)
-    try:
-        if ledger.engine.dialect.name != "sqlite":
-            return _pg_dump_command(ledger.engine.url, target)
-        if target.exists():
-            raise Conflict(f"{target} already exists; give the backup a new file name.")
-        _sqlite_backup(ledger.engine, target)
-        return None
-    finally:
-        ledger.dispose()
+    password in it: pg_dump asks, or reads PGPASSWORD or ~/.pgpass). Neither opens the
+    ledger as the other commands do: a ledger at an older schema is backed up as it is."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return _pg_dump_command(parsed, target)
+    source = Path(parsed.database or "")
+    if not parsed.database or not source.is_file():
+        raise NotFound(f"there is no SQLite ledger at {shown_url(parsed)} to back up.")
+    if target.exists():
+        raise Conflict(f"{target} already exists; give the backup a new file name.")
+    _sqlite_backup(source, target)
+    return None
 
 
-def _sqlite_backup(engine: Engine, target: Path) -> None:
-    source = engine.raw_connection()
+def _sqlite_backup(source: Path, target: Path) -> None:
     try:
-        copy = sqlite3.connect(target)
-        try:
-            source.driver_connection.backup(copy)  # type: ignore[union-attr]
-        finally:
-            copy.close()
+        with (
+            closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as ledger,
+            closing(sqlite3.connect(target)) as copy,
+        ):
+            ledger.backup(copy)
     except (sqlite3.Error, OSError) as error:
         target.unlink(missing_ok=True)
         raise LedgerError(f"the backup to {target} failed: {error}.") from None
-    finally:
-        source.close()
 
 
 def _pg_dump_command(url: URL, target: Path) -> str:
-    options = [f"--host={url.host or 'localhost'}", f"--port={url.port or 5432}"]
+    """The pg_dump command for the database of `url` (host and port also from its query)."""
+    host = url.host or url.query.get("host") or "localhost"
+    port = url.port or url.query.get("port") or 5432
+    options = [f"--host={host}", f"--port={port}"]
     if url.username:
         options.append(f"--username={url.username}")
     return shlex.join(

@@ -11,7 +11,6 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, inspect, text
-from sqlalchemy.engine import make_url
 
 from ledger import database, names
 from ledger.database import alembic_config, create_ledger_engine, open_ledger, schema_revision
@@ -229,14 +228,22 @@ def test_db_backup_copies_a_sqlite_ledger_and_never_overwrites(tmp_path: Path) -
         1,
         f"error: {copy} already exists; give the backup a new file name.\n",
     )
-
-
-def test_db_backup_of_postgresql_shows_pg_dump_without_the_password(postgresql_url: str) -> None:
-    with_password = make_url(postgresql_url).set(password="s3cret")
-    shown = run(
-        "db", "backup", "ledger.dump", db=with_password.render_as_string(hide_password=False)
+    missing = tmp_path / "typo.db"
+    refused = run("db", "backup", str(tmp_path / "other.db"), db=f"sqlite:///{missing}")
+    assert (refused.exit_code, refused.stderr) == (
+        1,
+        f"error: there is no SQLite ledger at sqlite:///{missing} to back up.\n",
     )
-    assert shown.exit_code == 0, shown.stderr
-    assert "pg_dump --format=custom --file=ledger.dump" in shown.stdout
-    assert make_url(postgresql_url).database in shown.stdout
-    assert "s3cret" not in shown.stdout
+    assert not missing.exists()
+
+
+def test_db_backup_of_postgresql_shows_pg_dump_without_the_password() -> None:
+    """No connection is needed to say how to back up a PostgreSQL ledger."""
+    shown = run(
+        "db", "backup", "ledger.dump", db="postgresql+psycopg://officer:s3cret@db.example:6543/fed"
+    )
+    assert (shown.exit_code, shown.stdout) == (
+        0,
+        "Back up a PostgreSQL ledger with pg_dump:\n  pg_dump --format=custom "
+        "--file=ledger.dump --host=db.example --port=6543 --username=officer fed\n",
+    )
