@@ -1,10 +1,11 @@
 """`ledger db check`: does the stored ledger agree with itself? Read side: it never commits.
 
-It checks that the closed periods of each pool run without a gap, that every game of a
-closed period has the close's figures, that each list row's arithmetic gives its stored
-change and rating again (8.3.2, 8.3.4), that the games it counts are its period's rated
-games and add up to the games completed, and that each player's standing is their newest
-list row.
+It checks, per pool: that the closed periods run without a gap and nothing of a close lies
+in an open period; that every game of a closed period has the close's figures; that each
+rated list row's arithmetic gives its stored change and rating again (8.3.2, 8.3.4), that
+the games it counts are its period's rated games, and that they add up to its games
+completed; that each row's previous rating is the player's rating on their row before; and
+that each player on a list has a standing, their newest list row.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ def check_ledger(session: Session) -> list[str]:
     for pool in Pool:
         problems += _period_gaps(session, pool)
         problems += _games_without_figures(session, pool)
+        problems += _open_period_figures(session, pool)
         problems += list(_entry_problems(session, pool))
+        problems += list(_history_problems(session, pool))
         problems += _standing_problems(session, pool)
     return problems
 
@@ -50,11 +53,7 @@ def _period_gaps(session: Session, pool: Pool) -> list[str]:
 
 
 def _games_without_figures(session: Session, pool: Pool) -> list[str]:
-    newest = session.scalar(
-        select(func.max(RatingPeriod.period)).where(
-            RatingPeriod.pool == pool, RatingPeriod.closed_at.is_not(None)
-        )
-    )
+    newest = _newest_closed(session, pool)
     if newest is None:
         return []
     missing = session.execute(
@@ -67,6 +66,82 @@ def _games_without_figures(session: Session, pool: Pool) -> list[str]:
         f"{pool}: game {game_id} of closed period {period} has no record of how it was rated."
         for game_id, period in missing
     ]
+
+
+def _open_period_figures(session: Session, pool: Pool) -> list[str]:
+    """List rows and per-game figures belong to closed periods only."""
+    newest = _newest_closed(session, pool)
+    after = (lambda period: period > newest) if newest is not None else (lambda period: True)
+    rows = session.scalars(
+        select(ListEntry.period).where(ListEntry.pool == pool).group_by(ListEntry.period)
+    )
+    rated = session.scalars(
+        select(Game.period)
+        .join(GameRating, GameRating.game_id == Game.id)
+        .where(Game.pool == pool)
+        .group_by(Game.period)
+    )
+    return [
+        f"{pool}: period {period} is open, but holds {what} of a close."
+        for what, periods in (("list rows", rows), ("rated games", rated))
+        for period in periods
+        if after(period)
+    ]
+
+
+def _newest_closed(session: Session, pool: Pool) -> Any:
+    return session.scalar(
+        select(func.max(RatingPeriod.period)).where(
+            RatingPeriod.pool == pool, RatingPeriod.closed_at.is_not(None)
+        )
+    )
+
+
+def _history_problems(session: Session, pool: Pool) -> Iterator[str]:
+    """Each row against the player's row before it: the previous rating, and the games
+    completed of a rated row (those before plus the period's)."""
+    history = (
+        select(
+            ListEntry.player_id,
+            ListEntry.period,
+            ListEntry.previous_rating,
+            ListEntry.games,
+            ListEntry.games_completed,
+            ListEntry.k_applied,
+            _before(ListEntry.rating).label("rating_before"),
+            _before(ListEntry.listed).label("listed_before"),
+            _before(ListEntry.games_completed).label("completed_before"),
+        )
+        .where(ListEntry.pool == pool)
+        .subquery()
+    )
+    rows = session.execute(select(history).execution_options(yield_per=BATCH_SIZE))
+    for row in rows:
+        where = f"{pool}: player {row.player_id} on the list of {row.period}"
+        if (
+            row.previous_rating is not None
+            and row.rating_before is not None
+            and row.listed_before
+            and row.previous_rating != row.rating_before
+        ):
+            yield (
+                f"{where}: the previous rating is {row.previous_rating}, their row before "
+                f"says {row.rating_before}."
+            )
+        if (
+            row.k_applied is not None
+            and row.completed_before is not None
+            and row.games_completed != row.completed_before + row.games
+        ):
+            yield (
+                f"{where}: {row.games_completed} games completed, {row.completed_before} before "
+                f"and {row.games} rated make {row.completed_before + row.games}."
+            )
+
+
+def _before(column: Any) -> Any:
+    """The value of `column` on the player's list row before this one."""
+    return func.lag(column).over(partition_by=ListEntry.player_id, order_by=ListEntry.period)
 
 
 def _rated_games() -> Any:
@@ -135,7 +210,8 @@ def _entry_arithmetic(entry: ListEntry, games: int, delta_sum: int) -> Iterator[
 
 
 def _standing_problems(session: Session, pool: Pool) -> list[str]:
-    """Each player's standing against their newest list row."""
+    """Each player's standing against their newest list row (a player on a list without a
+    standing has left the newest list)."""
     newest = (
         select(ListEntry.player_id, func.max(ListEntry.period).label("period"))
         .where(ListEntry.pool == pool)
@@ -149,23 +225,34 @@ def _standing_problems(session: Session, pool: Pool) -> list[str]:
         (PlayerRating.peak, ListEntry.peak),
     )
     rows = session.execute(
-        select(PlayerRating.player_id, ListEntry.listed, *(pair for c in compared for pair in c))
-        .join(newest, newest.c.player_id == PlayerRating.player_id)
+        select(
+            newest.c.player_id,
+            PlayerRating.player_id.label("standing"),
+            ListEntry.listed,
+            *(pair for columns in compared for pair in columns),
+        )
         .join(
             ListEntry,
             (ListEntry.pool == pool)
             & (ListEntry.player_id == newest.c.player_id)
             & (ListEntry.period == newest.c.period),
         )
-        .where(PlayerRating.pool == pool)
+        .outerjoin(
+            PlayerRating,
+            (PlayerRating.pool == pool) & (PlayerRating.player_id == newest.c.player_id),
+        )
     )
-    problems = []
-    for row in rows:
-        stored, listed = row[2::2], row[3::2]
-        expected = (listed[0] if row.listed else None, *listed[1:])
-        if tuple(stored) != tuple(expected):
-            problems.append(
-                f"{pool}: player {row.player_id}'s standing (rating, games, 2400 flag, peak) "
-                f"{tuple(stored)} is not their newest list row's {tuple(expected)}."
-            )
-    return problems
+    return [problem for row in rows if (problem := _standing_problem(pool, row)) is not None]
+
+
+def _standing_problem(pool: Pool, row: Any) -> str | None:
+    if row.standing is None:
+        return f"{pool}: player {row.player_id} is on a list but has no standing."
+    stored, listed = tuple(row[3::2]), tuple(row[4::2])
+    expected = (listed[0] if row.listed else None, *listed[1:])
+    if stored == expected:
+        return None
+    return (
+        f"{pool}: player {row.player_id}'s standing (rating, games, 2400 flag, peak) "
+        f"{stored} is not their newest list row's {expected}."
+    )

@@ -60,6 +60,24 @@ DAMAGE = {
         "UPDATE player_ratings SET peak = peak + 5 WHERE player_id = {rita} AND pool = 'standard'",
         "standard: player {rita}'s standing (rating, games, 2400 flag, peak)",
     ),
+    "games completed that do not add up": (
+        "UPDATE list_entries SET games_completed = games_completed + 5 "
+        "WHERE player_id = 1503014 AND period = '2026-08'",
+        "standard: player 1503014 on the list of 2026-08: ",
+    ),
+    "a previous rating that is not the row before's": (
+        "UPDATE list_entries SET previous_rating = previous_rating + 50, rating = rating + 50 "
+        "WHERE player_id = 1503014 AND period = '2026-08'",
+        "standard: player 1503014 on the list of 2026-08: the previous rating is",
+    ),
+    "a player on a list without a standing": (
+        "DELETE FROM player_ratings WHERE player_id = {rita} AND pool = 'standard'",
+        "standard: player {rita} is on a list but has no standing.",
+    ),
+    "a closed period's row lost": (
+        "DELETE FROM rating_periods WHERE period = '2026-09' AND pool = 'standard'",
+        "standard: period 2026-09 is open, but holds list rows of a close.",
+    ),
     "a period left open between closed ones": (
         "UPDATE rating_periods SET closed_at = NULL WHERE period = '2026-08' AND pool = 'standard'",
         "standard: period 2026-08 is not closed, though 2026-09 is: lists are published in order.",
