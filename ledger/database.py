@@ -218,6 +218,14 @@ def one_of(session: Session, column: Any, values: Sequence[Any]) -> Any:
     return column.in_(values)
 
 
+LIKE_ESCAPE = "\\"
+
+
+def like_escaped(text: str) -> str:
+    """`text` for a LIKE pattern (with `escape=LIKE_ESCAPE`): its % and _ match themselves."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
 def copy_rows(session: Session, table: Table, rows: Sequence[dict[str, Any]]) -> bool:
     """INSERT many rows with PostgreSQL's COPY, inside the session's transaction.
 

@@ -7,10 +7,11 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
-from ledger.domain import GameResult, Period, Pool
+from ledger.database import LIKE_ESCAPE, like_escaped
+from ledger.domain import Period, Pool
 from ledger.models import Event, Game, GameRating, Player
 from ledger.services.periods import is_closed, newest_closed_period
 
@@ -57,7 +58,7 @@ def game_listing(session: Session, pool: Pool, only: GameFilter) -> list[ListedG
         .outerjoin(Event, Event.id == Game.event_id)
         .outerjoin(GameRating, GameRating.game_id == Game.id)
         .where(Game.pool == pool, *_conditions(only))
-        .order_by(Game.date, Event.name, Game.round, Game.id)
+        .order_by(Game.date, func.coalesce(Event.name, ""), Game.round, Game.id)
     )
     newest = newest_closed_period(session, pool)
     return [_listed(row, is_closed(row.Game.period, newest)) for row in session.execute(statement)]
@@ -68,7 +69,8 @@ def _conditions(only: GameFilter) -> list[Any]:
     if only.player is not None:
         conditions.append((Game.white_id == only.player) | (Game.black_id == only.player))
     if only.event:
-        conditions.append(Event.name.ilike(f"%{only.event}%"))
+        pattern = f"%{like_escaped(only.event)}%"
+        conditions.append(Event.name.ilike(pattern, escape=LIKE_ESCAPE))
     if only.period is not None:
         conditions.append(Game.period == only.period)
     return conditions
@@ -101,7 +103,7 @@ def _rated(
     """Whether the close rated the game, and if not, why (FIDE 5, 7.1, 8.3.1)."""
     if not closed:
         return "open"
-    if not GameResult(game.result).is_played:
+    if not game.result.is_played:
         return "no: forfeit"
     if not game.rated:
         return "no: by the arbiter"
@@ -110,5 +112,5 @@ def _rated(
     if white_rating is None and black_rating is None:
         return "no: both unrated"
     if white_rating is None or black_rating is None:
-        return f"no: {'White' if white_rating is None else 'Black'} unrated (8.2)"
+        return f"toward {'White' if white_rating is None else 'Black'}'s first rating (8.2)"
     return "no: too far apart (8.3.1)"

@@ -13,6 +13,7 @@ from sqlalchemy import ColumnElement, and_, case, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from ledger import names
+from ledger.database import LIKE_ESCAPE, like_escaped
 from ledger.domain import Pool
 from ledger.errors import InvalidInput
 from ledger.models import Player, PlayerRating
@@ -76,10 +77,10 @@ def find_players(
 def _has_word_starting(word: str) -> ColumnElement[bool]:
     """SQL for "a word of the name key starts with `word`" (a key is words joined by
     single spaces)."""
-    escaped = word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    escaped = like_escaped(word)
     return or_(
-        Player.name_key.like(f"{escaped}%", escape="\\"),
-        Player.name_key.like(f"% {escaped}%", escape="\\"),
+        Player.name_key.like(f"{escaped}%", escape=LIKE_ESCAPE),
+        Player.name_key.like(f"% {escaped}%", escape=LIKE_ESCAPE),
     )
 
 

@@ -344,6 +344,9 @@ def test_bad_input_is_refused_with_one_line(
         pytest.param(["list", "--top", "0"], id="top below one"),
         pytest.param(["list", "--format", "xml"], id="unknown format"),
         pytest.param(["no-such-command"], id="unknown command"),
+        pytest.param(["player", "99999999999999999999"], id="an ID no player can have"),
+        pytest.param(["games", "--player", "99999999999999999999"], id="games of no player"),
+        pytest.param(["export-list"], id="export without a format"),
     ],
 )
 def test_usage_errors_exit_2_with_one_line(filled: str, arguments: list[str]) -> None:

@@ -32,7 +32,7 @@ def test_games_say_whether_and_why_each_was_rated(ledger: Ledger, database_url: 
     listed = json.loads(run("games", "--format", "json", db=database_url).stdout)
     assert [(g["id"], g["event"], g["round"], g["result"], g["rated"]) for g in listed] == [
         (1, "Club", 1, "1-0", "rated"),
-        (2, "Club", 2, "0-1", "no: Black unrated (8.2)"),
+        (2, "Club", 2, "0-1", "toward Black's first rating (8.2)"),
         (3, "Club", 3, "1/2-1/2", "no: both unrated"),
         (4, "Club", 4, "+/-", "no: forfeit"),
         (5, "Autumn Cup", 1, "1-0", "open"),
@@ -51,6 +51,7 @@ def test_games_filter_by_player_event_and_period(ledger: Ledger, database_url: s
     assert shown("--event", "autumn") == ["5"]
     assert shown("--period", "2026-09", "--player", str(ids["other"])) == ["1", "4"]
     assert shown("--period", "2025-01") == []
+    assert shown("--event", "%") == []  # a % in the text is a %, not a wildcard
 
 
 def test_games_table_fits_eighty_columns(ledger: Ledger, database_url: str) -> None:

@@ -36,7 +36,7 @@ class LedgerGroup(TyperGroup):
             render.error(str(refused))
             sys.exit(1)
         except typer.TyperException as failure:
-            render.error(failure.format_message())
+            render.error(" ".join(failure.format_message().split()))
             sys.exit(failure.exit_code)
         except typer.Abort:
             render.error("aborted.")

@@ -12,6 +12,7 @@ import typer
 
 from ledger import database, render
 from ledger.errors import InvalidInput
+from ledger.records import LARGEST_ID
 
 T = TypeVar("T")
 
@@ -32,7 +33,10 @@ ListPeriodOption = Annotated[
     str | None, typer.Option("--period", metavar="YYYY-MM", help="Default: the newest.")
 ]
 FederationOption = Annotated[str | None, typer.Option("--federation", metavar="XXX")]
-PlayerArgument = Annotated[int, typer.Argument(metavar="PLAYER", help="The player's ledger ID.")]
+PlayerArgument = Annotated[
+    int,
+    typer.Argument(metavar="PLAYER", min=1, max=LARGEST_ID, help="The player's ledger ID."),
+]
 
 
 def database_url(ctx: typer.Context, db: str | None) -> str:

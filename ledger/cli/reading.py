@@ -29,6 +29,7 @@ from ledger.cli.options import (
 )
 from ledger.domain import Period, Pool, parse_date
 from ledger.errors import InvalidInput
+from ledger.records import LARGEST_ID
 
 app = typer.Typer()
 
@@ -71,7 +72,10 @@ def list_(
 @app.command("games")
 def games(
     ctx: typer.Context,
-    player: Annotated[int | None, typer.Option("--player", help="A player's ledger ID.")] = None,
+    player: Annotated[
+        int | None,
+        typer.Option("--player", min=1, max=LARGEST_ID, help="A player's ledger ID."),
+    ] = None,
     event: Annotated[
         str | None, typer.Option("--event", metavar="TEXT", help="Part of the event's name.")
     ] = None,
