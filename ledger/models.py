@@ -49,10 +49,16 @@ class PeriodType(TypeDecorator[Period]):
     cache_ok = True
 
     def process_bind_param(self, value: Period | None, dialect: Dialect) -> str | None:
-        return None if value is None else str(value)
+        return None if value is None else _period_text(value)
 
     def process_result_value(self, value: str | None, dialect: Dialect) -> Period | None:
         return None if value is None else _period(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _period_text(period: Period) -> str:
+    """Periods written to the database; a close writes a few of them a million times."""
+    return str(period)
 
 
 @functools.lru_cache(maxsize=4096)
