@@ -56,6 +56,19 @@ def print_csv(rows: Sequence[dict[str, object]], fields: Sequence[str]) -> None:
     writer.writerows(rows)
 
 
+def print_records(records: Sequence[Any], kind: type[Any], output: Format) -> bool:
+    """Records of one dataclass as a JSON array, or as CSV with the dataclass's fields (one
+    header line); False, printing nothing, when the output is a table."""
+    if output is Format.TABLE:
+        return False
+    rows = [plain(record) for record in records]
+    if output is Format.JSON:
+        print_json(rows)
+    else:
+        print_csv(rows, [field.name for field in dataclasses.fields(kind)])
+    return True
+
+
 def message(text: str) -> None:
     print(text)
 

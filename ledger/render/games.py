@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 
 from rich import box
@@ -10,18 +9,13 @@ from rich.console import Console
 from rich.table import Table
 
 from ledger.game_listing import ListedGame
-from ledger.render.base import Format, message, plain, print_csv, print_json
-
-GAME_FIELDS = tuple(field.name for field in dataclasses.fields(ListedGame))
+from ledger.render.base import Format, message, print_records
 
 
 def game_listing(games: Sequence[ListedGame], output: Format) -> None:
-    rows = [plain(game) for game in games]
-    if output is Format.JSON:
-        print_json(rows)
-    elif output is Format.CSV:
-        print_csv(rows, GAME_FIELDS)
-    elif not games:
+    if print_records(games, ListedGame, output):
+        return
+    if not games:
         message("No games match.")
     else:
         Console().print(_games_table(games))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 
 from rich import box
@@ -11,20 +10,15 @@ from rich.table import Table
 
 from ledger.domain import Pool
 from ledger.people import FIND_LIMIT, FoundPlayer
-from ledger.render.base import Format, plain, print_csv, print_json, text
+from ledger.render.base import Format, print_records, text
 from ledger.services.merges import PlayerMerged
-
-FOUND_FIELDS = tuple(field.name for field in dataclasses.fields(FoundPlayer))
 
 
 def found_players(found: Sequence[FoundPlayer], query: str, pool: Pool, output: Format) -> None:
     """The players a search found, as a table, CSV (one header line) or a JSON array."""
-    rows = [plain(player) for player in found]
-    if output is Format.JSON:
-        print_json(rows)
-    elif output is Format.CSV:
-        print_csv(rows, FOUND_FIELDS)
-    elif not found:
+    if print_records(found, FoundPlayer, output):
+        return
+    if not found:
         print(f'No player matches "{query}"; try fewer or shorter words, or an ID.')
     else:
         Console().print(_found_table(found, query, pool))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 
 from rich import box
@@ -10,20 +9,13 @@ from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from ledger.queries import ListRow, RatingList
-from ledger.render.base import Format, plain, print_csv, print_json
+from ledger.render.base import Format, print_records
 from ledger.services.closing import ClosedPeriod
-
-LIST_FIELDS = tuple(field.name for field in dataclasses.fields(ListRow))
 
 
 def rating_list(published: RatingList, output: Format) -> None:
     """A published list as a table, CSV (one header line) or a JSON array of objects."""
-    rows = [plain(row) for row in published.rows]
-    if output is Format.JSON:
-        print_json(rows)
-    elif output is Format.CSV:
-        print_csv(rows, LIST_FIELDS)
-    else:
+    if not print_records(published.rows, ListRow, output):
         Console().print(_list_table(published))
 
 

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from ledger.calculator import AverageOpponent, Calculation, GameRow, logistic_expected_score
 from ledger.crosstables import CrossTable
-from ledger.render.base import Format, plain, points, print_csv, print_json, text
+from ledger.render.base import Format, plain, points, print_csv, print_json, print_records, text
 from ledger.reports import Band, ListStatistics, PeakRow, RankHolder
 
 
@@ -198,11 +198,7 @@ def _rows_table(
     headers: Sequence[str],
 ) -> None:
     """A report of plain rows as a table, or as JSON / CSV with the dataclass's fields."""
-    if output is Format.JSON:
-        print_json(plain(list(rows)))
-        return
-    if output is Format.CSV:
-        print_csv([plain(row) for row in rows], [field.name for field in dataclasses.fields(kind)])
+    if print_records(rows, kind, output):
         return
     table = Table(title=title, title_justify="left", pad_edge=False)
     for header in headers:
