@@ -193,8 +193,12 @@ def run(
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+Benchmark = Callable[[str, str, int, int, int, int], None]
+
+
+def command_line(description: str, benchmark: Benchmark) -> None:
+    """Run `benchmark` on each backend asked for, with the options every benchmark shares."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--players", type=int, default=100_000)
     parser.add_argument("--games", type=int, default=200_000)
     parser.add_argument("--next-games", type=int, default=20_000)
@@ -207,7 +211,7 @@ def main() -> None:
     backends = ("sqlite", "postgresql") if arguments.backend == "both" else (arguments.backend,)
     for backend in backends:
         with database(backend, arguments.postgresql_url) as url:
-            run(
+            benchmark(
                 backend,
                 url,
                 arguments.players,
@@ -218,4 +222,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    command_line(__doc__.splitlines()[0], run)

@@ -223,6 +223,8 @@ def _next_steps(url: str, period: Period) -> str:
             f"  ledger list{demo} --format json --top 3",
             f"  ledger add-game{demo} --white 1 --black 2 --result 1/2-1/2 --date {period + 1}-01",
             f"  ledger close-period {period + 1}{demo}    (once {period + 1} has ended)",
+            f"  ledger correct-game 1{demo} --result 0-1 --reason 'arbiter report'",
+            f"  ledger diff{demo} --period {period}",
             "Your own ledger is sqlite:///ledger.db (or --db, or LEDGER_DATABASE_URL).",
         )
     )

@@ -1,11 +1,11 @@
 """`ledger db check`: does the stored ledger agree with itself? Read side: it never commits.
 
-It checks, per pool: that the closed periods run without a gap and nothing of a close lies
-in an open period; that every game of a closed period has the close's figures; that each
-rated list row's arithmetic gives its stored change and rating again (8.3.2, 8.3.4), that
-the games it counts are its period's rated games, and that they add up to its games
-completed; that each row's previous rating is the player's rating on their row before; and
-that each player on a list has a standing, their newest list row.
+It checks, per pool: that the closed periods run without a gap, each with its list's
+version, and nothing of a close lies in an open period; that every game of a closed period
+has the close's figures; that each rated list row's arithmetic gives its stored change and
+rating again (8.3.2, 8.3.4), that the games it counts are its period's rated games, and that
+they add up to its games completed; that each row's previous rating is the player's rating
+on their row before; and that each player on a list has a standing, their newest list row.
 """
 
 from __future__ import annotations
@@ -19,7 +19,14 @@ from sqlalchemy.orm import Session
 
 from ledger import rules
 from ledger.domain import GameResult, Pool
-from ledger.models import Game, GameRating, ListEntry, PlayerRating, RatingPeriod
+from ledger.models import (
+    Game,
+    GameRating,
+    ListEntry,
+    ListVersion,
+    PlayerRating,
+    RatingPeriod,
+)
 from ledger.services.batches import BATCH_SIZE
 
 
@@ -28,6 +35,7 @@ def check_ledger(session: Session) -> list[str]:
     problems: list[str] = []
     for pool in Pool:
         problems += _period_gaps(session, pool)
+        problems += _versions_without_lists(session, pool)
         problems += _games_without_figures(session, pool)
         problems += _open_period_figures(session, pool)
         problems += list(_entry_problems(session, pool))
@@ -49,6 +57,24 @@ def _period_gaps(session: Session, pool: Pool) -> list[str]:
         "in order."
         for earlier, later in itertools.pairwise(closed)
         if later != earlier + 1
+    ]
+
+
+def _versions_without_lists(session: Session, pool: Pool) -> list[str]:
+    """Every closed period has a version of its list (its current one)."""
+    closed = set(
+        session.scalars(
+            select(RatingPeriod.period).where(
+                RatingPeriod.pool == pool, RatingPeriod.closed_at.is_not(None)
+            )
+        )
+    )
+    versioned = set(
+        session.scalars(select(ListVersion.period).where(ListVersion.pool == pool).distinct())
+    )
+    return [
+        f"{pool}: closed period {period} has no record of its list's version."
+        for period in sorted(closed - versioned)
     ]
 
 

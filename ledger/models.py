@@ -204,8 +204,8 @@ class RatingPeriod(Base):
     closed_by: Mapped[Period | None]
 
 
-class ListEntry(Base):
-    """A player's row on the list published by closing `period`, where it changed.
+class ListFigures:
+    """A player's figures on a published list, for `ListEntry` and `SupersededEntry`.
 
     `previous_rating` is the rating on the previous list (None for a player new to the
     list), `change` is None for a player newly rated on this list; `listed` is False when the new
@@ -215,11 +215,6 @@ class ListEntry(Base):
     `k_next` the K in force for the next period (None once the player is unrated).
     """
 
-    __tablename__ = "list_entries"
-
-    pool: Mapped[PoolKey]
-    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
-    period: Mapped[Period] = mapped_column(primary_key=True)
     rating: Mapped[int]
     previous_rating: Mapped[int | None]
     change: Mapped[int | None]
@@ -234,6 +229,16 @@ class ListEntry(Base):
     peak: Mapped[int]
     peak_period: Mapped[Period | None]
     last_active: Mapped[Period | None]
+
+
+class ListEntry(ListFigures, Base):
+    """A player's row on the list published by closing `period`, where it changed."""
+
+    __tablename__ = "list_entries"
+
+    pool: Mapped[PoolKey]
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    period: Mapped[Period] = mapped_column(primary_key=True)
     import_id: Mapped[int | None] = mapped_column(ForeignKey("imports.id"))
     """The FIDE list file the row was imported from; None for a row the ledger rated."""
 
@@ -242,6 +247,52 @@ class ListEntry(Base):
         Index("ix_list_entries_pool_period_previous_rating", "pool", "period", "previous_rating"),
         Index("ix_list_entries_player_id", "player_id"),
     )
+
+
+class ListVersion(Base):
+    """One publication of a period's list: version 1 by its close (the "original"), each
+    later one by a re-rate. `id` orders every publication of the pool's lists in time;
+    the newest version of a closed period is the list in `list_entries`."""
+
+    __tablename__ = "list_versions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    pool: Mapped[Pool]
+    period: Mapped[Period]
+    version: Mapped[int]
+    published_at: Mapped[dt.datetime]
+
+    __table_args__ = (UniqueConstraint("pool", "period", "version"),)
+
+
+class SupersededEntry(ListFigures, Base):
+    """A list row of an earlier version of a period's list, kept when a re-rate replaced
+    it: a `ListEntry` as that version published it (an imported list is never re-rated)."""
+
+    __tablename__ = "superseded_entries"
+
+    pool: Mapped[PoolKey]
+    period: Mapped[Period] = mapped_column(primary_key=True)
+    version: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+
+    __table_args__ = (Index("ix_superseded_entries_player_id", "player_id"),)
+
+
+class LogEntry(Base):
+    """One change to the ledger's published state, for `ledger log`: a close, re-rate,
+    reopen, correction, import or merge, with who made it, why, and what it did."""
+
+    __tablename__ = "log_entries"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[dt.datetime]
+    operator: Mapped[str] = mapped_column(String(100))
+    action: Mapped[str] = mapped_column(String(30))
+    pool: Mapped[Pool | None]
+    period: Mapped[Period | None]
+    reason: Mapped[str | None] = mapped_column(String(1000))
+    summary: Mapped[str] = mapped_column(String(1000))
 
 
 STANDING_COLUMNS = (

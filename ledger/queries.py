@@ -11,7 +11,7 @@ import bisect
 import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import CompoundSelect, func, literal, select, union_all
 from sqlalchemy.orm import Session
@@ -29,6 +29,9 @@ from ledger.list_sql import (
 from ledger.models import ListEntry, PeriodType, PlayerRating, RatingPeriod
 from ledger.services.batches import AnySelect, batched
 from ledger.services.periods import newest_closed_period
+
+if TYPE_CHECKING:
+    from ledger.versions import Version
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +68,8 @@ class RatingList:
     period: Period
     rows: list[ListRow]
     filtered: bool = False
+    version: Version | None = None
+    """The version shown, for a list a re-rate revised."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,16 +130,16 @@ def rating_list(
     period, is_newest = published_period(session, pool, period, as_of)
     only = only or ListFilter()
     if is_newest:
-        rows = session.execute(_best_first(newest_list(pool, period), only, period, top)).all()
+        rows = session.execute(best_first(newest_list(pool, period), only, period, top)).all()
         ranks = _newest_ranks(session, pool, period, rows)
     else:
         then = _ratings_then(session, pool, period)
         rows = _older_rows(session, pool, period, only, top, then)
         ranks = _older_ranks(session, pool, period, rows, then)
-    return RatingList(pool, period, _ranked(period, rows, ranks), only != ListFilter())
+    return RatingList(pool, period, ranked(period, rows, ranks), only != ListFilter())
 
 
-def _best_first(
+def best_first(
     statement: AnySelect, only: ListFilter, period: Period, top: int | None
 ) -> AnySelect:
     """The rows that pass the filter, best first (the first `top`)."""
@@ -157,14 +162,14 @@ def _older_rows(
     """An older list's rows: the best unchanged players, and the changed players who can
     still reach the first `top` (`then`: their ratings on that list, see `_ratings_then`)."""
     unchanged, _ = older_list(pool, period)
-    rows = list(session.execute(_best_first(unchanged, only, period, top)).all())
+    rows = list(session.execute(best_first(unchanged, only, period, top)).all())
     floor = rows[-1].rating if top is not None and len(rows) == top else None
     contenders = [
         player_id for player_id, rating in then.items() if floor is None or rating >= floor
     ]
     for batch in batched(contenders):
         changed = list_in_force(pool, period, batch)
-        rows += session.execute(_best_first(changed, only, period, top)).all()
+        rows += session.execute(best_first(changed, only, period, top)).all()
     rows.sort(key=lambda row: (-row.rating, row.name, row.id))
     return rows[:top]
 
@@ -204,7 +209,7 @@ def published_period(
             "(`ledger close-period YYYY-MM`)."
         )
     period = _in_force(session, pool, as_of) if as_of else period or newest
-    if not _is_published(session, pool, period):
+    if not is_published(session, pool, period):
         raise NotFound(f"no {pool} list was published for period {period}; the newest is {newest}.")
     return period, period == newest
 
@@ -234,7 +239,7 @@ def _in_force(session: Session, pool: Pool, day: dt.date) -> Period:
 
 
 @dataclass(frozen=True, slots=True)
-class _Ranks:
+class Ranks:
     """World ranks of the shown players on the list, and on the previous list (absent:
     not on it)."""
 
@@ -246,7 +251,7 @@ FEW_ROWS = 200
 """Up to this many rows, ranks are counted with the rating indexes, row by row."""
 
 
-def _newest_ranks(session: Session, pool: Pool, period: Period, rows: Sequence[Any]) -> _Ranks:
+def _newest_ranks(session: Session, pool: Pool, period: Period, rows: Sequence[Any]) -> Ranks:
     """Ranks on the newest list and the previous one, without reading the previous list.
 
     A player with no list row in `period` had the same rating on the previous list; the
@@ -273,7 +278,7 @@ def _newest_ranks(session: Session, pool: Pool, period: Period, rows: Sequence[A
 
     world = {row.id: 1 + above_now(row.rating) for row in rows}
     previous = {row.id: previous_rank(row) for row in rows}
-    return _Ranks(world, {k: v for k, v in previous.items() if v is not None})
+    return Ranks(world, {k: v for k, v in previous.items() if v is not None})
 
 
 def _above_counter(
@@ -284,7 +289,7 @@ def _above_counter(
     if not few:
         values = session.scalars(select(column).where(*conditions, column.is_not(None)))
         ordered = sorted(value for value in values if value is not None)
-        return lambda rating: _above(ordered, rating)
+        return lambda rating: above(ordered, rating)
     counted: dict[int, int] = {}
 
     def count(rating: int) -> int:
@@ -296,19 +301,19 @@ def _above_counter(
     return count
 
 
-def _above(ratings: list[int], rating: int) -> int:
+def above(ratings: list[int], rating: int) -> int:
     return len(ratings) - bisect.bisect_right(ratings, rating)
 
 
 def _older_ranks(
     session: Session, pool: Pool, period: Period, rows: Sequence[Any], then: dict[int, int]
-) -> _Ranks:
+) -> Ranks:
     """Ranks on an older list and on the one before it, counted like the newest list's."""
     few = len(rows) <= FEW_ROWS
     above = _older_counter(session, pool, period, few, then)
     before = (
         _older_counter(session, pool, period - 1, few, _ratings_then(session, pool, period - 1))
-        if _is_published(session, pool, period - 1)
+        if is_published(session, pool, period - 1)
         else None
     )
 
@@ -318,7 +323,7 @@ def _older_ranks(
 
     world = {row.id: 1 + above(row.rating) for row in rows}
     previous = {row.id: previous_rank(row) for row in rows}
-    return _Ranks(world, {k: v for k, v in previous.items() if v is not None})
+    return Ranks(world, {k: v for k, v in previous.items() if v is not None})
 
 
 def _older_counter(
@@ -338,10 +343,10 @@ def _older_counter(
         if rating is not None
     )
     today = _above_counter(session, PlayerRating.rating, listed_by_then, few)
-    return lambda rating: today(rating) - _above(changed_today, rating) + _above(then, rating)
+    return lambda rating: today(rating) - above(changed_today, rating) + above(then, rating)
 
 
-def _is_published(session: Session, pool: Pool, period: Period) -> bool:
+def is_published(session: Session, pool: Pool, period: Period) -> bool:
     closed_at = session.scalar(
         select(RatingPeriod.closed_at).where(
             RatingPeriod.pool == pool, RatingPeriod.period == period
@@ -359,12 +364,12 @@ def shared_ranks(ratings: Sequence[int]) -> list[int]:
     return ranks
 
 
-def _ranked(period: Period, rows: Sequence[Any], ranks: _Ranks) -> list[ListRow]:
+def ranked(period: Period, rows: Sequence[Any], ranks: Ranks) -> list[ListRow]:
     places = shared_ranks([row.rating for row in rows])
     return [_list_row(period, place, row, ranks) for place, row in zip(places, rows, strict=True)]
 
 
-def _list_row(period: Period, rank: int, row: Any, ranks: _Ranks) -> ListRow:
+def _list_row(period: Period, rank: int, row: Any, ranks: Ranks) -> ListRow:
     """A row from the player's newest standing; figures of the period only if they played."""
     identity = (row.id, row.name, row.federation, row.sex, row.title, row.birth_year)
     flag = rules.list_flag(row.sex == "F", row.last_active, period)

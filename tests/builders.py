@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Column, Table, select
 from typer.testing import CliRunner, Result
 
 from ledger import queries
@@ -82,16 +83,34 @@ def listing(
 
 
 def fingerprint(url: str) -> dict[str, list[tuple[object, ...]]]:
-    """Every row of every table, to show that a refused command wrote nothing."""
+    """Every row of every table, to show that a refused command wrote nothing. The ID of a
+    list version is left out: it numbers publications in time, so a list published again
+    after a reopen gets a new one."""
     ledger = open_ledger(url)
     try:
         with ledger.reading() as session:
             return {
-                table.name: sorted((tuple(row) for row in session.execute(select(table))), key=repr)
+                table.name: sorted(
+                    (tuple(row) for row in session.execute(select(*_compared(table)))), key=repr
+                )
                 for table in Base.metadata.sorted_tables
             }
     finally:
         ledger.dispose()
+
+
+def ledger_state(url: str, log: bool = True) -> dict[str, list[tuple[object, ...]]]:
+    """`fingerprint` without the moments of closes, publications and log entries (which are
+    `now`); without the log, which records changes (a reopen adds to it), if not `log`."""
+    state = fingerprint(url)
+    state["rating_periods"] = [(*row[:2], row[2] is not None) for row in state["rating_periods"]]
+    state["list_versions"] = [row[:-1] for row in state["list_versions"]]
+    state["log_entries"] = [row[:1] + row[2:] for row in state["log_entries"]] if log else []
+    return state
+
+
+def _compared(table: Table) -> list[Column[Any]]:
+    return [c for c in table.columns if (table.name, c.name) != ("list_versions", "id")]
 
 
 def run(*args: str, db: str | None = None) -> Result:

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from builders import fingerprint, run
+from builders import ledger_state, run
 from fide_oracle import expected_score, round_half_away_from_zero, simulate
 
 PERIODS = ("2026-09", "2026-10")
@@ -137,7 +137,7 @@ def test_imported_and_closed_lists_match_the_rules_exactly(
         assert imported.exit_code == 0, imported.stderr
     expected = simulate([{**p, "games": p["games"] or 0} for p in players], games, list(PERIODS))
     for period in PERIODS:
-        before_last_close = _without_close_times(fingerprint(database_url))
+        before_last_close = ledger_state(database_url, log=False)
         closed = run("close-period", period, db=database_url)
         assert closed.exit_code == 0, closed.stderr
     _assert_reopening_is_exact(database_url, before_last_close)
@@ -156,21 +156,14 @@ def test_imported_and_closed_lists_match_the_rules_exactly(
     assert checked.exit_code == 0, checked.stdout
 
 
-def _without_close_times(state: dict[str, list[Any]]) -> dict[str, list[Any]]:
-    """The ledger's rows, with the moment of each close left out (closes are at `now`)."""
-    return state | {
-        "rating_periods": [(*row[:2], row[2] is not None) for row in state["rating_periods"]]
-    }
-
-
 def _assert_reopening_is_exact(db: str, before_last_close: dict[str, list[Any]]) -> None:
     """Reopening the last period restores the ledger before its close; closing it again
     publishes the same list."""
-    after = _without_close_times(fingerprint(db))
+    after = ledger_state(db, log=False)
     assert run("reopen-period", PERIODS[-1], db=db).exit_code == 0
-    assert _without_close_times(fingerprint(db)) == before_last_close
+    assert ledger_state(db, log=False) == before_last_close
     assert run("close-period", PERIODS[-1], db=db).exit_code == 0
-    assert _without_close_times(fingerprint(db)) == after
+    assert ledger_state(db, log=False) == after
 
 
 def _assert_ranks_and_movement(db: str) -> None:

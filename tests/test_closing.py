@@ -340,7 +340,8 @@ def test_a_game_recorded_during_a_close_is_rated_or_refused(
         rated = session.scalar(select(func.count()).select_from(GameRating))
     closer.dispose()
     assert outcome == [
-        "date: period 2026-10 is closed; a game dated 2026-10-20 cannot be added to it."
+        "date: period 2026-10 is closed; a game dated 2026-10-20 cannot be added to it (a late "
+        "game is added with `ledger add-game --late`, which re-rates)."
     ]
     assert games == rated == 1
 

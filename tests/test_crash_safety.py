@@ -29,7 +29,7 @@ from ledger.records import new_game, new_player
 from ledger.services.games import add_games
 from ledger.services.players import add_players
 
-from builders import NOW, fingerprint
+from builders import NOW, ledger_state
 from conftest import PostgreSQLServer, fresh_database
 
 LEDGER = [sys.executable, "-m", "ledger"]
@@ -73,13 +73,24 @@ def _fill(url: str) -> None:
         ledger.dispose()
 
 
-def _close(url: str) -> subprocess.Popen[str]:
+COMMANDS = {
+    "close": ["close-period", PERIOD],
+    "rerate": ["rerate", "--from", PERIOD, "--reason", "crash test"],
+    "close-next": ["close-period", "2026-10"],
+}
+
+
+def _start(url: str, command: str = "close") -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [*LEDGER, "close-period", PERIOD, "--db", url],
+        [*LEDGER, *COMMANDS[command], "--db", url, "--operator", "tester"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def _close(url: str) -> subprocess.Popen[str]:
+    return _start(url)
 
 
 def _finish(process: subprocess.Popen[str]) -> tuple[int, str]:
@@ -92,10 +103,8 @@ Fingerprint = dict[str, list[tuple[object, ...]]]
 
 
 def _state(url: str) -> Fingerprint:
-    """Every row, with the moment of a close left out (two closes never share it)."""
-    state = fingerprint(url)
-    state["rating_periods"] = [(*row[:2], row[2] is not None) for row in state["rating_periods"]]
-    return state
+    """Every row, with the moments of a close left out (two closes never share them)."""
+    return ledger_state(url)
 
 
 class _Copies:
@@ -114,6 +123,11 @@ class _Copies:
         url = next(generator)
         self.made.append(url)
         return url
+
+    def close_template(self) -> None:
+        """Close PERIOD in the template, so that copies can be re-rated."""
+        code, stderr = _finish(_close(self.template))
+        assert code == 0, stderr
 
     def copy(self) -> str:
         if self.backend == "sqlite":
@@ -163,22 +177,25 @@ def _writing(url: str) -> bool:
         return bool(held.fetchone()[0])  # type: ignore[index]
 
 
-def _close_while_writing(url: str) -> tuple[subprocess.Popen[str], float]:
-    """A close started, once it has begun writing; and the moment it began."""
-    process = _close(url)
+def _while_writing(url: str, command: str) -> tuple[subprocess.Popen[str], float]:
+    """A command started, once it has begun writing; and the moment it began."""
+    process = _start(url, command)
     while not _writing(url) and process.poll() is None:
         time.sleep(0.002)
     return process, time.perf_counter()
 
 
-def test_a_close_killed_while_it_writes_leaves_the_ledger_before_or_after(
-    copies: _Copies,
+@pytest.mark.parametrize("command", ["close", "rerate"])
+def test_a_close_or_rerate_killed_while_it_writes_leaves_the_ledger_before_or_after(
+    copies: _Copies, command: str
 ) -> None:
-    """SIGKILL at random moments after the close took the write lock (so inside its
+    """SIGKILL at random moments after the command took the write lock (so inside its
     transaction); most kills must land before it finished, or nothing was tested."""
+    if command == "rerate":
+        copies.close_template()
     before = _state(copies.template)
     reference = copies.copy()
-    process, began = _close_while_writing(reference)
+    process, began = _while_writing(reference, command)
     code, stderr = _finish(process)
     assert code == 0, stderr
     writing = time.perf_counter() - began
@@ -188,10 +205,11 @@ def test_a_close_killed_while_it_writes_leaves_the_ledger_before_or_after(
     in_the_middle = 0
     for kill in range(KILLS):
         url = copies.copy()
-        process, _ = _close_while_writing(url)
+        process, _ = _while_writing(url, command)
         time.sleep(chance.uniform(0, 0.9) * writing)
-        in_the_middle += process.poll() is None
-        os.kill(process.pid, signal.SIGKILL)
+        if process.poll() is None:
+            in_the_middle += 1
+            os.kill(process.pid, signal.SIGKILL)
         _finish(process)
         state = _state(url)
         assert state in (before, after), f"kill {kill} left a half-written ledger"
@@ -211,6 +229,23 @@ def test_two_closes_in_two_processes_publish_once(copies: _Copies) -> None:
     reference = copies.copy()
     assert _finish(_close(reference))[0] == 0
     assert _state(url) == _state(reference)
+
+
+def test_a_rerate_and_a_close_at_once_run_one_after_the_other(copies: _Copies) -> None:
+    """Both succeed, and the ledger is the one of running them in some order."""
+    copies.close_template()
+    url = copies.copy()
+    racers = [_start(url, "rerate"), _start(url, "close-next")]
+    results = [_finish(racer) for racer in racers]
+    assert [code for code, _ in results] == [0, 0], results
+    orders = []
+    for order in (("rerate", "close-next"), ("close-next", "rerate")):
+        reference = copies.copy()
+        for command in order:
+            assert _finish(_start(reference, command))[0] == 0
+        orders.append(_state(reference))
+    assert orders[0] != orders[1]
+    assert _state(url) in orders
 
 
 def test_a_game_added_by_another_process_during_a_close_is_rated_or_refused(

@@ -126,7 +126,8 @@ FIRST_REVISION = "ad496c38df81"
 
 def test_upgrading_a_filled_first_revision_keeps_every_row(empty_database_url: str) -> None:
     """A ledger written by the first released schema upgrades with its data: the players get
-    the name keys the ledger computes today, and the games count as rated."""
+    the name keys the ledger computes today, the games count as rated, and each published
+    list is its period's original version."""
     engine = create_ledger_engine(empty_database_url)
     names_given = ["Müller, Jörg", "Ødegaard, Łukasz-Ðoe", "O'Brien, Seán", "Carlsen, Magnus"]
     try:
@@ -143,6 +144,13 @@ def test_upgrading_a_filled_first_revision_keeps_every_row(empty_database_url: s
                     "VALUES ('standard', '2026-09', '2026-09-03', 1, 2, '1-0')"
                 )
             )
+            connection.execute(
+                text(
+                    "INSERT INTO rating_periods (pool, period, closed_at) VALUES "
+                    "('standard', '2026-08', '2026-09-01 10:00'), ('rapid', '2026-08', "
+                    "'2026-09-02 10:00'), ('standard', '2026-09', NULL)"
+                )
+            )
         with engine.begin() as connection:
             command.upgrade(alembic_config(connection), "head")
             players = connection.execute(
@@ -152,6 +160,13 @@ def test_upgrading_a_filled_first_revision_keeps_every_row(empty_database_url: s
                 (name, names.name_key(name), names.sort_key(name)) for name in names_given
             ]
             assert connection.execute(text("SELECT rated FROM games")).scalar_one() in (True, 1)
+            versions = connection.execute(
+                text("SELECT id, pool, period, version FROM list_versions ORDER BY id")
+            )
+            assert [tuple(row) for row in versions] == [  # each published list: its original
+                (1, "standard", "2026-08", 1),
+                (2, "rapid", "2026-08", 1),
+            ]
     finally:
         engine.dispose()
 

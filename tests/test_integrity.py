@@ -78,6 +78,10 @@ DAMAGE = {
         "DELETE FROM rating_periods WHERE period = '2026-09' AND pool = 'standard'",
         "standard: period 2026-09 is open, but holds list rows of a close.",
     ),
+    "a list's version record lost": (
+        "DELETE FROM list_versions WHERE period = '2026-09' AND pool = 'standard'",
+        "standard: closed period 2026-09 has no record of its list's version.",
+    ),
     "a period left open between closed ones": (
         "UPDATE rating_periods SET closed_at = NULL WHERE period = '2026-08' AND pool = 'standard'",
         "standard: period 2026-08 is not closed, though 2026-09 is: lists are published in order.",

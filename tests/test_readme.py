@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
 
 from typer.main import get_command
@@ -25,7 +26,7 @@ def _commands() -> list[str]:
 
 
 def test_every_command_is_in_the_readme_and_has_help() -> None:
-    assert len(_commands()) == 27
+    assert len(_commands()) == 32
     for name in _commands():
         assert f"ledger {name}" in README, name
         shown = run(*name.split(), "--help")
@@ -46,6 +47,16 @@ def test_the_readme_demo_runs(tmp_path: Path) -> None:
     assert "Closed standard period" in result.stdout
     assert "Try next" in result.stdout
     assert sum(" GM " in line for line in result.stdout.splitlines()) >= 8
+    suggested = [
+        shlex.split(line)[1:]
+        for line in result.stdout.splitlines()
+        if line.startswith(("  ledger correct-game", "  ledger diff"))
+    ]
+    assert len(suggested) == 2
+    for command in suggested:  # the demo's suggestions work on the demo ledger
+        tried = run(*command, db=f"sqlite:///{tmp_path / 'demo.db'}")
+        assert tried.exit_code == 0, tried.output
+    assert "2 changed" in tried.output
     checked = run("db", "check", db=f"sqlite:///{tmp_path / 'demo.db'}")
     assert (checked.exit_code, checked.stdout) == (
         0,

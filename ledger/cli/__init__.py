@@ -14,7 +14,7 @@ import typer
 from typer.core import TyperGroup
 
 from ledger import render
-from ledger.cli import formats, identity, reading, recording, schema
+from ledger.cli import corrections, formats, identity, reading, recording, schema
 from ledger.cli.options import DbOption
 from ledger.errors import LedgerError, RejectedRecords
 
@@ -55,6 +55,7 @@ app.add_typer(recording.app)
 app.add_typer(reading.app)
 app.add_typer(formats.app)
 app.add_typer(identity.app)
+app.add_typer(corrections.app)
 app.add_typer(schema.app, name="db")
 
 

@@ -15,7 +15,9 @@ from ledger import exports, queries, render, trf
 from ledger.cli.options import (
     DbOption,
     ListPeriodOption,
+    OperatorOption,
     PoolOption,
+    log,
     now,
     open_ledger,
     parse,
@@ -49,6 +51,7 @@ def import_trf(
     replace: Annotated[
         bool, typer.Option("--replace", help="Put the report in place of its event's games.")
     ] = False,
+    operator: OperatorOption = None,
     pool: PoolOption = "standard",
     db: DbOption = None,
 ) -> None:
@@ -57,18 +60,24 @@ def import_trf(
     the_pool = parse("pool", Pool.parse, pool)
     with open_ledger(ctx, db) as ledger, ledger.trial() if check else ledger.transaction() as s:
         summary = tournaments.import_trf(s, the_pool, file.name, content, now(), replace)
+        log(s, "import-trf", summary, operator, the_pool, summary.period)
     render.tournament_imported(summary, check)
 
 
 @app.command("import-pgn")
 def import_pgn(
-    ctx: typer.Context, file: FileArgument, pool: PoolOption = "standard", db: DbOption = None
+    ctx: typer.Context,
+    file: FileArgument,
+    operator: OperatorOption = None,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
 ) -> None:
     """Import the results of a PGN file's games (from their headers; moves are not kept)."""
     content = _read(file)
     the_pool = parse("pool", Pool.parse, pool)
     with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
         summary = imports.import_pgn(session, the_pool, file.name, content, now())
+        log(session, "import-pgn", summary, operator, the_pool)
     render.pgn_imported(summary)
 
 
@@ -91,6 +100,7 @@ def import_fide_list(
     pool: Annotated[
         str, typer.Option("--pool", metavar="POOL", help="The pool of a single-pool file.")
     ] = "standard",
+    operator: OperatorOption = None,
     db: DbOption = None,
 ) -> None:
     """Publish a FIDE rating list file (TXT, XML or zipped) as the ledger's list of a period."""
@@ -105,6 +115,7 @@ def import_fide_list(
         summary = list_imports.import_fide_list(
             session, stream, file.name, the_pool, the_period, now(), strict, advance
         )
+        log(session, "import-fide-list", summary, operator, None, summary.period)
     render.fide_list_imported(summary)
 
 

@@ -7,7 +7,17 @@ from typing import Annotated
 import typer
 
 from ledger import people, render
-from ledger.cli.options import DbOption, FormatOption, PoolOption, now, open_ledger, parse
+from ledger.cli.options import (
+    DbOption,
+    FormatOption,
+    NoteOption,
+    OperatorOption,
+    PoolOption,
+    log,
+    now,
+    open_ledger,
+    parse,
+)
 from ledger.domain import Pool
 from ledger.services import merges
 
@@ -43,9 +53,12 @@ def merge_players(
     drop: Annotated[
         int, typer.Argument(metavar="DROP", help="The ledger ID merged into KEEP and removed.")
     ],
+    reason: NoteOption = None,
+    operator: OperatorOption = None,
     db: DbOption = None,
 ) -> None:
     """Merge two records of one person: DROP's games, byes and rating history move to KEEP."""
     with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
         result = merges.merge_players(session, keep, drop, now())
+        log(session, "merge", result, operator, reason=reason)
     render.merged(result)

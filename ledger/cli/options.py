@@ -1,18 +1,23 @@
 """What every command shares: the --db, --pool and --format options, opening the ledger,
-parsing a value with the name of its option in the error, and the clock."""
+parsing a value with the name of its option in the error, the clock, and logging a change
+with its operator."""
 
 from __future__ import annotations
 
 import datetime as dt
+import getpass
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Annotated, TypeVar
 
 import typer
+from sqlalchemy.orm import Session
 
 from ledger import database, render
+from ledger.domain import Period, Pool
 from ledger.errors import InvalidInput
 from ledger.records import LARGEST_ID
+from ledger.services import activity
 
 T = TypeVar("T")
 
@@ -36,6 +41,35 @@ FederationOption = Annotated[str | None, typer.Option("--federation", metavar="X
 PlayerArgument = Annotated[
     int,
     typer.Argument(metavar="PLAYER", min=1, max=LARGEST_ID, help="The player's ledger ID."),
+]
+
+OperatorOption = Annotated[
+    str | None,
+    typer.Option(
+        "--operator",
+        metavar="NAME",
+        envvar="LEDGER_OPERATOR",
+        help="Who makes the change, for `ledger log` (default: the OS user).",
+        show_default=False,
+    ),
+]
+
+
+def _reason(text: str | None) -> str | None:
+    if text is not None and not text.strip():
+        raise typer.BadParameter("give the reason for the change, e.g. 'arbiter report'.")
+    return text
+
+
+ReasonOption = Annotated[
+    str,
+    typer.Option(
+        "--reason", metavar="TEXT", callback=_reason, help="Why, for `ledger log` (required)."
+    ),
+]
+NoteOption = Annotated[
+    str | None,
+    typer.Option("--reason", metavar="TEXT", callback=_reason, help="Why, for `ledger log`."),
 ]
 
 
@@ -63,3 +97,27 @@ def parse(field: str, parser: Callable[[str], T], text: str) -> T:
 
 def now() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+def log(
+    session: Session,
+    action: str,
+    outcome: object,
+    operator: str | None,
+    pool: Pool | None = None,
+    period: Period | None = None,
+    reason: str | None = None,
+) -> None:
+    """Log the change in the command's transaction, by `operator` or the OS user."""
+    if reason is not None and not reason.strip():
+        raise InvalidInput(
+            "reason: give the reason for the change, e.g. --reason 'arbiter report'."
+        )
+    activity.record(session, action, outcome, operator or _os_user(), now(), pool, period, reason)
+
+
+def _os_user() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"

@@ -15,6 +15,7 @@ from ledger import (
     queries,
     render,
     reports,
+    versions,
 )
 from ledger.cli.options import (
     DbOption,
@@ -42,6 +43,12 @@ def list_(
         str | None,
         typer.Option("--as-of", metavar="YYYY-MM-DD", help="The list in force on that day."),
     ] = None,
+    version: Annotated[
+        int | None,
+        typer.Option(
+            "--version", min=1, help="An earlier version of a re-rated list (1: the original)."
+        ),
+    ] = None,
     top: Annotated[int | None, typer.Option("--top", min=1, help="Only the first N rows.")] = None,
     federation: FederationOption = None,
     women: Annotated[bool, typer.Option("--women")] = False,
@@ -58,6 +65,8 @@ def list_(
     """Show a published rating list, highest rating first, optionally filtered."""
     if period and as_of:
         raise InvalidInput("as-of: give --period or --as-of, not both.")
+    if version and as_of:
+        raise InvalidInput("version: give --version with --period, not with --as-of.")
     the_period = parse("period", Period.parse, period) if period else None
     day = parse("as-of", parse_date, as_of) if as_of else None
     the_pool = parse("pool", Pool.parse, pool)
@@ -65,7 +74,7 @@ def list_(
         federation, women, juniors, girls, active, title, min_rating, max_rating
     )
     with open_ledger(ctx, db) as ledger, ledger.reading() as session:
-        published = queries.rating_list(session, the_pool, the_period, top, only, day)
+        published = versions.published_list(session, the_pool, the_period, version, top, only, day)
     render.rating_list(published, output)
 
 

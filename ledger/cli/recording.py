@@ -8,10 +8,21 @@ from typing import Annotated
 import typer
 
 from ledger import queries, records, render
-from ledger.cli.options import DbOption, FederationOption, PoolOption, now, open_ledger, parse
+from ledger.cli.options import (
+    DbOption,
+    FederationOption,
+    NoteOption,
+    OperatorOption,
+    PoolOption,
+    log,
+    now,
+    open_ledger,
+    parse,
+)
 from ledger.demo import DEMO_URL, build_demo
 from ledger.domain import GameResult, Period, Pool, parse_date
-from ledger.services import closing, games, imports, players, reopening
+from ledger.errors import InvalidInput
+from ledger.services import closing, corrections, games, imports, players, reopening
 
 app = typer.Typer()
 
@@ -71,10 +82,20 @@ def add_game(
     date: Annotated[str, typer.Option("--date", metavar="YYYY-MM-DD")],
     event: Annotated[str | None, typer.Option("--event", help="Event name.")] = None,
     round: Annotated[int | None, typer.Option("--round")] = None,
+    late: Annotated[
+        bool,
+        typer.Option(
+            "--late", help="The game's period is closed: add it and re-rate (needs --reason)."
+        ),
+    ] = False,
+    reason: NoteOption = None,
+    operator: OperatorOption = None,
     pool: PoolOption = "standard",
     db: DbOption = None,
 ) -> None:
-    """Record a game's result."""
+    """Record a game's result; with --late, a game of a closed period, re-rating from it."""
+    if late != (reason is not None):
+        raise InvalidInput("reason: --late and --reason go together: a late game needs a reason.")
     game = records.new_game(
         date=parse("date", parse_date, date),
         white=white,
@@ -86,8 +107,16 @@ def add_game(
     )
     the_pool = parse("pool", Pool.parse, pool)
     with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
-        (period,) = games.add_games(session, the_pool, [game])
-    render.message(f"Game recorded in {the_pool} period {period}.")
+        if not late:
+            (period,) = games.add_games(session, the_pool, [game])
+        else:
+            rerated = corrections.add_late_game(session, the_pool, game, now())
+            period = min(rerated.versions)
+            log(session, "late-game", rerated, operator, the_pool, period, reason)
+    if late:
+        render.rerated(rerated)
+    else:
+        render.message(f"Game recorded in {the_pool} period {period}.")
 
 
 FileArgument = Annotated[
@@ -97,27 +126,41 @@ FileArgument = Annotated[
 
 @app.command("import-players")
 def import_players(
-    ctx: typer.Context, file: FileArgument, pool: PoolOption = "standard", db: DbOption = None
+    ctx: typer.Context,
+    file: FileArgument,
+    operator: OperatorOption = None,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
 ) -> None:
     """Import players from CSV: id,name,federation,sex,title,birth_year,rating,games,ever_2400."""
-    _import(ctx, db, pool, file, imports.import_players)
+    _import(ctx, db, pool, file, imports.import_players, operator)
 
 
 @app.command("import-games")
 def import_games(
-    ctx: typer.Context, file: FileArgument, pool: PoolOption = "standard", db: DbOption = None
+    ctx: typer.Context,
+    file: FileArgument,
+    operator: OperatorOption = None,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
 ) -> None:
     """Import games from CSV: date,white,black,result[,event,round]."""
-    _import(ctx, db, pool, file, imports.import_games)
+    _import(ctx, db, pool, file, imports.import_games, operator)
 
 
 def _import(
-    ctx: typer.Context, db: str | None, pool: str, file: Path, service: imports.ImportService
+    ctx: typer.Context,
+    db: str | None,
+    pool: str,
+    file: Path,
+    service: imports.ImportService,
+    operator: str | None,
 ) -> None:
     the_pool = parse("pool", Pool.parse, pool)
     content = file.read_bytes()
     with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
         summary = service(session, the_pool, file.name, content, now())
+        log(session, f"import-{summary.kind}", summary, operator, the_pool)
     render.message(f"Imported {summary.rows} {summary.kind} from {summary.file_name}.")
 
 
@@ -125,6 +168,7 @@ def _import(
 def close_period(
     ctx: typer.Context,
     period: Annotated[str, typer.Argument(metavar="YYYY-MM")],
+    operator: OperatorOption = None,
     pool: PoolOption = "standard",
     db: DbOption = None,
 ) -> None:
@@ -133,6 +177,7 @@ def close_period(
     the_pool = parse("pool", Pool.parse, pool)
     with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
         summary = closing.close_period(session, the_pool, the_period, now())
+        log(session, "close", summary, operator, the_pool, the_period)
     render.closed(summary)
 
 
@@ -140,6 +185,8 @@ def close_period(
 def reopen_period(
     ctx: typer.Context,
     period: Annotated[str, typer.Argument(metavar="YYYY-MM")],
+    reason: NoteOption = None,
+    operator: OperatorOption = None,
     pool: PoolOption = "standard",
     db: DbOption = None,
 ) -> None:
@@ -148,6 +195,7 @@ def reopen_period(
     the_pool = parse("pool", Pool.parse, pool)
     with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
         reopened = reopening.reopen_period(session, the_pool, the_period)
+        log(session, "reopen", reopened, operator, the_pool, the_period, reason)
     periods = ", ".join(str(each) for each in reopened.periods)
     render.message(
         f"Reopened {reopened.pool} {'periods' if len(reopened.periods) > 1 else 'period'} "

@@ -5,6 +5,7 @@ errors to stderr.
 """
 
 from ledger.render.base import Format, error, message
+from ledger.render.corrections import corrected, list_diff, log_records, rerated
 from ledger.render.games import game_listing
 from ledger.render.identity import found_players, merged
 from ledger.render.imports import (
@@ -22,12 +23,15 @@ __all__ = [
     "Format",
     "calculation",
     "closed",
+    "corrected",
     "cross_table",
     "error",
     "explanation",
     "fide_list_imported",
     "found_players",
     "game_listing",
+    "list_diff",
+    "log_records",
     "merged",
     "message",
     "movement",
@@ -38,6 +42,7 @@ __all__ = [
     "rank_history",
     "rating_chart",
     "rating_list",
+    "rerated",
     "statistics",
     "tournament_imported",
     "warnings",

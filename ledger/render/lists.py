@@ -21,7 +21,8 @@ def rating_list(published: RatingList, output: Format) -> None:
 
 def _list_table(published: RatingList) -> Table:
     table = Table(
-        title=f"{published.pool.capitalize()} rating list {published.period}",
+        title=f"{published.pool.capitalize()} rating list {published.period}"
+        + (f", {published.version.label}" if published.version else ""),
         title_justify="left",
         box=box.SIMPLE_HEAD,
         pad_edge=False,

@@ -24,6 +24,7 @@ from ledger.models import (
     Game,
     GameRating,
     ListEntry,
+    ListVersion,
     PeriodType,
     Player,
     PlayerRating,
@@ -31,7 +32,7 @@ from ledger.models import (
     RatingPeriod,
 )
 from ledger.services.batches import AnyRow, AnySelect, insert_rows, select_in, update_rows
-from ledger.services.periods import is_closed, newest_closed_period
+from ledger.services.periods import is_closed, newest_closed_period, newest_version
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +188,15 @@ def _mark_closed(
     )
     if closed.rowcount == 0:  # type: ignore[attr-defined]
         session.add(RatingPeriod(pool=pool, period=period, closed_at=now, closed_by=closed_by))
-        session.flush()
+    session.add(
+        ListVersion(
+            pool=pool,
+            period=period,
+            version=(newest_version(session, pool, period) or 0) + 1,
+            published_at=now,
+        )
+    )
+    session.flush()
 
 
 def _load_standings(session: Session, pool: Pool, period: Period) -> dict[int, _Standing]:

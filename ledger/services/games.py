@@ -96,6 +96,14 @@ def add_games(
     return sorted(set(periods))
 
 
+def earliest_period(session: Session, pool: Pool, game: NewGame) -> Period:
+    """The earliest period a new game changes: its own, or that of the event it extends."""
+    plan = _plan_events(session, pool, [game], {}).get(game.event or "")
+    if plan is None:
+        return Period.of(game.date)
+    return min(plan.period, plan.old_period or plan.period)
+
+
 def _plan_events(
     session: Session, pool: Pool, games: Sequence[NewGame], details: Mapping[str, EventDetails]
 ) -> dict[str, _EventPlan]:
@@ -157,7 +165,8 @@ def _closed_period_problems(
                 problem(
                     game.source,
                     f"date: period {period} is closed; a game dated {game.date} "
-                    f"cannot be added to it.",
+                    "cannot be added to it (a late game is added with `ledger add-game "
+                    "--late`, which re-rates).",
                 )
             )
     return problems

@@ -40,6 +40,7 @@ from ledger.models import (
     PlayerMerge,
     PlayerRating,
     PriorStanding,
+    SupersededEntry,
 )
 from ledger.services.batches import AnyRow
 from ledger.services.periods import is_closed, newest_closed_period
@@ -63,6 +64,7 @@ MOVED_COLUMNS: tuple[InstrumentedAttribute[int], ...] = (
     ListEntry.player_id,
     PlayerRating.player_id,
     PriorStanding.player_id,
+    SupersededEntry.player_id,
     PlayerMerge.kept_id,
 )
 """Every column that refers to a player: all of them move to the kept player."""

@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ledger.domain import Period, Pool
-from ledger.models import RatingPeriod
+from ledger.models import ListVersion, RatingPeriod
 
 
 def newest_closed_period(session: Session, pool: Pool) -> Period | None:
@@ -36,3 +36,12 @@ def open_periods(session: Session, pool: Pool, periods: Iterable[Period]) -> Non
         )
     )
     session.add_all(RatingPeriod(pool=pool, period=p) for p in sorted(wanted - known))
+
+
+def newest_version(session: Session, pool: Pool, period: Period) -> int | None:
+    """The version number of the period's list in force (None if never published)."""
+    return session.scalar(
+        select(func.max(ListVersion.version)).where(
+            ListVersion.pool == pool, ListVersion.period == period
+        )
+    )

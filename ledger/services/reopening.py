@@ -22,12 +22,13 @@ from ledger.models import (
     Game,
     GameRating,
     ListEntry,
+    ListVersion,
     PlayerRating,
     PriorStanding,
     RatingPeriod,
 )
 from ledger.services.batches import update_rows
-from ledger.services.periods import newest_closed_period
+from ledger.services.periods import newest_closed_period, newest_version
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,10 +44,22 @@ class ReopenedPeriod:
 
 def reopen_period(session: Session, pool: Pool, period: Period) -> ReopenedPeriod:
     """Undo the close that published `period`, the pool's newest closed period: its list,
-    and those of the empty periods that close published before it."""
+    and those of the empty periods that close published before it. The withdrawn lists'
+    versions go with them; earlier versions (from re-rates) stay readable."""
     lock_pool(session, pool)
-    _refuse(session, pool, period)
-    periods = _published_by(session, pool, period)
+    _refuse_older(session, pool, period)
+    reopened = undo_close(session, pool, period)
+    for each in reopened.periods:
+        _withdraw_version(session, pool, each)
+    return reopened
+
+
+def undo_close(session: Session, pool: Pool, period: Period) -> ReopenedPeriod:
+    """Undo the close that published `period`, the newest closed period, keeping its version
+    record; refused for a list imported from FIDE or closed before closes kept their priors.
+    The caller holds the pool's lock."""
+    _refuse_inexact(session, pool, period)
+    periods = published_by(session, pool, period)
     rows = games = 0
     for each in periods:
         in_period = select(Game.id).where(Game.pool == pool, Game.period == each)
@@ -61,7 +74,7 @@ def reopen_period(session: Session, pool: Pool, period: Period) -> ReopenedPerio
     return ReopenedPeriod(pool, sorted(periods), rows, games)
 
 
-def _published_by(session: Session, pool: Pool, period: Period) -> list[Period]:
+def published_by(session: Session, pool: Pool, period: Period) -> list[Period]:
     """The periods the close of `period` published, newest first."""
     together = session.scalars(
         select(RatingPeriod.period)
@@ -71,7 +84,7 @@ def _published_by(session: Session, pool: Pool, period: Period) -> list[Period]:
     return list(together) or [period]
 
 
-def _refuse(session: Session, pool: Pool, period: Period) -> None:
+def _refuse_older(session: Session, pool: Pool, period: Period) -> None:
     newest = newest_closed_period(session, pool)
     if newest is None or period > newest:
         raise Conflict(f"{pool} period {period} is not closed; there is nothing to reopen.")
@@ -80,6 +93,9 @@ def _refuse(session: Session, pool: Pool, period: Period) -> None:
             f"only the newest closed period can be reopened; the newest {pool} period is "
             f"{newest}: reopen it first."
         )
+
+
+def _refuse_inexact(session: Session, pool: Pool, period: Period) -> None:
     imported = session.scalar(
         select(func.count())
         .select_from(ListEntry)
@@ -88,13 +104,13 @@ def _refuse(session: Session, pool: Pool, period: Period) -> None:
     if imported:
         raise Conflict(
             f"the {pool} list of {period} was imported from a FIDE list, not closed by the "
-            "ledger; it cannot be reopened."
+            "ledger; it cannot be reopened or re-rated."
         )
     rows = _count(session, ListEntry, pool, period)
     if rows and not _count(session, PriorStanding, pool, period):
         raise Conflict(
             f"{pool} period {period} was closed before the ledger kept what a close changes; "
-            "it cannot be reopened exactly."
+            "it cannot be reopened or re-rated exactly."
         )
 
 
@@ -132,6 +148,18 @@ def _restore_standings(session: Session, pool: Pool, period: Period) -> None:
         ],
     )
     session.execute(delete(PriorStanding).where(prior))
+
+
+def _withdraw_version(session: Session, pool: Pool, period: Period) -> None:
+    """The withdrawn list's version is gone; earlier versions stay readable, and the next
+    close publishes the next number."""
+    session.execute(
+        delete(ListVersion).where(
+            ListVersion.pool == pool,
+            ListVersion.period == period,
+            ListVersion.version == newest_version(session, pool, period),
+        )
+    )
 
 
 def _mark_open(session: Session, pool: Pool, period: Period) -> None:

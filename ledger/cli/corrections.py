@@ -1,0 +1,125 @@
+"""Corrections to published lists and their record: correcting or deleting a game,
+re-rating from a period, comparing two versions of a list, and the ledger's log."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ledger import log_listing, render, versions
+from ledger.cli.options import (
+    DbOption,
+    FormatOption,
+    OperatorOption,
+    PoolOption,
+    ReasonOption,
+    log,
+    now,
+    open_ledger,
+    parse,
+)
+from ledger.domain import GameResult, Period, Pool
+from ledger.records import LARGEST_ID
+from ledger.services import corrections
+
+app = typer.Typer()
+
+GameArgument = Annotated[
+    int,
+    typer.Argument(metavar="GAME", min=1, max=LARGEST_ID, help="The game's ID (`ledger games`)."),
+]
+PeriodArgument = Annotated[str, typer.Argument(metavar="YYYY-MM")]
+
+
+@app.command("correct-game")
+def correct_game(
+    ctx: typer.Context,
+    game: GameArgument,
+    result: Annotated[
+        str, typer.Option("--result", help="The right result: 1-0, 0-1, 1/2-1/2, +/-, -/+ or -/-.")
+    ],
+    reason: ReasonOption,
+    operator: OperatorOption = None,
+    db: DbOption = None,
+) -> None:
+    """Correct a game's result; a game of a closed period is re-rated with every later list."""
+    the_result = parse("result", GameResult.parse, result)
+    with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
+        corrected = corrections.correct_game(session, game, the_result, now())
+        log(session, "correct-game", corrected, operator, corrected.pool, corrected.period, reason)
+    render.corrected(corrected)
+
+
+@app.command("delete-game")
+def delete_game(
+    ctx: typer.Context,
+    game: GameArgument,
+    reason: ReasonOption,
+    operator: OperatorOption = None,
+    db: DbOption = None,
+) -> None:
+    """Delete a game; a game of a closed period is re-rated with every later list."""
+    with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
+        deleted = corrections.delete_game(session, game, now())
+        log(session, "delete-game", deleted, operator, deleted.pool, deleted.period, reason)
+    render.corrected(deleted)
+
+
+@app.command("rerate")
+def rerate(
+    ctx: typer.Context,
+    start: Annotated[
+        str, typer.Option("--from", metavar="YYYY-MM", help="The first closed period to re-rate.")
+    ],
+    reason: ReasonOption,
+    operator: OperatorOption = None,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """Re-rate a closed period and every later one, publishing each list's next version."""
+    the_period = parse("from", Period.parse, start)
+    the_pool = parse("pool", Pool.parse, pool)
+    with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
+        rerated = corrections.rerate(session, the_pool, the_period, now())
+        log(session, "rerate", rerated, operator, the_pool, the_period, reason)
+    render.rerated(rerated)
+
+
+@app.command("diff")
+def diff(
+    ctx: typer.Context,
+    period: Annotated[str, typer.Option("--period", metavar="YYYY-MM", help="The list's period.")],
+    from_version: Annotated[
+        int | None,
+        typer.Option("--from-version", min=1, help="Default: the version before the current."),
+    ] = None,
+    to_version: Annotated[
+        int | None, typer.Option("--to-version", min=1, help="Default: the current version.")
+    ] = None,
+    output: FormatOption = render.Format.TABLE,
+    pool: PoolOption = "standard",
+    db: DbOption = None,
+) -> None:
+    """What a re-rate changed on a list: players new, removed, changed and unchanged."""
+    the_period = parse("period", Period.parse, period)
+    the_pool = parse("pool", Pool.parse, pool)
+    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
+        changes = versions.list_diff(session, the_pool, the_period, from_version, to_version)
+    render.list_diff(changes, output)
+
+
+@app.command("log")
+def log_(
+    ctx: typer.Context,
+    limit: Annotated[int | None, typer.Option("--limit", min=1, help="The newest N.")] = None,
+    action: Annotated[
+        str | None, typer.Option("--action", help="Only one kind, e.g. close or rerate.")
+    ] = None,
+    output: FormatOption = render.Format.TABLE,
+    db: DbOption = None,
+) -> None:
+    """Every close, re-rate, reopen, correction, import and merge, newest first."""
+    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
+        records = log_listing.log_records(session, limit, action)
+    render.log_records(records, output)

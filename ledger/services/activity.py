@@ -1,0 +1,71 @@
+"""The ledger's log: every close, re-rate, reopen, correction, import and merge, written in
+the same transaction as the change it records, with who made it and why."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from enum import StrEnum
+
+from sqlalchemy.orm import Session
+
+from ledger.domain import Period, Pool
+from ledger.models import LogEntry
+
+SUMMARY_LENGTH = 1000
+REASON_LENGTH = 1000
+OPERATOR_LENGTH = 100
+
+
+def record(
+    session: Session,
+    action: str,
+    outcome: object,
+    operator: str,
+    at: dt.datetime,
+    pool: Pool | None = None,
+    period: Period | None = None,
+    reason: str | None = None,
+) -> None:
+    """Log `action`, summarised from the service's `outcome` (a dataclass of counts)."""
+    session.add(
+        LogEntry(
+            at=at,
+            operator=operator[:OPERATOR_LENGTH],
+            action=action,
+            pool=pool,
+            period=period,
+            reason=reason[:REASON_LENGTH] if reason else None,
+            summary=summary(outcome)[:SUMMARY_LENGTH],
+        )
+    )
+    session.flush()
+
+
+def summary(outcome: object) -> str:
+    """A service's outcome as `name value` pairs: counts, names, periods; a list by its
+    periods or pools, else by its length. The pool and period have their own columns."""
+    assert dataclasses.is_dataclass(outcome)
+    parts = []
+    for field in dataclasses.fields(outcome):
+        value = getattr(outcome, field.name)
+        if field.name in ("pool", "period") or (isinstance(value, bool) and not value):
+            continue
+        parts.append(f"{field.name.replace('_', ' ')} {_value(value)}")
+    return "; ".join(parts)
+
+
+def _value(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes"
+    if isinstance(value, StrEnum | Period | int | str):
+        return str(value)
+    if isinstance(value, dict):
+        return ", ".join(f"{key}: {_value(each)}" for key, each in value.items()) or "none"
+    if isinstance(value, list | tuple):
+        if all(isinstance(each, Period | StrEnum) for each in value):
+            return ", ".join(str(each) for each in value) or "none"
+        return str(len(value))
+    if dataclasses.is_dataclass(value):
+        return f"({summary(value)})"
+    return "-" if value is None else str(value)

@@ -1,0 +1,184 @@
+"""Corrections to closed periods: a result corrected, a game deleted, a game reported late,
+or a re-rate on demand.
+
+Each re-rates the period it touches and every later closed one, in one transaction: the
+lists in force of those periods are kept as superseded versions, their closes are undone
+newest first (`ledger.services.reopening`), the correction is applied, and the periods are
+closed again oldest first, each publishing its list's next version. The result is the
+ledger that closing the corrected games from scratch would give. A correction to a game
+of an open period is applied at once, with nothing to re-rate.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sqlalchemy import delete, insert, literal, select, update
+from sqlalchemy.orm import Session
+
+from ledger.database import lock_pool
+from ledger.domain import GameResult, Period, Pool
+from ledger.errors import Conflict, NotFound
+from ledger.models import Game, ListEntry, RatingPeriod, SupersededEntry
+from ledger.records import NewGame
+from ledger.services import closing, games, reopening
+from ledger.services.batches import AnyRow
+from ledger.services.periods import is_closed, newest_closed_period, newest_version
+
+Correction = Callable[[Session], object]
+"""A change to the games, applied while the re-rated periods are open."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rerated:
+    """What a re-rate published: each period's list and its new version number."""
+
+    pool: Pool
+    versions: dict[Period, int]
+    games_rated: int
+    players_rated: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameCorrected:
+    """A game corrected or deleted: its result before and after (None: deleted), and the
+    re-rate that followed (None for a game of an open period)."""
+
+    game_id: int
+    pool: Pool
+    period: Period
+    old_result: GameResult
+    new_result: GameResult | None
+    rerated: Rerated | None
+
+
+def rerate(
+    session: Session, pool: Pool, start: Period, now: dt.datetime, correct: Correction | None = None
+) -> Rerated:
+    """Re-rate `start` and every later closed period of `pool`, after applying `correct`.
+
+    Refused, with nothing written, if `start` has no published list, or a list to re-rate
+    was imported from FIDE or closed before the ledger kept what closes change.
+    """
+    lock_pool(session, pool)
+    newest = newest_closed_period(session, pool)
+    if newest is None or start > newest or newest_version(session, pool, start) is None:
+        raise Conflict(
+            f"{pool} period {start} has no published list; only closed periods are re-rated."
+        )
+    closes = _closes_from(session, pool, start)
+    periods = sorted(
+        {period for key in closes for period in reopening.published_by(session, pool, key)}
+    )
+    for period in periods:
+        _supersede(session, pool, period)
+    for key in reversed(closes):
+        reopening.undo_close(session, pool, key)
+    if correct is not None:
+        correct(session)
+    closed = [closing.close_period(session, pool, period, now) for period in periods]
+    return Rerated(
+        pool,
+        {period: newest_version(session, pool, period) or 1 for period in periods},
+        sum(each.games_rated for each in closed),
+        sum(each.players_rated + each.newly_rated for each in closed),
+    )
+
+
+def _closes_from(session: Session, pool: Pool, start: Period) -> list[Period]:
+    """The closes that published the lists from `start` on, oldest first: each is known by
+    the period it closed (the empty periods before it went along)."""
+    keys = session.scalars(
+        select(RatingPeriod.closed_by)
+        .where(
+            RatingPeriod.pool == pool,
+            RatingPeriod.period >= start,
+            RatingPeriod.closed_at.is_not(None),
+        )
+        .distinct()
+    ).all()
+    if None in keys:
+        raise Conflict(
+            f"the {pool} lists from {start} on were closed before the ledger kept what a "
+            "close changes; they cannot be re-rated exactly."
+        )
+    return sorted(key for key in keys if key is not None)
+
+
+_ENTRY_COLUMNS = [c.name for c in SupersededEntry.__table__.columns if c.name != "version"]
+
+
+def _supersede(session: Session, pool: Pool, period: Period) -> None:
+    """Keep the rows of the period's list in force as its superseded version."""
+    version = newest_version(session, pool, period)
+    entries = ListEntry.__table__.c
+    session.execute(
+        insert(SupersededEntry).from_select(
+            [*_ENTRY_COLUMNS, "version"],
+            select(*(entries[name] for name in _ENTRY_COLUMNS), literal(version)).where(
+                entries.pool == pool, entries.period == period
+            ),
+        )
+    )
+
+
+def correct_game(
+    session: Session, game_id: int, result: GameResult, now: dt.datetime
+) -> GameCorrected:
+    """Give game `game_id` the result `result`, re-rating from its period if it is closed."""
+    game = _game(session, game_id)
+    if game.result is result:
+        raise Conflict(f"game {game_id} already has the result {result}; nothing to correct.")
+
+    def change(session: Session) -> None:
+        session.execute(update(Game).where(Game.id == game_id).values(result=result))
+
+    rerated = _apply(session, game, now, change)
+    return GameCorrected(game_id, game.pool, game.period, game.result, result, rerated)
+
+
+def delete_game(session: Session, game_id: int, now: dt.datetime) -> GameCorrected:
+    """Delete game `game_id`, re-rating from its period if it is closed. Its event keeps
+    its dates, so the event's other games stay in their period."""
+    game = _game(session, game_id)
+
+    def change(session: Session) -> None:
+        session.execute(delete(Game).where(Game.id == game_id))
+
+    rerated = _apply(session, game, now, change)
+    return GameCorrected(game_id, game.pool, game.period, game.result, None, rerated)
+
+
+def add_late_game(session: Session, pool: Pool, game: NewGame, now: dt.datetime) -> Rerated:
+    """Record a game reported after its period closed, and re-rate from the earliest period
+    it touches (its own, or that of the event it extends)."""
+    lock_pool(session, pool)
+    start = games.earliest_period(session, pool, game)
+    if not is_closed(start, newest_closed_period(session, pool)):
+        raise Conflict(
+            f"{pool} period {start} is still open; record the game without --late, it is "
+            "rated when the period closes."
+        )
+    return rerate(session, pool, start, now, lambda session: games.add_games(session, pool, [game]))
+
+
+def _game(session: Session, game_id: int) -> AnyRow:
+    """The game's pool, period and result, read once its pool is locked."""
+    pool = session.scalar(select(Game.pool).where(Game.id == game_id))
+    if pool is not None:
+        lock_pool(session, pool)
+    game = session.execute(
+        select(Game.pool, Game.period, Game.result).where(Game.id == game_id)
+    ).one_or_none()
+    if game is None:
+        raise NotFound(f"no game with ID {game_id}; `ledger games` lists them.")
+    return game
+
+
+def _apply(session: Session, game: AnyRow, now: dt.datetime, change: Correction) -> Rerated | None:
+    if not is_closed(game.period, newest_closed_period(session, game.pool)):
+        change(session)
+        return None
+    return rerate(session, game.pool, game.period, now, change)

@@ -1,0 +1,401 @@
+"""Corrections to closed periods: correct-game, delete-game, add-game --late and rerate
+re-rate every later list and publish new versions; earlier versions stay readable exactly as
+they were published, `diff` compares two, and `log` records each change. The ratings after a
+correction equal those of a ledger built from scratch with the corrected games."""
+
+from __future__ import annotations
+
+import getpass
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+from typer.testing import CliRunner
+
+from ledger.cli import app
+from ledger.database import Ledger, open_ledger
+from ledger.domain import GameResult, Period, Pool, parse_date
+from ledger.errors import Conflict, NotFound
+from ledger.models import Game, PlayerRating
+from ledger.queries import RatingList
+from ledger.records import NewGame, new_game
+from ledger.services import corrections
+from ledger.services.games import add_games
+from ledger.versions import list_diff, published_list
+
+from builders import NOW, close, fingerprint, player, run
+from conftest import PostgreSQLServer, fresh_database
+
+PERIODS = ("2026-08", "2026-09", "2026-10")
+
+
+@dataclass(frozen=True)
+class _Game:
+    white: int
+    black: int
+    result: str
+    date: str
+    event: str | None = None
+
+    def record(self) -> NewGame:
+        return new_game(
+            date=parse_date(self.date),
+            white=self.white,
+            black=self.black,
+            result=GameResult.parse(self.result),
+            event=self.event,
+            round=None,
+            today=NOW.date(),
+        )
+
+
+def _players(ledger: Ledger) -> list[int]:
+    """Rated players of every K, a junior, and unrated players who earn a first rating."""
+    ids = [
+        player(ledger, f"Rated, Player {i}", rating=1500 + 37 * i, games=10 + 3 * i)
+        for i in range(14)
+    ]
+    ids.append(player(ledger, "Young, Junior", rating=1720, games=12, birth_year=2012))
+    ids.append(player(ledger, "Strong, Sam", rating=2390, games=200))
+    ids += [player(ledger, f"Unrated, Newcomer {i}") for i in range(4)]
+    return ids
+
+
+def _games(ids: list[int]) -> list[_Game]:
+    """Three months of games between random pairs (seeded); newcomers play five a month."""
+    draw = random.Random(20261129)
+    games = []
+    for month in (8, 9, 10):
+        for day in range(1, 21):
+            white, black = draw.sample(ids, 2)
+            result = draw.choice(["1-0", "0-1", "1/2-1/2"])
+            games.append(_Game(white, black, result, f"2026-{month:02d}-{day:02d}"))
+    return games
+
+
+def _record(ledger: Ledger, games: list[_Game]) -> None:
+    with ledger.transaction() as session:
+        add_games(session, Pool.STANDARD, [game.record() for game in games])
+
+
+def _build(ledger: Ledger, games: list[_Game]) -> list[int]:
+    ids = _players(ledger)
+    for period in PERIODS:
+        _record(ledger, [game for game in games if game.date.startswith(period)])
+        close(ledger, period)
+    return ids
+
+
+def _lists(ledger: Ledger, number: int | None = None) -> dict[str, RatingList]:
+    """Every published list, as `ledger list` reads it (version `number`, else current)."""
+    with ledger.reading() as session:
+        return {
+            period: replace(
+                published_list(session, Pool.STANDARD, Period.parse(period), number),
+                version=None,
+            )
+            for period in PERIODS
+        }
+
+
+def _standings(ledger: Ledger) -> list[tuple[object, ...]]:
+    with ledger.reading() as session:
+        return sorted(tuple(row) for row in session.execute(select(PlayerRating.__table__)))
+
+
+@pytest.fixture
+def scratch(
+    database_url: str,
+    tmp_path: Path,
+    postgresql_server: PostgreSQLServer | None,
+    sqlite_template: Path,
+) -> Iterator[Ledger]:
+    """A second ledger on the same backend, built from scratch for comparison."""
+    backend = "sqlite" if database_url.startswith("sqlite") else "postgresql"
+    for url in fresh_database(backend, tmp_path, postgresql_server, sqlite_template):
+        opened = open_ledger(url)
+        yield opened
+        opened.dispose()
+
+
+def _game_id(ledger: Ledger, game: _Game) -> int:
+    with ledger.reading() as session:
+        found = session.scalar(
+            select(Game.id).where(
+                Game.white_id == game.white,
+                Game.black_id == game.black,
+                Game.date == parse_date(game.date),
+            )
+        )
+    assert found is not None
+    return found
+
+
+def _rated_game_in_august(games: list[_Game]) -> _Game:
+    return next(g for g in games if g.date.startswith("2026-08") and g.result != "0-1")
+
+
+def test_a_result_corrected_two_lists_back_equals_a_ledger_built_with_it(
+    ledger: Ledger, scratch: Ledger
+) -> None:
+    games = _games(list(range(1, 21)))
+    _build(ledger, games)
+    wrong = _rated_game_in_august(games)
+    original = _lists(ledger)
+    with ledger.transaction() as session:
+        corrected = corrections.correct_game(
+            session, _game_id(ledger, wrong), GameResult.BLACK_WINS, NOW
+        )
+    assert corrected.old_result is GameResult.parse(wrong.result)
+    assert corrected.rerated is not None
+    assert corrected.rerated.versions == {Period.parse(p): 2 for p in PERIODS}
+
+    right = [replace(g, result="0-1") if g == wrong else g for g in games]
+    _build(scratch, right)
+    assert _lists(ledger) == _lists(scratch)
+    assert _standings(ledger) == _standings(scratch)
+    assert _lists(ledger, 1) == original  # the originals read exactly as they were published
+    assert _lists(ledger) != original
+
+
+def test_a_deleted_game_and_a_late_game_equal_a_ledger_built_with_them(
+    ledger: Ledger, scratch: Ledger
+) -> None:
+    games = _games(list(range(1, 21)))
+    _build(ledger, games)
+    deleted = games[25]  # September
+    late = _Game(games[3].white, games[3].black, "1-0", "2026-08-28")
+    with ledger.transaction() as session:
+        gone = corrections.delete_game(session, _game_id(ledger, deleted), NOW)
+    with ledger.transaction() as session:
+        added = corrections.add_late_game(session, Pool.STANDARD, late.record(), NOW)
+    assert gone.new_result is None
+    assert gone.rerated is not None
+    assert list(gone.rerated.versions) == [Period(2026, 9), Period(2026, 10)]
+    assert added.versions == {Period(2026, 8): 2, Period(2026, 9): 3, Period(2026, 10): 3}
+
+    _build(scratch, [g for g in games if g != deleted] + [late])
+    assert _lists(ledger) == _lists(scratch)
+    assert _standings(ledger) == _standings(scratch)
+
+
+def test_every_version_reads_as_it_was_published(ledger: Ledger) -> None:
+    """Three corrections in different periods: each period's lists get versions at
+    different paces, and each version reads as it was when published."""
+    games = _games(list(range(1, 21)))
+    _build(ledger, games)
+    published = {(period, 1): rows for period, rows in _lists(ledger).items()}
+    for game in (games[2], games[45], games[30]):  # August, October, September
+        flipped = GameResult.parse("0-1" if game.result == "1-0" else "1-0")
+        with ledger.transaction() as session:
+            rerated = corrections.correct_game(session, _game_id(ledger, game), flipped, NOW)
+        assert rerated.rerated is not None
+        lists = _lists(ledger)
+        for period, number in rerated.rerated.versions.items():
+            published[(str(period), number)] = lists[str(period)]
+    assert sorted(published) == [
+        ("2026-08", 1), ("2026-08", 2),
+        ("2026-09", 1), ("2026-09", 2), ("2026-09", 3),
+        ("2026-10", 1), ("2026-10", 2), ("2026-10", 3), ("2026-10", 4),
+    ]  # fmt: skip
+    for (period, number), rows in published.items():
+        with ledger.reading() as session:
+            shown = published_list(session, Pool.STANDARD, Period.parse(period), number)
+        assert replace(shown, version=None) == rows, (period, number)
+    assert published[("2026-10", 1)] != published[("2026-10", 4)]
+
+
+def test_diff_counts_match_the_two_lists(ledger: Ledger) -> None:
+    games = _games(list(range(1, 21)))
+    _build(ledger, games)
+    before = _lists(ledger)
+    with ledger.transaction() as session:
+        corrections.correct_game(session, _game_id(ledger, games[0]), GameResult.parse("0-1"), NOW)
+    after = _lists(ledger)
+    for period in PERIODS:
+        with ledger.reading() as session:
+            diff = list_diff(session, Pool.STANDARD, Period.parse(period))
+        old = {row.id: row for row in before[period].rows}
+        new = {row.id: row for row in after[period].rows}
+        changed = {
+            pid
+            for pid in old.keys() & new.keys()
+            if (old[pid].rating, old[pid].change, old[pid].games)
+            != (new[pid].rating, new[pid].change, new[pid].games)
+        }
+        assert diff.new_players == sorted(new.keys() - old.keys())
+        assert diff.removed_players == sorted(old.keys() - new.keys())
+        assert {row.id for row in diff.changed} == changed
+        assert diff.unchanged == len(new) - len(changed) - len(diff.new_players)
+        for row in diff.changed:
+            assert (row.old_rating, row.new_rating) == (old[row.id].rating, new[row.id].rating)
+            assert (row.old_change, row.new_change) == (old[row.id].change, new[row.id].change)
+    assert any(diff.changed for _ in [0])
+
+
+def test_a_rerate_on_demand_publishes_identical_next_versions(ledger: Ledger) -> None:
+    games = _games(list(range(1, 21)))
+    _build(ledger, games)
+    before = _lists(ledger)
+    with ledger.transaction() as session:
+        rerated = corrections.rerate(session, Pool.STANDARD, Period(2026, 9), NOW)
+    assert rerated.versions == {Period(2026, 9): 2, Period(2026, 10): 2}
+    assert _lists(ledger) == before
+    with ledger.reading() as session:
+        diff = list_diff(session, Pool.STANDARD, Period(2026, 10), 1)
+    assert (diff.new_players, diff.removed_players, diff.changed) == ([], [], [])
+    assert diff.unchanged == len(before["2026-10"].rows)
+
+
+def test_refused_corrections_write_nothing(ledger: Ledger, database_url: str) -> None:
+    games = _games(list(range(1, 21)))
+    ids = _build(ledger, games)
+    state = fingerprint(database_url)
+    game_id = _game_id(ledger, games[0])
+    refusals = [
+        (lambda s: corrections.rerate(s, Pool.STANDARD, Period(2026, 11), NOW), Conflict),
+        (lambda s: corrections.rerate(s, Pool.STANDARD, Period(2026, 7), NOW), Conflict),
+        (lambda s: corrections.rerate(s, Pool.RAPID, Period(2026, 9), NOW), Conflict),
+        (lambda s: corrections.correct_game(s, 99_999, GameResult.DRAW, NOW), NotFound),
+        (lambda s: corrections.delete_game(s, 99_999, NOW), NotFound),
+        (
+            lambda s: corrections.correct_game(s, game_id, GameResult.parse(games[0].result), NOW),
+            Conflict,
+        ),
+        (
+            lambda s: corrections.add_late_game(
+                s, Pool.STANDARD, _Game(ids[0], ids[1], "1-0", "2026-11-02").record(), NOW
+            ),
+            Conflict,
+        ),
+    ]
+    for attempt, error in refusals:
+        with pytest.raises(error), ledger.transaction() as session:
+            attempt(session)
+    assert fingerprint(database_url) == state
+
+
+def test_an_open_periods_game_is_corrected_without_a_rerate(ledger: Ledger) -> None:
+    games = _games(list(range(1, 21)))
+    _build(ledger, games)
+    november = _Game(games[0].white, games[0].black, "1-0", "2026-11-03")
+    _record(ledger, [november])
+    before = _lists(ledger)
+    with ledger.transaction() as session:
+        corrected = corrections.correct_game(
+            session, _game_id(ledger, november), GameResult.DRAW, NOW
+        )
+    assert corrected.rerated is None
+    assert _lists(ledger) == before
+    with ledger.transaction() as session:  # November stays open through a re-rate
+        rerated = corrections.rerate(session, Pool.STANDARD, Period(2026, 10), NOW)
+    assert list(rerated.versions) == [Period(2026, 10)]
+    with ledger.reading() as session:
+        assert session.scalar(select(Game.result).where(Game.date == parse_date("2026-11-03")))
+
+
+def test_corrections_on_the_command_line_with_diff_versions_and_log(
+    ledger: Ledger, database_url: str
+) -> None:
+    games = _games(list(range(1, 21)))
+    _build(ledger, games)
+    game_id = _game_id(ledger, _rated_game_in_august(games))
+    corrected = run(
+        "correct-game", str(game_id), "--result", "0-1", "--reason", "arbiter's report",
+        "--operator", "officer", db=database_url,
+    )  # fmt: skip
+    assert corrected.exit_code == 0, corrected.output
+    assert "2026-08 (version 2), 2026-09 (version 2), 2026-10 (version 2)" in corrected.output
+    diff = run("diff", "--period", "2026-08", "--from-version", "1", db=database_url)
+    assert diff.exit_code == 0, diff.output
+    assert "version 1 (original)" in diff.output
+    assert "version 2 (revised, current)" in diff.output
+    assert " changed, " in diff.output
+    assert "->" in diff.output
+    original = run("list", "--period", "2026-08", "--version", "1", db=database_url)
+    assert "rating list 2026-08, version 1 (original)" in original.output
+    log = run("log", "--format", "csv", db=database_url)
+    lines = log.output.splitlines()
+    assert lines[0] == "id,at,operator,action,pool,period,reason,summary"
+    assert ",officer,correct-game,standard,2026-08,arbiter's report," in lines[1]
+    late = run(
+        "add-game", "--white", "1", "--black", "2", "--result", "1-0", "--date", "2026-09-29",
+        "--late", "--reason", "mailed late", db=database_url,
+    )  # fmt: skip
+    assert late.exit_code == 0, late.output
+    assert "2026-09 (version 3), 2026-10 (version 3)" in late.output
+    rerate = run("rerate", "--from", "2026-10", "--reason", "audit", db=database_url)
+    assert "2026-10 (version 4)" in rerate.output
+    actions = run("log", "--format", "json", db=database_url).output
+    assert actions.count('"action": ') == 3
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["correct-game", "1", "--result", "1-0"], "Missing option '--reason'"),
+        (["correct-game", "1", "--result", "2-0", "--reason", "x"], "result:"),
+        (["correct-game", "0", "--result", "1-0", "--reason", "x"], "GAME"),
+        (["delete-game", "424242", "--reason", "x"], "no game with ID 424242"),
+        (["rerate", "--from", "2026-13", "--reason", "x"], "from:"),
+        (["rerate", "--from", "2026-10", "--reason", " "], "--reason"),
+        (["rerate", "--from", "2026-10", "--reason", "x"], "has no published list"),
+        (["diff", "--period", "2026-10"], "no standard list has been published"),
+        (["list", "--version", "0"], "--version"),
+        (
+            ["add-game", "--white", "1", "--black", "2", "--result", "1-0",
+             "--date", "2026-09-01", "--late"],
+            "--late and --reason go together",
+        ),
+    ],
+)  # fmt: skip
+def test_bad_correction_commands_give_one_line(
+    database_url: str, args: list[str], message: str
+) -> None:
+    result = run(*args, db=database_url)
+    assert result.exit_code != 0
+    assert message in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_the_log_records_imports_merges_closes_and_reopens(
+    database_url: str, tmp_path: Path
+) -> None:
+    roster = tmp_path / "players.csv"
+    roster.write_text(
+        "id,name,federation,sex,title,birth_year,rating,games,ever_2400\n"
+        '1,"Abel, Ann",NOR,F,,1990,1800,30,\n'
+        '2,"Berg, Bo",NOR,M,,1991,1900,30,\n'
+        '3,"Berg, Bo",,M,,1991,,,\n',
+        encoding="utf-8",
+    )
+    imported = CliRunner().invoke(
+        app, ["import-players", str(roster), "--db", database_url], env={"LEDGER_OPERATOR": "bob"}
+    )
+    assert imported.exit_code == 0, imported.output
+    steps = [
+        ["merge-players", "2", "3", "--reason", "one person"],
+        ["add-game", "--white", "1", "--black", "2", "--result", "1-0", "--date", "2026-10-05"],
+        ["close-period", "2026-10", "--operator", "alice"],
+        ["reopen-period", "2026-10", "--reason", "wrong result", "--operator", "alice"],
+    ]
+    for step in steps:
+        done = run(*step, db=database_url)
+        assert done.exit_code == 0, done.output
+    logged = json.loads(run("log", "--format", "json", db=database_url).stdout)
+    assert [(e["action"], e["operator"], e["reason"]) for e in logged] == [
+        ("reopen", "alice", "wrong result"),
+        ("close", "alice", None),
+        ("merge", getpass.getuser(), "one person"),
+        ("import-players", "bob", None),
+    ]
+    assert logged[1]["period"] == "2026-10"
+    assert "games rated 1" in logged[1]["summary"]
+    assert "kept id 2; kept name Berg, Bo; dropped id 3" in logged[2]["summary"]
+    assert logged[3]["summary"] == "kind players; file name players.csv; rows 3"
+    newest = run("log", "--limit", "1", "--action", "close", "--format", "csv", db=database_url)
+    assert newest.stdout.splitlines()[1].split(",")[2:5] == ["alice", "close", "standard"]
