@@ -231,6 +231,10 @@ class ListFigures:
     last_active: Mapped[Period | None]
 
 
+LIST_FIGURES = tuple(ListFigures.__annotations__)
+"""The names of a list row's figures, as `ListEntry` and `SupersededEntry` hold them."""
+
+
 class ListEntry(ListFigures, Base):
     """A player's row on the list published by closing `period`, where it changed."""
 

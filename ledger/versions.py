@@ -14,26 +14,26 @@ import datetime as dt
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import CTE, and_, false, func, or_, select, union, union_all
+from sqlalchemy import CTE, and_, except_, false, func, or_, select, union, union_all
 from sqlalchemy.orm import Session
 
 from ledger.domain import Period, Pool
 from ledger.errors import NotFound
 from ledger.list_sql import IDENTITY
-from ledger.models import ListEntry, ListVersion, Player, SupersededEntry
+from ledger.models import LIST_FIGURES, ListEntry, ListVersion, Player, SupersededEntry
 from ledger.queries import (
     ListFilter,
     Ranks,
     RatingList,
     above,
     best_first,
-    is_published,
     list_statement,
     published_period,
     ranked,
     rating_list,
 )
 from ledger.services.batches import AnySelect
+from ledger.services.periods import is_closed, newest_closed_period
 
 ORIGINAL = 1
 """The version a period's close published: the "original" list."""
@@ -56,25 +56,24 @@ class Version:
 
 
 def versions(session: Session, pool: Pool, period: Period) -> list[Version]:
-    """Every version of the period's published list, oldest first."""
-    published_period(session, pool, period)
-    rows = session.execute(
-        select(ListVersion.version, ListVersion.published_at, ListVersion.id)
-        .where(ListVersion.pool == pool, ListVersion.period == period)
-        .order_by(ListVersion.version)
-    ).all()
-    newest = rows[-1].version if rows else None
-    return [Version(period, row[0], row[1], row[2], row[0] == newest) for row in rows]
+    """Every version of the period's list ever published, oldest first; the newest is
+    current unless the period was reopened (its list withdrawn)."""
+    return [each for each in _stamps(session, pool, period) if each.period == period]
 
 
 def version(session: Session, pool: Pool, period: Period, number: int | None) -> Version:
     """Version `number` of the period's list (default: the current one)."""
     known = versions(session, pool, period)
     if not known:
-        raise NotFound(f"the {pool} list of {period} has no recorded versions.")
+        raise NotFound(f"no {pool} list was published for period {period}.")
     for each in known:
         if each.number == number or (number is None and each.current):
             return each
+    if number is None:
+        raise NotFound(
+            f"the {pool} list of {period} was withdrawn (the period was reopened); its "
+            f"versions 1 to {known[-1].number} stay readable with --version."
+        )
     raise NotFound(
         f"the {pool} list of {period} has versions 1 to {known[-1].number}; there is no "
         f"version {number}."
@@ -121,7 +120,7 @@ def _version_list(
     ratings = sorted(session.scalars(select(whole.c.rating)))
     world = {row.id: 1 + above(ratings, row.rating) for row in rows}
     previous: dict[int, int] = {}
-    if is_published(session, pool, period - 1):
+    if any(each.stamp <= shown.stamp for each in versions(session, pool, period - 1)):
         before = _version_rows(session, pool, period - 1, shown.stamp).subquery()
         then = dict(session.execute(select(before.c.id, before.c.rating)).all())
         ratings_before = sorted(then.values())
@@ -219,14 +218,18 @@ def _figures(row: Any) -> tuple[int, int | None, int]:
 
 
 def _stamps(session: Session, pool: Pool, period: Period) -> list[Version]:
-    """Every version of the lists up to `period`."""
+    """Every version of the lists up to `period`; a closed period's newest is current."""
     rows = session.execute(
         select(ListVersion.period, ListVersion.version, ListVersion.published_at, ListVersion.id)
         .where(ListVersion.pool == pool, ListVersion.period <= period)
         .order_by(ListVersion.period, ListVersion.version)
     ).all()
     newest = {row.period: row.version for row in rows}
-    return [Version(*row, row.version == newest[row.period]) for row in rows]
+    closed = newest_closed_period(session, pool)
+    return [
+        Version(*row, row.version == newest[row.period] and is_closed(row.period, closed))
+        for row in rows
+    ]
 
 
 def _versions_then(session: Session, pool: Pool, period: Period, stamp: int) -> dict[Period, int]:
@@ -253,18 +256,25 @@ def _superseded(pool: Pool, then: dict[Period, int]) -> Any:
 
 def _differing_players(session: Session, pool: Pool, period: Period, stamp: int) -> AnySelect:
     """The players whose list in force at `period` may differ between `stamp` and today:
-    those with a row, then or now, in a period whose version then is not today's."""
-    then = _versions_then(session, pool, period, stamp)
-    return (
-        union(
-            select(SupersededEntry.player_id).where(_superseded(pool, then)),
-            select(ListEntry.player_id).where(
-                ListEntry.pool == pool, ListEntry.period.in_(list(then))
-            ),
+    those whose row in a period whose version then is not today's differs (or exists only
+    then, or only now). Everyone else's newest row up to `period` is the same then and now."""
+    differing = [select(ListEntry.player_id).where(false())]
+    for each, number in _versions_then(session, pool, period, stamp).items():
+        old = select(SupersededEntry.player_id, *_figures_of(SupersededEntry)).where(
+            SupersededEntry.pool == pool,
+            SupersededEntry.period == each,
+            SupersededEntry.version == number,
         )
-        .subquery()
-        .select()
-    )
+        new = select(ListEntry.player_id, *_figures_of(ListEntry)).where(
+            ListEntry.pool == pool, ListEntry.period == each
+        )
+        for rows in (except_(old, new).subquery(), except_(new, old).subquery()):
+            differing.append(select(rows.c.player_id))
+    return union(*differing).subquery().select()
+
+
+def _figures_of(model: type[ListEntry] | type[SupersededEntry]) -> list[Any]:
+    return [getattr(model, name) for name in LIST_FIGURES]
 
 
 _ROW_COLUMNS = (
@@ -318,7 +328,7 @@ def _version_rows(session: Session, pool: Pool, period: Period, stamp: int) -> A
     """Every row of the list in force at `period` as it stood at `stamp`: today's list for
     the players it cannot differ for, the rebuilt rows of the others."""
     players = _differing_players(session, pool, period, stamp)
-    newest = period == published_period(session, pool)[0]
+    newest = period == newest_closed_period(session, pool)
     today_list = list_statement(pool, period, newest).subquery()
     unchanged = select(today_list).where(today_list.c.id.not_in(players))
     rebuilt = _rebuilt(pool, period, _versions_then(session, pool, period, stamp), players)

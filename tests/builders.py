@@ -99,14 +99,18 @@ def fingerprint(url: str) -> dict[str, list[tuple[object, ...]]]:
         ledger.dispose()
 
 
-def ledger_state(url: str, log: bool = True) -> dict[str, list[tuple[object, ...]]]:
+HISTORY = ("log_entries", "list_versions", "superseded_entries")
+"""What only grows: the log, and every version of every list ever published."""
+
+
+def ledger_state(url: str, history: bool = True) -> dict[str, list[tuple[object, ...]]]:
     """`fingerprint` without the moments of closes, publications and log entries (which are
-    `now`); without the log, which records changes (a reopen adds to it), if not `log`."""
+    `now`); without the history, which a reopen adds to, if not `history`."""
     state = fingerprint(url)
     state["rating_periods"] = [(*row[:2], row[2] is not None) for row in state["rating_periods"]]
     state["list_versions"] = [row[:-1] for row in state["list_versions"]]
-    state["log_entries"] = [row[:1] + row[2:] for row in state["log_entries"]] if log else []
-    return state
+    state["log_entries"] = [row[:1] + row[2:] for row in state["log_entries"]]
+    return state if history else {k: v for k, v in state.items() if k not in HISTORY}
 
 
 def _compared(table: Table) -> list[Column[Any]]:

@@ -137,7 +137,7 @@ def test_imported_and_closed_lists_match_the_rules_exactly(
         assert imported.exit_code == 0, imported.stderr
     expected = simulate([{**p, "games": p["games"] or 0} for p in players], games, list(PERIODS))
     for period in PERIODS:
-        before_last_close = ledger_state(database_url, log=False)
+        before_last_close = ledger_state(database_url, history=False)
         closed = run("close-period", period, db=database_url)
         assert closed.exit_code == 0, closed.stderr
     _assert_reopening_is_exact(database_url, before_last_close)
@@ -159,11 +159,11 @@ def test_imported_and_closed_lists_match_the_rules_exactly(
 def _assert_reopening_is_exact(db: str, before_last_close: dict[str, list[Any]]) -> None:
     """Reopening the last period restores the ledger before its close; closing it again
     publishes the same list."""
-    after = ledger_state(db, log=False)
+    after = ledger_state(db, history=False)
     assert run("reopen-period", PERIODS[-1], db=db).exit_code == 0
-    assert ledger_state(db, log=False) == before_last_close
+    assert ledger_state(db, history=False) == before_last_close
     assert run("close-period", PERIODS[-1], db=db).exit_code == 0
-    assert ledger_state(db, log=False) == after
+    assert ledger_state(db, history=False) == after
 
 
 def _assert_ranks_and_movement(db: str) -> None:

@@ -20,12 +20,12 @@ from ledger.cli import app
 from ledger.database import Ledger, open_ledger
 from ledger.domain import GameResult, Period, Pool, parse_date
 from ledger.errors import Conflict, NotFound
-from ledger.models import Game, PlayerRating
+from ledger.models import Game, PlayerRating, RatingPeriod
 from ledger.queries import RatingList
 from ledger.records import NewGame, new_game
-from ledger.services import corrections
+from ledger.services import corrections, merges, reopening
 from ledger.services.games import add_games
-from ledger.versions import list_diff, published_list
+from ledger.versions import list_diff, published_list, versions
 
 from builders import NOW, close, fingerprint, player, run
 from conftest import PostgreSQLServer, fresh_database
@@ -82,12 +82,25 @@ def _record(ledger: Ledger, games: list[_Game]) -> None:
         add_games(session, Pool.STANDARD, [game.record() for game in games])
 
 
-def _build(ledger: Ledger, games: list[_Game]) -> list[int]:
+def _build(ledger: Ledger, games: list[_Game], joins_after: str | None = None) -> list[int]:
+    """Record and close the three months; a player with a starting rating joins after the
+    close of `joins_after`. A month without games is closed along with the next."""
     ids = _players(ledger)
     for period in PERIODS:
-        _record(ledger, [game for game in games if game.date.startswith(period)])
-        close(ledger, period)
+        played = [game for game in games if game.date.startswith(period)]
+        if played:
+            _record(ledger, played)
+            close(ledger, period)
+        if period == joins_after:
+            player(ledger, "Later, Lena", rating=2100, games=50)
     return ids
+
+
+def _calendar(ledger: Ledger) -> list[tuple[object, ...]]:
+    """Which close published each period's list."""
+    with ledger.reading() as session:
+        rows = session.execute(select(RatingPeriod.period, RatingPeriod.closed_by))
+        return sorted(tuple(row) for row in rows)
 
 
 def _lists(ledger: Ledger, number: int | None = None) -> dict[str, RatingList]:
@@ -160,6 +173,28 @@ def test_a_result_corrected_two_lists_back_equals_a_ledger_built_with_it(
     assert _standings(ledger) == _standings(scratch)
     assert _lists(ledger, 1) == original  # the originals read exactly as they were published
     assert _lists(ledger) != original
+
+
+def test_a_rerate_keeps_when_starting_ratings_joined_and_which_periods_closed_together(
+    ledger: Ledger, scratch: Ledger
+) -> None:
+    """September has no games (its list went out with October's close), and a starting
+    rating recorded after August's close joined the list of September."""
+    games = [g for g in _games(list(range(1, 21))) if not g.date.startswith("2026-09")]
+    _build(ledger, games, joins_after="2026-08")
+    wrong = _rated_game_in_august(games)
+    before = _calendar(ledger)
+    with ledger.transaction() as session:
+        corrections.correct_game(session, _game_id(ledger, wrong), GameResult.BLACK_WINS, NOW)
+    _build(scratch, [replace(g, result="0-1") if g == wrong else g for g in games], "2026-08")
+    lena = 21
+    lists = _lists(ledger)
+    assert lena not in {row.id for row in lists["2026-08"].rows}
+    assert lena in {row.id for row in lists["2026-09"].rows}
+    assert lists == _lists(scratch)
+    assert _standings(ledger) == _standings(scratch)
+    assert _calendar(ledger) == before == _calendar(scratch)
+    assert (Period(2026, 9), Period(2026, 10)) in before
 
 
 def test_a_deleted_game_and_a_late_game_equal_a_ledger_built_with_them(
@@ -344,7 +379,7 @@ def test_corrections_on_the_command_line_with_diff_versions_and_log(
         (["rerate", "--from", "2026-13", "--reason", "x"], "from:"),
         (["rerate", "--from", "2026-10", "--reason", " "], "--reason"),
         (["rerate", "--from", "2026-10", "--reason", "x"], "has no published list"),
-        (["diff", "--period", "2026-10"], "no standard list has been published"),
+        (["diff", "--period", "2026-10"], "no standard list was published for period 2026-10"),
         (["list", "--version", "0"], "--version"),
         (
             ["add-game", "--white", "1", "--black", "2", "--result", "1-0",
@@ -399,3 +434,66 @@ def test_the_log_records_imports_merges_closes_and_reopens(
     assert logged[3]["summary"] == "kind players; file name players.csv; rows 3"
     newest = run("log", "--limit", "1", "--action", "close", "--format", "csv", db=database_url)
     assert newest.stdout.splitlines()[1].split(",")[2:5] == ["alice", "close", "standard"]
+
+
+def test_a_player_only_on_earlier_versions_is_not_merged_into_a_listed_one(
+    ledger: Ledger, database_url: str
+) -> None:
+    """The newcomer's first rating was published, then their games were deleted: the
+    original list still shows them, so merging them would change it."""
+    rated = player(ledger, "Rated, Rita", rating=1800)
+    newcomer = player(ledger, "New, Nils")
+    _record(ledger, [_Game(newcomer, rated, "1/2-1/2", f"2026-08-0{day}") for day in range(1, 6)])
+    close(ledger, "2026-08")
+    with ledger.reading() as session:
+        original = published_list(session, Pool.STANDARD, Period(2026, 8))
+    assert newcomer in {row.id for row in original.rows}
+    with ledger.reading() as session:
+        played = session.scalars(select(Game.id).order_by(Game.id)).all()
+    for game_id in played:
+        with ledger.transaction() as session:
+            corrections.delete_game(session, game_id, NOW)
+    other = player(ledger, "Other, Olga", rating=1900)
+    state = fingerprint(database_url)
+    refused = pytest.raises(Conflict, match="merging them would change those lists")
+    with refused, ledger.transaction() as session:
+        merges.merge_players(session, other, newcomer, NOW)
+    assert fingerprint(database_url) == state
+
+
+def test_versions_stay_readable_through_reopens_and_read_as_published(ledger: Ledger) -> None:
+    """A re-rate keeps September's original; reopening September, then August, withdraws
+    their lists (kept as versions, readable meanwhile); August is corrected and both close
+    again. Every version ever published still reads as it was."""
+    games = _games(list(range(1, 21)))
+    _build(ledger, games)
+    published = {(period, 1): rows for period, rows in _lists(ledger).items()}
+    with ledger.transaction() as session:
+        corrections.rerate(session, Pool.STANDARD, Period(2026, 9), NOW)
+    for period in ("2026-09", "2026-10"):
+        published[(period, 2)] = _lists(ledger)[period]
+    for period in ("2026-10", "2026-09", "2026-08"):
+        with ledger.transaction() as session:
+            reopening.reopen_period(session, Pool.STANDARD, Period.parse(period))
+    withdrawn = run("list", "--period", "2026-09", "--version", "2", db=_url(ledger))
+    assert "rating list 2026-09, version 2 (revised)" in withdrawn.output
+    current = run("list", "--period", "2026-09", db=_url(ledger))
+    assert current.exit_code == 1
+    wrong = _rated_game_in_august(games)
+    with ledger.transaction() as session:
+        corrections.correct_game(session, _game_id(ledger, wrong), GameResult.BLACK_WINS, NOW)
+    for period in PERIODS:
+        close(ledger, period)
+    lists = _lists(ledger)
+    assert {period: rows.period for period, rows in lists.items()}  # all three closed again
+    for (period, number), rows in published.items():
+        with ledger.reading() as session:
+            shown = published_list(session, Pool.STANDARD, Period.parse(period), number)
+        assert replace(shown, version=None) == rows, (period, number)
+    with ledger.reading() as session:
+        numbers = [v.number for v in versions(session, Pool.STANDARD, Period(2026, 9))]
+    assert numbers == [1, 2, 3]
+
+
+def _url(ledger: Ledger) -> str:
+    return ledger.engine.url.render_as_string(hide_password=False)

@@ -9,13 +9,15 @@ row, so the cost follows the period's games, not the size of the list.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from sqlalchemy import func, literal, select, union, update
 from sqlalchemy.orm import Session
 
 from ledger import rules
-from ledger.database import lock_pool, refresh_statistics
+from ledger.database import lock_pool, one_of, refresh_statistics
 from ledger.domain import Period, Pool
 from ledger.errors import Conflict
 from ledger.models import (
@@ -31,7 +33,14 @@ from ledger.models import (
     PriorStanding,
     RatingPeriod,
 )
-from ledger.services.batches import AnyRow, AnySelect, insert_rows, select_in, update_rows
+from ledger.services.batches import (
+    AnyRow,
+    AnySelect,
+    batched,
+    insert_rows,
+    select_in,
+    update_rows,
+)
 from ledger.services.periods import is_closed, newest_closed_period, newest_version
 
 
@@ -48,11 +57,22 @@ class ClosedPeriod:
     unrated_by_floor: int
 
 
-def close_period(session: Session, pool: Pool, period: Period, now: dt.datetime) -> ClosedPeriod:
+Joining = Mapping[Period, AbstractSet[int]]
+"""For a re-rate: the players whose starting ratings each period's list first carried."""
+
+
+def close_period(
+    session: Session,
+    pool: Pool,
+    period: Period,
+    now: dt.datetime,
+    joining: Joining | None = None,
+) -> ClosedPeriod:
     """Close `period` and every earlier empty open period, in order (FIDE 6).
 
-    Refused if the period is closed, an earlier open period holds games, or the period has
-    not ended by `now`.
+    Every starting rating no list has carried yet joins the first list closed, except in a
+    re-rate, where `joining` says which list each joined. Refused if the period is closed,
+    an earlier open period holds games, or the period has not ended by `now`.
     """
     lock_pool(session, pool)
     newest = newest_closed_period(session, pool)
@@ -68,7 +88,8 @@ def close_period(session: Session, pool: Pool, period: Period, now: dt.datetime)
     periods = [first + i for i in range(first.months_until(period) + 1)]
     totals = _Totals()
     for each in periods:
-        _close_one(session, pool, each, now, totals, period)
+        only = None if joining is None else joining.get(each, frozenset())
+        _close_one(session, pool, each, now, totals, period, only)
     refresh_statistics(
         session,
         players=("players", "player_ratings"),
@@ -134,6 +155,7 @@ def _close_one(
     now: dt.datetime,
     totals: _Totals,
     closed_by: Period,
+    joining: AbstractSet[int] | None,
 ) -> None:
     _mark_closed(session, pool, period, now, closed_by)
     games = session.execute(
@@ -158,7 +180,7 @@ def _close_one(
     publication = _Publication(pool, period)
     for standing in standings.values():
         publication.add(standing)
-    publication.add_pending(session)
+    publication.add_pending(session, joining)
     publication.write(session)
     totals.players_rated += publication.players_rated
     totals.newly_rated += publication.newly_rated
@@ -355,6 +377,8 @@ class _Publication:
         self.updates: list[dict[str, object]] = []
         self.inserts: list[dict[str, object]] = []
         self.priors: list[dict[str, object]] = []
+        self.joined: list[int] = []
+        self.joining: AbstractSet[int] | None = None
         self.players_rated = 0
         self.newly_rated = 0
         self.unrated_by_floor = 0
@@ -453,11 +477,13 @@ class _Publication:
             "last_active": last_active,
         }
 
-    def add_pending(self, session: Session) -> None:
-        """Starting ratings no list has carried yet join this list unchanged.
+    def add_pending(self, session: Session, joining: AbstractSet[int] | None = None) -> None:
+        """Starting ratings no list has carried yet join this list unchanged (only those of
+        `joining`, if given).
 
         Ledger's choice: joining the list counts as activity for the inactivity flag.
         """
+        self.joining = joining
         published = {entry["player_id"] for entry in self.entries}
         pending = session.execute(
             select(
@@ -474,8 +500,9 @@ class _Publication:
             .where(PlayerRating.pool == self.pool, PlayerRating.first_list.is_(None))
         )
         for row in pending:
-            if row.player_id in published:
+            if row.player_id in published or (joining is not None and row.player_id not in joining):
                 continue
+            self.joined.append(row.player_id)
             self.priors.append(self._prior(*row[:1], *row[2:], None))
             state = rules.RatingState(
                 row.rating, row.games_completed, row.ever_2400, row.peak, row.birth_year
@@ -506,13 +533,13 @@ class _Publication:
         insert_rows(session, PriorStanding, self.priors)
         update_rows(session, PlayerRating, self.updates)
         insert_rows(session, PlayerRating, self.inserts)
-        session.execute(
-            update(PlayerRating)
-            .where(PlayerRating.pool == self.pool, PlayerRating.first_list.is_(None))
-            .values(
-                first_list=self.period,
-                last_active=func.coalesce(
-                    PlayerRating.last_active, literal(self.period, PeriodType())
-                ),
-            )
+        joined = update(PlayerRating).values(
+            first_list=self.period,
+            last_active=func.coalesce(PlayerRating.last_active, literal(self.period, PeriodType())),
         )
+        pending = (PlayerRating.pool == self.pool, PlayerRating.first_list.is_(None))
+        if self.joining is None:
+            session.execute(joined.where(*pending))
+            return
+        for batch in batched(self.joined):
+            session.execute(joined.where(*pending, one_of(session, PlayerRating.player_id, batch)))

@@ -15,13 +15,13 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlalchemy import delete, insert, literal, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from ledger.database import lock_pool
 from ledger.domain import GameResult, Period, Pool
 from ledger.errors import Conflict, NotFound
-from ledger.models import Game, ListEntry, RatingPeriod, SupersededEntry
+from ledger.models import Game, ListEntry, PriorStanding, RatingPeriod
 from ledger.records import NewGame
 from ledger.services import closing, games, reopening
 from ledger.services.batches import AnyRow
@@ -68,23 +68,41 @@ def rerate(
         raise Conflict(
             f"{pool} period {start} has no published list; only closed periods are re-rated."
         )
+    _refuse_imported(session, pool, start)
     closes = _closes_from(session, pool, start)
     periods = sorted(
         {period for key in closes for period in reopening.published_by(session, pool, key)}
     )
+    joining = _joining(session, pool, periods)
     for period in periods:
-        _supersede(session, pool, period)
+        reopening.supersede(session, pool, period)
     for key in reversed(closes):
         reopening.undo_close(session, pool, key)
     if correct is not None:
         correct(session)
-    closed = [closing.close_period(session, pool, period, now) for period in periods]
+    closed = [
+        closing.close_period(session, pool, period, now, joining)
+        for period in _closes_again(session, pool, periods, closes)
+    ]
     return Rerated(
         pool,
         {period: newest_version(session, pool, period) or 1 for period in periods},
         sum(each.games_rated for each in closed),
         sum(each.players_rated + each.newly_rated for each in closed),
     )
+
+
+def _refuse_imported(session: Session, pool: Pool, start: Period) -> None:
+    imported = session.scalar(
+        select(func.min(ListEntry.period)).where(
+            ListEntry.pool == pool, ListEntry.period >= start, ListEntry.import_id.is_not(None)
+        )
+    )
+    if imported is not None:
+        raise Conflict(
+            f"the {pool} list of {imported} was imported from a FIDE list, not closed by the "
+            f"ledger; the lists from {start} on cannot be re-rated."
+        )
 
 
 def _closes_from(session: Session, pool: Pool, start: Period) -> list[Period]:
@@ -107,21 +125,34 @@ def _closes_from(session: Session, pool: Pool, start: Period) -> list[Period]:
     return sorted(key for key in keys if key is not None)
 
 
-_ENTRY_COLUMNS = [c.name for c in SupersededEntry.__table__.columns if c.name != "version"]
-
-
-def _supersede(session: Session, pool: Pool, period: Period) -> None:
-    """Keep the rows of the period's list in force as its superseded version."""
-    version = newest_version(session, pool, period)
-    entries = ListEntry.__table__.c
-    session.execute(
-        insert(SupersededEntry).from_select(
-            [*_ENTRY_COLUMNS, "version"],
-            select(*(entries[name] for name in _ENTRY_COLUMNS), literal(version)).where(
-                entries.pool == pool, entries.period == period
-            ),
+def _joining(session: Session, pool: Pool, periods: list[Period]) -> closing.Joining:
+    """The players whose starting ratings each period's list first carried: closing again,
+    a starting rating recorded after a list joins the same later list as before."""
+    joined: dict[Period, set[int]] = {}
+    rows = session.execute(
+        select(PriorStanding.period, PriorStanding.player_id).where(
+            PriorStanding.pool == pool,
+            PriorStanding.period.in_(periods),
+            PriorStanding.had_standing,
+            PriorStanding.first_list.is_(None),
         )
     )
+    for period, player_id in rows:
+        joined.setdefault(period, set()).add(player_id)
+    return joined
+
+
+def _closes_again(
+    session: Session, pool: Pool, periods: list[Period], closes: list[Period]
+) -> list[Period]:
+    """The periods to close again, oldest first: those closed before, and any empty one the
+    correction gave games (the other empty periods go along with the next, as before)."""
+    with_games = set(
+        session.scalars(
+            select(Game.period).where(Game.pool == pool, Game.period.in_(periods)).distinct()
+        )
+    )
+    return [period for period in periods if period in closes or period in with_games]
 
 
 def correct_game(

@@ -234,9 +234,9 @@ def _refuse_one_round(session: Session, keep: int, drop: int) -> None:
 
 
 def _rated_since(session: Session, ids: tuple[int, int]) -> dict[tuple[Pool, int], Period | None]:
-    """Each pool where each player has a rating history (a standing, a list row or a game in
-    a closed period), with its first period: None for a starting rating no list has
-    carried yet."""
+    """Each pool where each player has a rating history (a standing, a list row of any
+    version or a game in a closed period), with its first period: None for a starting
+    rating no list has carried yet."""
     firsts: dict[tuple[Pool, int], list[Period]] = {}
     standings = select(PlayerRating.pool, PlayerRating.player_id, PlayerRating.first_list)
     for pool, player_id, first_list in session.execute(
@@ -251,11 +251,15 @@ def _rated_since(session: Session, ids: tuple[int, int]) -> dict[tuple[Pool, int
 
 
 def _first_periods(session: Session, ids: tuple[int, int]) -> list[AnyRow]:
-    """Each player's first period with a list row, and with a game, per pool."""
+    """Each player's first period with a list row (of any version), and with a game, per
+    pool."""
     rows = union_all(
         select(ListEntry.pool, ListEntry.player_id, literal("list"), ListEntry.period).where(
             _names(ListEntry.player_id, ids)
         ),
+        select(
+            SupersededEntry.pool, SupersededEntry.player_id, literal("list"), SupersededEntry.period
+        ).where(SupersededEntry.player_id.in_(ids)),
         select(Game.pool, Game.white_id, literal("game"), Game.period).where(
             Game.white_id.in_(ids)
         ),

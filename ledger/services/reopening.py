@@ -11,21 +11,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, delete, func, select, update
+from sqlalchemy import CursorResult, delete, func, insert, literal, select, update
 from sqlalchemy.orm import Session
 
 from ledger.database import lock_pool
 from ledger.domain import Period, Pool
 from ledger.errors import Conflict
 from ledger.models import (
+    LIST_FIGURES,
     STANDING_COLUMNS,
     Game,
     GameRating,
     ListEntry,
-    ListVersion,
     PlayerRating,
     PriorStanding,
     RatingPeriod,
+    SupersededEntry,
 )
 from ledger.services.batches import update_rows
 from ledger.services.periods import newest_closed_period, newest_version
@@ -44,14 +45,14 @@ class ReopenedPeriod:
 
 def reopen_period(session: Session, pool: Pool, period: Period) -> ReopenedPeriod:
     """Undo the close that published `period`, the pool's newest closed period: its list,
-    and those of the empty periods that close published before it. The withdrawn lists'
-    versions go with them; earlier versions (from re-rates) stay readable."""
+    and those of the empty periods that close published before it. The withdrawn lists stay
+    readable as superseded versions; closing again publishes each one's next version."""
     lock_pool(session, pool)
     _refuse_older(session, pool, period)
-    reopened = undo_close(session, pool, period)
-    for each in reopened.periods:
-        _withdraw_version(session, pool, each)
-    return reopened
+    _refuse_inexact(session, pool, period)
+    for each in published_by(session, pool, period):
+        supersede(session, pool, each)
+    return undo_close(session, pool, period)
 
 
 def undo_close(session: Session, pool: Pool, period: Period) -> ReopenedPeriod:
@@ -150,14 +151,19 @@ def _restore_standings(session: Session, pool: Pool, period: Period) -> None:
     session.execute(delete(PriorStanding).where(prior))
 
 
-def _withdraw_version(session: Session, pool: Pool, period: Period) -> None:
-    """The withdrawn list's version is gone; earlier versions stay readable, and the next
-    close publishes the next number."""
+_ENTRY_COLUMNS = ("pool", "period", "player_id", *LIST_FIGURES)
+
+
+def supersede(session: Session, pool: Pool, period: Period) -> None:
+    """Keep the rows of the period's list in force as its current version, superseded."""
+    version = newest_version(session, pool, period)
+    entries = ListEntry.__table__.c
     session.execute(
-        delete(ListVersion).where(
-            ListVersion.pool == pool,
-            ListVersion.period == period,
-            ListVersion.version == newest_version(session, pool, period),
+        insert(SupersededEntry).from_select(
+            [*_ENTRY_COLUMNS, "version"],
+            select(*(entries[name] for name in _ENTRY_COLUMNS), literal(version)).where(
+                entries.pool == pool, entries.period == period
+            ),
         )
     )
 
