@@ -174,16 +174,22 @@ def _header(
     columns = [name.strip().lower() for name in header]
     repeated = sorted({name for name in columns if columns.count(name) > 1})
     if repeated:
-        raise RejectedRecords([f"{file_name}:1: column(s) {', '.join(repeated)} appear twice."])
+        raise RejectedRecords([f"{file_name}:1: column(s) {_shown(repeated)} appear twice."])
     missing = [name for name in required if name not in columns]
     unknown = [name for name in columns if name not in required + optional]
     if missing or unknown:
         parts = [f"missing column(s) {', '.join(missing)}"] if missing else []
-        parts += [f"unknown column(s) {', '.join(unknown)}"] if unknown else []
+        parts += [f"unknown column(s) {_shown(unknown)}"] if unknown else []
         raise RejectedRecords(
             [f"{file_name}:1: {'; '.join(parts)}; the header must be {','.join(required)}."]
         )
     return columns
+
+
+def _shown(names: list[str]) -> str:
+    """Column names from a file for a one-line message: as written, or quoted with escapes
+    where a name is empty or holds characters a terminal would not show as text."""
+    return ", ".join(name if name and name.isprintable() else repr(name) for name in names)
 
 
 def _field(fields: dict[str, str], column: str, parse: Callable[[str], T]) -> T:

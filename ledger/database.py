@@ -13,10 +13,12 @@ from __future__ import annotations
 import os
 import shlex
 import sqlite3
+import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
+from urllib.parse import quote
 
 from alembic import command
 from alembic.config import Config
@@ -42,6 +44,7 @@ from sqlalchemy.exc import (
     IntegrityError,
     NoSuchModuleError,
     OperationalError,
+    SAWarning,
 )
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -62,12 +65,54 @@ def resolve_url(option: str | None = None) -> str:
     return option or os.environ.get(URL_VARIABLE) or DEFAULT_URL
 
 
+_SECRET_PARAMETERS = frozenset(("password", "sslpassword"))
+"""Query parameters that carry a password (libpq takes `?password=`, as the URL's own)."""
+_HIDDEN = "***"
+
+
 def shown_url(url: str | URL) -> str:
-    """The URL as it may appear in messages: never with its password."""
+    """The URL as it may appear in messages: never with its password, whether it is given
+    before the host or as a query parameter."""
     try:
-        return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
         return "<malformed URL>"
+    hidden = {key: _HIDDEN for key in parsed.query if key.lower() in _SECRET_PARAMETERS}
+    shown = parsed.update_query_dict(hidden).render_as_string(hide_password=True)
+    return shown.replace(quote(_HIDDEN), _HIDDEN)
+
+
+def _secrets(url: str | URL) -> list[str]:
+    """The passwords in `url`, as they may be spelt in a message: as given, and quoted as a
+    rendered URL spells them."""
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
+        return []
+    found = [parsed.password] if parsed.password else []
+    for key, value in parsed.query.items():
+        if key.lower() in _SECRET_PARAMETERS:
+            found += [value] if isinstance(value, str) else list(value)
+    secrets = {str(secret) for secret in found if secret}
+    return sorted(secrets | {quote(secret, safe="") for secret in secrets}, key=len, reverse=True)
+
+
+def _one_line(text: str, url: str | URL) -> str:
+    """A message from SQLAlchemy or a driver as one line, without the URL's passwords."""
+    line = " ".join(text.split()) or "no message"
+    for secret in _secrets(url):
+        line = line.replace(secret, _HIDDEN)
+    return line
+
+
+def _parsed_url(url: str | URL) -> URL:
+    try:
+        return make_url(url)
+    except (ArgumentError, ValueError):
+        raise LedgerError(
+            f"cannot use database URL {shown_url(url)}: it is not a database URL such as "
+            "sqlite:///ledger.db or postgresql+psycopg://user@host/ledger."
+        ) from None
 
 
 def migrations_directory() -> Path:
@@ -87,15 +132,21 @@ def alembic_config(connection: Connection | None = None) -> Config:
 
 def create_ledger_engine(url: str) -> Engine:
     """An engine for `url`, with the SQLite transaction fix and pragmas where it is SQLite."""
+    parsed = _parsed_url(url)
     try:
-        parsed = make_url(url)
-        if parsed.get_backend_name() == "sqlite":
-            engine = create_engine(parsed, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_SECONDS})
-            _own_sqlite_transactions(engine)
-            return engine
-        return create_engine(parsed)
-    except (ArgumentError, NoSuchModuleError, ImportError) as error:
-        raise LedgerError(f"cannot use database URL {shown_url(url)}: {error}") from None
+        with warnings.catch_warnings():
+            # e.g. query arguments the driver would ignore: refused, not a warning on stderr.
+            warnings.simplefilter("error", SAWarning)
+            if parsed.get_backend_name() == "sqlite":
+                timeout = {"timeout": SQLITE_BUSY_TIMEOUT_SECONDS}
+                engine = create_engine(parsed, connect_args=timeout)
+                _own_sqlite_transactions(engine)
+                return engine
+            return create_engine(parsed)
+    except (ArgumentError, NoSuchModuleError, ImportError, ValueError, SAWarning) as error:
+        raise LedgerError(
+            f"cannot use database URL {shown_url(url)}: {_one_line(str(error), url)}"
+        ) from None
 
 
 def _own_sqlite_transactions(engine: Engine) -> None:
@@ -172,12 +223,22 @@ def _database_errors(engine: Engine) -> Iterator[None]:
         yield
     except DataError as error:
         raise InvalidInput(
-            f"the database refused a value: {_first_line(str(error.orig))}"
+            f"the database refused a value: {_first_line(str(error.orig), engine)}"
+        ) from None
+    except OverflowError as error:
+        # The sqlite3 driver's refusal of an integer beyond 64 bits.
+        raise InvalidInput(
+            f"the database refused a value: {_one_line(str(error), engine.url)}."
+        ) from None
+    except UnicodeEncodeError as error:
+        # Text that is not Unicode: undecodable bytes on a command line become surrogates.
+        raise InvalidInput(
+            f"the database refused a value: text that is not valid UTF-8 ({error.reason})."
         ) from None
     except IntegrityError as error:
         raise Conflict(
             "the database refused a duplicate or a broken reference "
-            f"({_first_line(str(error.orig))}); nothing was written. If another process "
+            f"({_first_line(str(error.orig), engine)}); nothing was written. If another process "
             "was writing at the same time, try again."
         ) from None
     except OperationalError as error:
@@ -186,15 +247,19 @@ def _database_errors(engine: Engine) -> Iterator[None]:
             raise Conflict(
                 "the ledger is busy: another process is writing to it; try again when it is done."
             ) from None
-        raise LedgerError(f"database {shown_url(engine.url)} failed: {_first_line(text)}") from None
+        raise LedgerError(
+            f"database {shown_url(engine.url)} failed: {_first_line(text, engine)}"
+        ) from None
     except DBAPIError as error:
         raise LedgerError(
-            f"database {shown_url(engine.url)} refused the command: {_first_line(str(error.orig))}"
+            f"database {shown_url(engine.url)} refused the command: "
+            f"{_first_line(str(error.orig), engine)}"
         ) from None
 
 
-def _first_line(text: str) -> str:
-    return text.strip().splitlines()[0] if text.strip() else "no message"
+def _first_line(text: str, engine: Engine) -> str:
+    first = text.strip().splitlines()[0] if text.strip() else ""
+    return _one_line(first, engine.url)
 
 
 _POOL_LOCK_BASE = 0x1ED6E0
@@ -385,9 +450,13 @@ def backup(url: str, target: Path) -> str | None:
     meanwhile; returns None. For PostgreSQL, returns the `pg_dump` command that does it (no
     password in it: pg_dump asks, or reads PGPASSWORD or ~/.pgpass). Neither opens the
     ledger as the other commands do: a ledger at an older schema is backed up as it is."""
-    parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite":
+    parsed = _parsed_url(url)
+    if parsed.get_backend_name() == "postgresql":
         return _pg_dump_command(parsed, target)
+    if parsed.get_backend_name() != "sqlite":
+        raise LedgerError(
+            f"cannot back up {shown_url(parsed)}: a ledger is a SQLite or PostgreSQL database."
+        )
     source = Path(parsed.database or "")
     if not parsed.database or not source.is_file():
         raise NotFound(f"there is no SQLite ledger at {shown_url(parsed)} to back up.")

@@ -93,7 +93,10 @@ class FideListReader:
         try:
             yield from self._rows()
         except InvalidInput as error:
-            raise InvalidInput(f"{self._source}: {error}") from None
+            message = str(error)
+            if not message.startswith(self._source):
+                message = f"{self._source}: {message}"
+            raise InvalidInput(message) from None
 
     def _rows(self) -> Iterator[FideListRow]:
         seen = _SeenIds()

@@ -13,8 +13,12 @@ This module is the public face and tells a file's format by its content (zip, XM
 from __future__ import annotations
 
 import codecs
+import io
+import lzma
 import zipfile
-from typing import IO
+import zlib
+from collections.abc import Callable
+from typing import IO, Any, TypeVar
 
 from ledger.domain import Period, Pool
 from ledger.errors import InvalidInput
@@ -41,6 +45,8 @@ __all__ = [
     "write_fide_txt",
     "write_fide_xml",
 ]
+
+T = TypeVar("T")
 
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 _MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
@@ -82,16 +88,68 @@ def _head(file: IO[bytes]) -> bytes:
     return head
 
 
+_ZIP_DAMAGE = (
+    zipfile.BadZipFile,
+    zlib.error,
+    lzma.LZMAError,
+    EOFError,
+    OSError,
+    NotImplementedError,
+    RuntimeError,
+    ValueError,
+)
+"""What a damaged zip raises: a bad header, CRC or offset, a deflate stream that breaks off,
+an unsupported compression method, encryption (RuntimeError: a password is needed)."""
+
+
 def _open_zip(file: IO[bytes], file_name: str, pool: Pool) -> FideListReader:
     try:
         archive = zipfile.ZipFile(file)
-    except zipfile.BadZipFile as error:
+        member = next((info for info in archive.infolist() if _is_list(info)), None)
+        if member is None:
+            raise InvalidInput(f"{file_name} holds no .txt or .xml file, so no FIDE list.")
+        source = f"{file_name}/{member.filename}"
+        member_stream = _ZipMember(archive.open(member), source)
+        stream: IO[bytes] = io.BufferedReader(member_stream, buffer_size=HEAD_BYTES)
+    except _ZIP_DAMAGE as error:
         raise InvalidInput(f"{file_name} is not a readable zip file ({error}).") from None
-    member = next((info for info in archive.infolist() if _is_list(info)), None)
-    if member is None:
-        raise InvalidInput(f"{file_name} holds no .txt or .xml file, so no FIDE list.")
-    stream = archive.open(member)
-    return _open_stream(stream, _head(stream), f"{file_name}/{member.filename}", pool)
+    return _open_stream(stream, _head(stream), source, pool)
+
+
+class _ZipMember(io.RawIOBase):
+    """A zip member as a stream whose damage, found as it is read, is an InvalidInput."""
+
+    def __init__(self, member: IO[bytes], source: str) -> None:
+        super().__init__()
+        self._member = member
+        self._source = source
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._guarded(lambda: self._member.read(len(buffer)))
+        buffer[: len(data)] = data
+        return len(data)
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        return self._guarded(lambda: self._member.seek(offset, whence))
+
+    def tell(self) -> int:
+        return self._member.tell()
+
+    def close(self) -> None:
+        self._member.close()
+        super().close()
+
+    def _guarded(self, read: Callable[[], T]) -> T:
+        try:
+            return read()
+        except _ZIP_DAMAGE as error:
+            raise InvalidInput(f"{self._source}: the zip file is damaged ({error}).") from None
 
 
 def _is_list(member: zipfile.ZipInfo) -> bool:

@@ -139,6 +139,28 @@ def rating_list(
     return RatingList(pool, period, ranked(period, rows, ranks), only != ListFilter())
 
 
+def list_rows(
+    session: Session, pool: Pool, period: Period, only: ListFilter, top: int | None
+) -> list[Any]:
+    """The rows of the list in force at `period` (as today's lists give it) that pass the
+    filter, best first (the first `top`), in the columns of `ledger.list_sql.newest_list`.
+    A period after the newest list (withdrawn by a reopen) has the newest list's rows."""
+    newest = newest_closed_period(session, pool)
+    if newest is None or period >= newest:
+        return list(session.execute(best_first(newest_list(pool, period), only, period, top)))
+    return _older_rows(session, pool, period, only, top, _ratings_then(session, pool, period))
+
+
+def players_above(session: Session, pool: Pool, period: Period, few: bool) -> Callable[[int], int]:
+    """How many players the list in force at `period` (as `list_rows` gives it) has above a
+    rating; `few`: a count per rating asked, else one read of the ratings."""
+    newest = newest_closed_period(session, pool)
+    if newest is None or period >= newest:
+        listed = (PlayerRating.pool == pool, PlayerRating.first_list.is_not(None))
+        return _above_counter(session, PlayerRating.rating, listed, few)
+    return _older_counter(session, pool, period, few, _ratings_then(session, pool, period))
+
+
 def best_first(
     statement: AnySelect, only: ListFilter, period: Period, top: int | None
 ) -> AnySelect:

@@ -174,6 +174,13 @@ def new_game(
 
     A game cannot be dated after `today`: its result is not known yet.
     """
+    for field, player in (("white", white), ("black", black)):
+        if not 1 <= player <= LARGEST_ID:
+            raise InvalidInput(
+                problem(
+                    source, f"{field}: {player} is not a valid ID; IDs run from 1 to {LARGEST_ID}."
+                )
+            )
     if white == black:
         raise InvalidInput(problem(source, f"black: player {white} cannot play themselves."))
     if date.year < EARLIEST_GAME_YEAR:

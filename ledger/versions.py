@@ -3,14 +3,15 @@
 A re-rate keeps each re-rated period's list rows as a superseded version. The list a
 version published is rebuilt as the lists were when it was published: for each period up
 to it, the version then in force (the newest one published no later, by `ListVersion.id`).
-Only the players with a row in a period whose version then differs from today's can read
-differently, so the rebuild reads today's list for everyone else and rebuilds just those
-players' rows; a diff compares just those players.
+Only the players whose row in such a period differs between then and today can read
+differently, so a version is today's list with just those players' rows rebuilt, and its
+ranks are today's counts corrected by them; a diff compares just those players.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -22,17 +23,19 @@ from ledger.errors import NotFound
 from ledger.list_sql import IDENTITY
 from ledger.models import LIST_FIGURES, ListEntry, ListVersion, Player, SupersededEntry
 from ledger.queries import (
+    FEW_ROWS,
     ListFilter,
     Ranks,
     RatingList,
     above,
     best_first,
-    list_statement,
+    list_rows,
+    players_above,
     published_period,
     ranked,
     rating_list,
 )
-from ledger.services.batches import AnySelect
+from ledger.services.batches import AnySelect, batched
 from ledger.services.periods import is_closed, newest_closed_period
 
 ORIGINAL = 1
@@ -115,16 +118,19 @@ def _version_list(
     if shown.current:
         return published_list(session, pool, period, None, top, only)
     only = only or ListFilter()
-    whole = _version_rows(session, pool, period, shown.stamp).subquery()
-    rows = session.execute(best_first(select(whole), only, period, top)).all()
-    ratings = sorted(session.scalars(select(whole.c.rating)))
-    world = {row.id: 1 + above(ratings, row.rating) for row in rows}
+    few = top is not None and top <= FEW_ROWS
+    then = _ListThen.of(session, pool, period, shown.stamp, few)
+    others = list_rows(session, pool, period, only, None if top is None else top + len(then.now))
+    rows = [row for row in others if row.id not in then.players] + then.passing(session, only)
+    rows = sorted(rows, key=lambda row: (-row.rating, row.name, row.id))[:top]
+    world = {row.id: 1 + then.above(row.rating) for row in rows}
     previous: dict[int, int] = {}
     if any(each.stamp <= shown.stamp for each in versions(session, pool, period - 1)):
-        before = _version_rows(session, pool, period - 1, shown.stamp).subquery()
-        then = dict(session.execute(select(before.c.id, before.c.rating)).all())
-        ratings_before = sorted(then.values())
-        previous = {pid: 1 + above(ratings_before, then[pid]) for pid in world if pid in then}
+        before = _ListThen.of(session, pool, period - 1, shown.stamp, few)
+        for row in rows:
+            rating = row.previous_rating if row.period == period else row.rating
+            if rating is not None:
+                previous[row.id] = 1 + before.above(rating)
     return RatingList(
         pool,
         period,
@@ -132,6 +138,55 @@ def _version_list(
         only != ListFilter(),
         shown,
     )
+
+
+@dataclass
+class _ListThen:
+    """The list in force at `period` as it stood at a version's stamp, as a correction of
+    today's: the players whose rows differ, their rows then and now (listed ones), and
+    how many players today's list has above a rating."""
+
+    pool: Pool
+    period: Period
+    then_versions: dict[Period, int]
+    players: set[int]
+    rows: dict[int, Any]
+    now: dict[int, Any]
+    today_above: Callable[[int], int]
+
+    @classmethod
+    def of(cls, session: Session, pool: Pool, period: Period, stamp: int, few: bool) -> _ListThen:
+        then_versions = _versions_then(session, pool, period, stamp)
+        players = set(session.scalars(_differing_players(pool, then_versions)))
+        return cls(
+            pool,
+            period,
+            then_versions,
+            players,
+            _listed(session, pool, period, then_versions, players),
+            _listed(session, pool, period, {}, players),
+            players_above(session, pool, period, few),
+        )
+
+    def above(self, rating: int) -> int:
+        """How many players the list then had above `rating`."""
+        now = sorted(row.rating for row in self.now.values())
+        then = sorted(row.rating for row in self.rows.values())
+        return self.today_above(rating) - above(now, rating) + above(then, rating)
+
+    def size(self) -> int:
+        return self.above(-1)
+
+    def passing(self, session: Session, only: ListFilter) -> list[Any]:
+        """The rebuilt rows that pass the filter."""
+        if only == ListFilter() or not self.rows:
+            return list(self.rows.values())
+        rebuilt = _rebuilt(self.pool, self.period, self.then_versions, sorted(self.rows))
+        return [
+            row
+            for row in session.execute(best_first(rebuilt, only, self.period, None))
+            if row.listed
+        ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,12 +234,11 @@ def list_diff(
             f"the {pool} list of {period} has only its original version; a re-rate "
             "publishes the next."
         )
-    involved = union(
-        _differing_players(session, pool, period, old.stamp),
-        _differing_players(session, pool, period, new.stamp),
-    ).subquery()
-    before = _listed_rows(session, pool, period, old.stamp, select(involved.c.player_id))
-    after = _listed_rows(session, pool, period, new.stamp, select(involved.c.player_id))
+    at_old = _ListThen.of(session, pool, period, old.stamp, few=True)
+    at_new = _ListThen.of(session, pool, period, new.stamp, few=True)
+    involved = at_old.players | at_new.players
+    before = _listed(session, pool, period, at_old.then_versions, involved)
+    after = _listed(session, pool, period, at_new.then_versions, involved)
     changed = [
         ChangedRow(
             pid,
@@ -199,7 +253,6 @@ def list_diff(
         for pid, row in after.items()
         if pid in before and _figures(before[pid]) != _figures(row)
     ]
-    size = _count(session, _version_rows(session, pool, period, new.stamp))
     new_players = sorted(set(after) - set(before))
     return ListDiff(
         pool,
@@ -209,7 +262,7 @@ def list_diff(
         new_players,
         sorted(set(before) - set(after)),
         sorted(changed, key=lambda row: (row.name, row.id)),
-        size - len(new_players) - len(changed),
+        at_new.size() - len(new_players) - len(changed),
     )
 
 
@@ -254,12 +307,12 @@ def _superseded(pool: Pool, then: dict[Period, int]) -> Any:
     )
 
 
-def _differing_players(session: Session, pool: Pool, period: Period, stamp: int) -> AnySelect:
-    """The players whose list in force at `period` may differ between `stamp` and today:
-    those whose row in a period whose version then is not today's differs (or exists only
-    then, or only now). Everyone else's newest row up to `period` is the same then and now."""
+def _differing_players(pool: Pool, then: dict[Period, int]) -> AnySelect:
+    """The players whose list in force may differ between the versions `then` and today:
+    those whose row in a period of `then` differs (or exists only then, or only now).
+    Everyone else's newest row up to the period is the same then and now."""
     differing = [select(ListEntry.player_id).where(false())]
-    for each, number in _versions_then(session, pool, period, stamp).items():
+    for each, number in then.items():
         old = select(SupersededEntry.player_id, *_figures_of(SupersededEntry)).where(
             SupersededEntry.pool == pool,
             SupersededEntry.period == each,
@@ -324,27 +377,20 @@ def _rebuilt(pool: Pool, period: Period, then: dict[Period, int], players: Any) 
     )
 
 
-def _version_rows(session: Session, pool: Pool, period: Period, stamp: int) -> AnySelect:
-    """Every row of the list in force at `period` as it stood at `stamp`: today's list for
-    the players it cannot differ for, the rebuilt rows of the others."""
-    players = _differing_players(session, pool, period, stamp)
-    newest = period == newest_closed_period(session, pool)
-    today_list = list_statement(pool, period, newest).subquery()
-    unchanged = select(today_list).where(today_list.c.id.not_in(players))
-    rebuilt = _rebuilt(pool, period, _versions_then(session, pool, period, stamp), players)
-    rebuilt_listed = rebuilt.subquery()
-    columns = [rebuilt_listed.c[c.name] for c in today_list.c]
-    return select(union_all(unchanged, select(*columns).where(rebuilt_listed.c.listed)).subquery())
-
-
-def _listed_rows(
-    session: Session, pool: Pool, period: Period, stamp: int, players: Any
+def _listed(
+    session: Session,
+    pool: Pool,
+    period: Period,
+    then: dict[Period, int],
+    players: Iterable[int],
+    only: ListFilter | None = None,
 ) -> dict[int, Any]:
-    """`players`' rows on the list of `period` as it stood at `stamp`, if listed then."""
-    then = _versions_then(session, pool, period, stamp)
-    rows = session.execute(_rebuilt(pool, period, then, players)).all()
-    return {row.id: row for row in rows if row.listed}
-
-
-def _count(session: Session, statement: AnySelect) -> int:
-    return session.scalar(select(func.count()).select_from(statement.subquery())) or 0
+    """`players`' rows on the list in force at `period` as the versions `then` give it, if
+    listed (and passing `only`), by player."""
+    listed = {}
+    for batch in batched(sorted(players)):
+        statement = _rebuilt(pool, period, then, batch)
+        if only is not None:
+            statement = best_first(statement, only, period, None)
+        listed.update({row.id: row for row in session.execute(statement) if row.listed})
+    return listed

@@ -104,12 +104,13 @@ HISTORY = ("log_entries", "list_versions", "superseded_entries")
 
 
 def ledger_state(url: str, history: bool = True) -> dict[str, list[tuple[object, ...]]]:
-    """`fingerprint` without the moments of closes, publications and log entries (which are
-    `now`); without the history, which a reopen adds to, if not `history`."""
+    """`fingerprint` without the moments of closes, publications, imports and log entries
+    (which are `now`); without the history, which a reopen adds to, if not `history`."""
     state = fingerprint(url)
     state["rating_periods"] = [(*row[:2], row[2] is not None) for row in state["rating_periods"]]
     state["list_versions"] = [row[:-1] for row in state["list_versions"]]
     state["log_entries"] = [row[:1] + row[2:] for row in state["log_entries"]]
+    state["imports"] = [row[:5] + row[6:] for row in state["imports"]]
     return state if history else {k: v for k, v in state.items() if k not in HISTORY}
 
 

@@ -21,7 +21,7 @@ from ledger.database import Ledger, open_ledger
 from ledger.domain import GameResult, Period, Pool, parse_date
 from ledger.errors import Conflict, NotFound
 from ledger.models import Game, PlayerRating, RatingPeriod
-from ledger.queries import RatingList
+from ledger.queries import ListFilter, RatingList
 from ledger.records import NewGame, new_game
 from ledger.services import corrections, merges, reopening
 from ledger.services.games import add_games
@@ -103,12 +103,17 @@ def _calendar(ledger: Ledger) -> list[tuple[object, ...]]:
         return sorted(tuple(row) for row in rows)
 
 
-def _lists(ledger: Ledger, number: int | None = None) -> dict[str, RatingList]:
+def _lists(
+    ledger: Ledger,
+    number: int | None = None,
+    top: int | None = None,
+    only: ListFilter | None = None,
+) -> dict[str, RatingList]:
     """Every published list, as `ledger list` reads it (version `number`, else current)."""
     with ledger.reading() as session:
         return {
             period: replace(
-                published_list(session, Pool.STANDARD, Period.parse(period), number),
+                published_list(session, Pool.STANDARD, Period.parse(period), number, top, only),
                 version=None,
             )
             for period in PERIODS
@@ -159,6 +164,8 @@ def test_a_result_corrected_two_lists_back_equals_a_ledger_built_with_it(
     _build(ledger, games)
     wrong = _rated_game_in_august(games)
     original = _lists(ledger)
+    below = ListFilter(max_rating=1750)
+    original_top = _lists(ledger, top=3), _lists(ledger, top=4, only=below)
     with ledger.transaction() as session:
         corrected = corrections.correct_game(
             session, _game_id(ledger, wrong), GameResult.BLACK_WINS, NOW
@@ -172,6 +179,7 @@ def test_a_result_corrected_two_lists_back_equals_a_ledger_built_with_it(
     assert _lists(ledger) == _lists(scratch)
     assert _standings(ledger) == _standings(scratch)
     assert _lists(ledger, 1) == original  # the originals read exactly as they were published
+    assert (_lists(ledger, 1, top=3), _lists(ledger, 1, top=4, only=below)) == original_top
     assert _lists(ledger) != original
 
 

@@ -80,9 +80,11 @@ COMMANDS = {
 }
 
 
-def _start(url: str, command: str = "close") -> subprocess.Popen[str]:
+def _start(url: str, command: str | list[str] = "close") -> subprocess.Popen[str]:
+    """A `ledger` process running `command` (a name in COMMANDS, or its arguments)."""
+    arguments = COMMANDS[command] if isinstance(command, str) else command
     return subprocess.Popen(
-        [*LEDGER, *COMMANDS[command], "--db", url, "--operator", "tester"],
+        [*LEDGER, *arguments, "--db", url, "--operator", "tester"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -177,7 +179,7 @@ def _writing(url: str) -> bool:
         return bool(held.fetchone()[0])  # type: ignore[index]
 
 
-def _while_writing(url: str, command: str) -> tuple[subprocess.Popen[str], float]:
+def _while_writing(url: str, command: str | list[str]) -> tuple[subprocess.Popen[str], float]:
     """A command started, once it has begun writing; and the moment it began."""
     process = _start(url, command)
     while not _writing(url) and process.poll() is None:
@@ -185,14 +187,17 @@ def _while_writing(url: str, command: str) -> tuple[subprocess.Popen[str], float
     return process, time.perf_counter()
 
 
-@pytest.mark.parametrize("command", ["close", "rerate"])
-def test_a_close_or_rerate_killed_while_it_writes_leaves_the_ledger_before_or_after(
-    copies: _Copies, command: str
+@pytest.mark.parametrize("name", ["close", "rerate", "import"])
+def test_a_close_rerate_or_import_killed_while_it_writes_leaves_the_ledger_before_or_after(
+    copies: _Copies, name: str
 ) -> None:
     """SIGKILL at random moments after the command took the write lock (so inside its
     transaction); most kills must land before it finished, or nothing was tested."""
-    if command == "rerate":
+    command: str | list[str] = name
+    if name == "rerate":
         copies.close_template()
+    if name == "import":
+        command = ["import-games", str(_october_games(copies.tmp_path))]
     before = _state(copies.template)
     reference = copies.copy()
     process, began = _while_writing(reference, command)
@@ -214,6 +219,18 @@ def test_a_close_or_rerate_killed_while_it_writes_leaves_the_ledger_before_or_af
         state = _state(url)
         assert state in (before, after), f"kill {kill} left a half-written ledger"
     assert in_the_middle >= KILLS // 2, f"only {in_the_middle} kills landed mid-close"
+
+
+def _october_games(folder: Path) -> Path:
+    """A CSV file of GAMES games of 2026-10 between the ledger's players."""
+    chance = random.Random(7)
+    path = folder / "october.csv"
+    lines = ["date,white,black,result"]
+    for _ in range(GAMES):
+        white, black = chance.sample(range(1, PLAYERS + 1), 2)
+        lines.append(f"2026-10-{chance.randint(1, 31):02d},{white},{black},1-0")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
 
 
 def test_two_closes_in_two_processes_publish_once(copies: _Copies) -> None:

@@ -16,7 +16,7 @@ from typer.core import TyperGroup
 from ledger import render
 from ledger.cli import corrections, formats, identity, reading, recording, schema
 from ledger.cli.options import DbOption
-from ledger.errors import LedgerError, RejectedRecords
+from ledger.errors import InvalidInput, LedgerError, RejectedRecords
 
 
 class LedgerGroup(TyperGroup):
@@ -25,6 +25,7 @@ class LedgerGroup(TyperGroup):
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
         try:
+            _refuse_undecodable(kwargs.get("args") or (args[0] if args else sys.argv[1:]))
             code = super().main(*args, **kwargs)
         except RejectedRecords as refused:
             for line in refused.problems:
@@ -42,6 +43,14 @@ class LedgerGroup(TyperGroup):
             render.error("aborted.")
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def _refuse_undecodable(arguments: list[str]) -> None:
+    """Refuse arguments that are not text: bytes the terminal could not decode."""
+    for argument in arguments:
+        if any(0xD800 <= ord(character) <= 0xDFFF for character in argument):
+            shown = argument.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            raise InvalidInput(f"an argument is not valid UTF-8 text: {shown}")
 
 
 app = typer.Typer(

@@ -112,7 +112,9 @@ def diff(
 @app.command("log")
 def log_(
     ctx: typer.Context,
-    limit: Annotated[int | None, typer.Option("--limit", min=1, help="The newest N.")] = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, max=LARGEST_ID, help="The newest N.")
+    ] = None,
     action: Annotated[
         str | None, typer.Option("--action", help="Only one kind, e.g. close or rerate.")
     ] = None,

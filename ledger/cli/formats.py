@@ -104,7 +104,7 @@ def import_fide_list(
     db: DbOption = None,
 ) -> None:
     """Publish a FIDE rating list file (TXT, XML or zipped) as the ledger's list of a period."""
-    the_period = parse("period", Period.parse, period) if period else None
+    the_period = parse("period", Period.parse, period) if period is not None else None
     the_pool = parse("pool", Pool.parse, pool)
     with (
         _opened(file) as stream,
@@ -134,12 +134,12 @@ def export_list(
     db: DbOption = None,
 ) -> None:
     """Write a published rating list as CSV, JSON or FIDE's TXT or XML layout."""
-    the_period = parse("period", Period.parse, period) if period else None
-    pools = (parse("pool", Pool.parse, pool),) if pool else tuple(Pool)
+    the_period = parse("period", Period.parse, period) if period is not None else None
+    pools = (parse("pool", Pool.parse, pool),) if pool is not None else tuple(Pool)
     with open_ledger(ctx, db) as ledger, ledger.reading() as session:
         if output_format in (ExportFormat.CSV, ExportFormat.JSON):
             published = queries.rating_list(
-                session, pools[0] if pool else Pool.STANDARD, the_period
+                session, pools[0] if pool is not None else Pool.STANDARD, the_period
             )
             with _written(output) as out, contextlib.redirect_stdout(out):
                 render.rating_list(published, render.Format(output_format.value))

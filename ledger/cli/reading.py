@@ -63,12 +63,12 @@ def list_(
     db: DbOption = None,
 ) -> None:
     """Show a published rating list, highest rating first, optionally filtered."""
-    if period and as_of:
+    if period is not None and as_of is not None:
         raise InvalidInput("as-of: give --period or --as-of, not both.")
-    if version and as_of:
+    if version is not None and as_of is not None:
         raise InvalidInput("version: give --version with --period, not with --as-of.")
-    the_period = parse("period", Period.parse, period) if period else None
-    day = parse("as-of", parse_date, as_of) if as_of else None
+    the_period = parse("period", Period.parse, period) if period is not None else None
+    day = parse("as-of", parse_date, as_of) if as_of is not None else None
     the_pool = parse("pool", Pool.parse, pool)
     only = queries.ListFilter(
         federation, women, juniors, girls, active, title, min_rating, max_rating
@@ -94,7 +94,7 @@ def games(
     db: DbOption = None,
 ) -> None:
     """List recorded games with their IDs, and whether and why each was rated."""
-    the_period = parse("period", Period.parse, period) if period else None
+    the_period = parse("period", Period.parse, period) if period is not None else None
     the_pool = parse("pool", Pool.parse, pool)
     only = game_listing.GameFilter(player, event, the_period)
     with open_ledger(ctx, db) as ledger, ledger.reading() as session:
@@ -117,7 +117,7 @@ def explain(
     db: DbOption = None,
 ) -> None:
     """Show how a player's published change came about, game by game (FIDE's calculation)."""
-    the_period = parse("period", Period.parse, period) if period else None
+    the_period = parse("period", Period.parse, period) if period is not None else None
     the_pool = parse("pool", Pool.parse, pool)
     with open_ledger(ctx, db) as ledger, ledger.reading() as session:
         explained = explanations.explain(session, the_pool, player, the_period)
@@ -135,7 +135,7 @@ def player(
     db: DbOption = None,
 ) -> None:
     """Show a player's card: standing, rank, K, peak, history, chart and live rating."""
-    the_pool = parse("pool", Pool.parse, pool) if pool else None
+    the_pool = parse("pool", Pool.parse, pool) if pool is not None else None
     with open_ledger(ctx, db) as ledger, ledger.reading() as session:
         card = cards.player_card(session, player, the_pool)
     render.player_card(card, output)
@@ -193,7 +193,9 @@ def calc(
         score=score,
         games=games,
         pool=parse("pool", Pool.parse, pool),
-        period=parse("period", Period.parse, period) if period else Period.of(now().date()),
+        period=parse("period", Period.parse, period)
+        if period is not None
+        else Period.of(now().date()),
     )
     result, why = calculator.calculate(request)
     render.calculation(result, why, output, logistic=logistic, linear=linear)
@@ -203,14 +205,18 @@ def calc(
 def stats(
     ctx: typer.Context,
     period: ListPeriodOption = None,
-    start: Annotated[int, typer.Option("--from", help="Lowest rating counted in bands.")] = 2200,
-    band: Annotated[int, typer.Option("--band", help="Band width in rating points.")] = 50,
+    start: Annotated[
+        int, typer.Option("--from", min=0, max=4000, help="Lowest rating counted in bands.")
+    ] = 2200,
+    band: Annotated[
+        int, typer.Option("--band", min=1, max=4000, help="Band width in rating points.")
+    ] = 50,
     output: FormatOption = render.Format.TABLE,
     pool: PoolOption = "standard",
     db: DbOption = None,
 ) -> None:
     """The distribution of a published list in rating bands, with its totals."""
-    the_period = parse("period", Period.parse, period) if period else None
+    the_period = parse("period", Period.parse, period) if period is not None else None
     the_pool = parse("pool", Pool.parse, pool)
     with open_ledger(ctx, db) as ledger, ledger.reading() as session:
         report = reports.list_statistics(session, the_pool, the_period, start, band)
