@@ -20,8 +20,15 @@ from sqlalchemy.orm import Session
 
 from ledger.domain import Period, Pool
 from ledger.errors import NotFound
-from ledger.list_sql import IDENTITY
-from ledger.models import LIST_FIGURES, ListEntry, ListVersion, Player, SupersededEntry
+from ledger.list_sql import IDENTITY, PERIOD_FIGURES
+from ledger.models import (
+    LIST_FIGURES,
+    STANDING_COLUMNS,
+    ListEntry,
+    ListVersion,
+    Player,
+    SupersededEntry,
+)
 from ledger.queries import (
     FEW_ROWS,
     ListFilter,
@@ -331,20 +338,11 @@ def _figures_of(model: type[ListEntry] | type[SupersededEntry]) -> list[Any]:
 
 
 _ROW_COLUMNS = (
-    "rating",
-    "games_completed",
-    "ever_2400",
-    "peak",
-    "peak_period",
-    "last_active",
-    "period",
-    "previous_rating",
-    "change",
-    "games",
-    "k_applied",
-    "k_next",
+    *(name for name in STANDING_COLUMNS if name != "first_list"),
+    *(column.key for column in PERIOD_FIGURES),
     "listed",
 )
+"""A list row's columns after the player's identity, as `ledger.list_sql` reads a list."""
 
 
 def _rows_then(pool: Pool, period: Period, then: dict[Period, int], players: Any) -> CTE:
