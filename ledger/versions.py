@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import CTE, and_, except_, false, func, or_, select, union, union_all
@@ -160,6 +160,12 @@ class _ListThen:
     rows: dict[int, Any]
     now: dict[int, Any]
     today_above: Callable[[int], int]
+    ratings_now: list[int] = field(init=False)
+    ratings_then: list[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.ratings_now = sorted(row.rating for row in self.now.values())
+        self.ratings_then = sorted(row.rating for row in self.rows.values())
 
     @classmethod
     def of(cls, session: Session, pool: Pool, period: Period, stamp: int, few: bool) -> _ListThen:
@@ -177,9 +183,11 @@ class _ListThen:
 
     def above(self, rating: int) -> int:
         """How many players the list then had above `rating`."""
-        now = sorted(row.rating for row in self.now.values())
-        then = sorted(row.rating for row in self.rows.values())
-        return self.today_above(rating) - above(now, rating) + above(then, rating)
+        return (
+            self.today_above(rating)
+            - above(self.ratings_now, rating)
+            + above(self.ratings_then, rating)
+        )
 
     def size(self) -> int:
         return self.above(-1)
@@ -188,12 +196,8 @@ class _ListThen:
         """The rebuilt rows that pass the filter."""
         if only == ListFilter() or not self.rows:
             return list(self.rows.values())
-        rebuilt = _rebuilt(self.pool, self.period, self.then_versions, sorted(self.rows))
-        return [
-            row
-            for row in session.execute(best_first(rebuilt, only, self.period, None))
-            if row.listed
-        ]
+        passing = _listed(session, self.pool, self.period, self.then_versions, self.rows, only)
+        return list(passing.values())
 
 
 @dataclass(frozen=True, slots=True)
