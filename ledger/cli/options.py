@@ -109,10 +109,6 @@ def log(
     reason: str | None = None,
 ) -> None:
     """Log the change in the command's transaction, by `operator` or the OS user."""
-    if reason is not None and not reason.strip():
-        raise InvalidInput(
-            "reason: give the reason for the change, e.g. --reason 'arbiter report'."
-        )
     activity.record(session, action, outcome, operator or _os_user(), now(), pool, period, reason)
 
 

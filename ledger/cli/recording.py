@@ -107,16 +107,16 @@ def add_game(
     )
     the_pool = parse("pool", Pool.parse, pool)
     with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
-        if not late:
-            (period,) = games.add_games(session, the_pool, [game])
-        else:
+        if late:
             rerated = corrections.add_late_game(session, the_pool, game, now())
-            period = min(rerated.versions)
-            log(session, "late-game", rerated, operator, the_pool, period, reason)
+            first = min(rerated.versions)
+            log(session, "late-game", rerated, operator, the_pool, first, reason)
+        else:
+            (period,) = games.add_games(session, the_pool, [game])
     if late:
         render.rerated(rerated)
-    else:
-        render.message(f"Game recorded in {the_pool} period {period}.")
+        return
+    render.message(f"Game recorded in {the_pool} period {period}.")
 
 
 FileArgument = Annotated[

@@ -3,7 +3,9 @@ close that published it (with any empty periods it closed along), so the period'
 be corrected and the period closed again.
 
 A close keeps each changed player's prior standing (`PriorStanding`); reopening restores
-those, and removes the list rows and the per-game figures the close wrote.
+those, and removes the list rows and the per-game figures the close wrote. The withdrawn
+list is kept as a superseded version (`ledger.versions`): a list once published stays
+readable. A re-rate (`ledger.services.corrections`) undoes closes the same way.
 """
 
 from __future__ import annotations
@@ -49,7 +51,6 @@ def reopen_period(session: Session, pool: Pool, period: Period) -> ReopenedPerio
     readable as superseded versions; closing again publishes each one's next version."""
     lock_pool(session, pool)
     _refuse_older(session, pool, period)
-    _refuse_inexact(session, pool, period)
     for each in published_by(session, pool, period):
         supersede(session, pool, each)
     return undo_close(session, pool, period)
