@@ -375,6 +375,9 @@ def test_corrections_on_the_command_line_with_diff_versions_and_log(
     assert "2026-10 (version 4)" in rerate.output
     actions = run("log", "--format", "json", db=database_url).output
     assert actions.count('"action": ') == 3
+    table = run("log", db=database_url).stdout
+    assert "correct-game  2026-08" in table
+    assert max(len(line) for line in table.splitlines()) <= 80
 
 
 @pytest.mark.parametrize(

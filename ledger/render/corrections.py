@@ -8,6 +8,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from ledger.domain import Pool
 from ledger.log_listing import LogRecord
 from ledger.render.base import Format, message, plain, print_json, print_records
 from ledger.services.corrections import GameCorrected, Rerated
@@ -86,6 +87,17 @@ def _change(change: int | None) -> str:
     return "new" if change is None else f"{change:+d}" if change else "0"
 
 
+_LOG_COLUMNS = (
+    ("#", True),
+    ("At (UTC)", True),
+    ("Operator", False),
+    ("Action", True),
+    ("Period", True),
+    ("Reason", False),
+    ("Summary", False),
+)
+
+
 def log_records(records: Sequence[LogRecord], output: Format) -> None:
     if print_records(records, LogRecord, output):
         return
@@ -93,16 +105,18 @@ def log_records(records: Sequence[LogRecord], output: Format) -> None:
         message("The log is empty.")
         return
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    for header in ("#", "At (UTC)", "Operator", "Action", "Pool", "Period", "Reason", "Summary"):
-        table.add_column(header, justify="right" if header == "#" else "left")
+    for header, no_wrap in _LOG_COLUMNS:
+        table.add_column(header, justify="right" if header == "#" else "left", no_wrap=no_wrap)
     for record in records:
+        where = str(record.period or "")
+        if record.pool not in (None, Pool.STANDARD):
+            where = f"{where} {record.pool}".strip()
         table.add_row(
             str(record.id),
-            f"{record.at:%Y-%m-%d %H:%M:%S}",
+            f"{record.at:%Y-%m-%d %H:%M}",
             record.operator,
             record.action,
-            str(record.pool or ""),
-            str(record.period or ""),
+            where,
             record.reason or "",
             record.summary,
         )
