@@ -332,7 +332,7 @@ def _older_ranks(
 ) -> Ranks:
     """Ranks on an older list and on the one before it, counted like the newest list's."""
     few = len(rows) <= FEW_ROWS
-    above = _older_counter(session, pool, period, few, then)
+    above_then = _older_counter(session, pool, period, few, then)
     before = (
         _older_counter(session, pool, period - 1, few, _ratings_then(session, pool, period - 1))
         if is_published(session, pool, period - 1)
@@ -343,7 +343,7 @@ def _older_ranks(
         rating = row.previous_rating if row.period == period else row.rating
         return None if before is None or rating is None else 1 + before(rating)
 
-    world = {row.id: 1 + above(row.rating) for row in rows}
+    world = {row.id: 1 + above_then(row.rating) for row in rows}
     previous = {row.id: previous_rank(row) for row in rows}
     return Ranks(world, {k: v for k, v in previous.items() if v is not None})
 
