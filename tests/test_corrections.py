@@ -508,3 +508,19 @@ def test_versions_stay_readable_through_reopens_and_read_as_published(ledger: Le
 
 def _url(ledger: Ledger) -> str:
     return ledger.engine.url.render_as_string(hide_password=False)
+
+
+def test_a_list_imported_from_fide_is_never_re_rated(ledger: Ledger, database_url: str) -> None:
+    fide_list = Path(__file__).parent / "data" / "fide" / "players_list_foa.txt"
+    imported = run("import-fide-list", str(fide_list), "--period", "2026-08", db=database_url)
+    assert imported.exit_code == 0, imported.stderr
+    _record(ledger, [_Game(1503014, 2016192, "1-0", "2026-09-02")])
+    close(ledger, "2026-09")
+    state = fingerprint(database_url)
+    refused = pytest.raises(Conflict, match="list of 2026-08 was imported from a FIDE list")
+    with refused, ledger.transaction() as session:
+        corrections.rerate(session, Pool.STANDARD, Period(2026, 8), NOW)
+    assert fingerprint(database_url) == state
+    with ledger.transaction() as session:
+        rerated = corrections.rerate(session, Pool.STANDARD, Period(2026, 9), NOW)
+    assert rerated.versions == {Period(2026, 9): 2}

@@ -15,13 +15,13 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from ledger.database import lock_pool
 from ledger.domain import GameResult, Period, Pool
 from ledger.errors import Conflict, NotFound
-from ledger.models import Game, ListEntry, PriorStanding, RatingPeriod
+from ledger.models import Game, PriorStanding, RatingPeriod
 from ledger.records import NewGame
 from ledger.services import closing, games, reopening
 from ledger.services.batches import AnyRow
@@ -68,11 +68,11 @@ def rerate(
         raise Conflict(
             f"{pool} period {start} has no published list; only closed periods are re-rated."
         )
-    _refuse_imported(session, pool, start)
     closes = _closes_from(session, pool, start)
     periods = sorted(
         {period for key in closes for period in reopening.published_by(session, pool, key)}
     )
+    reopening.refuse_inexact(session, pool, periods[0])
     joining = _joining(session, pool, periods)
     for period in periods:
         reopening.supersede(session, pool, period)
@@ -90,19 +90,6 @@ def rerate(
         sum(each.games_rated for each in closed),
         sum(each.players_rated + each.newly_rated for each in closed),
     )
-
-
-def _refuse_imported(session: Session, pool: Pool, start: Period) -> None:
-    imported = session.scalar(
-        select(func.min(ListEntry.period)).where(
-            ListEntry.pool == pool, ListEntry.period >= start, ListEntry.import_id.is_not(None)
-        )
-    )
-    if imported is not None:
-        raise Conflict(
-            f"the {pool} list of {imported} was imported from a FIDE list, not closed by the "
-            f"ledger; the lists from {start} on cannot be re-rated."
-        )
 
 
 def _closes_from(session: Session, pool: Pool, start: Period) -> list[Period]:

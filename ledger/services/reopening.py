@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, delete, func, insert, literal, select, update
+from sqlalchemy import CursorResult, delete, except_, func, insert, literal, select, update
 from sqlalchemy.orm import Session
 
 from ledger.database import lock_pool
@@ -51,16 +51,17 @@ def reopen_period(session: Session, pool: Pool, period: Period) -> ReopenedPerio
     readable as superseded versions; closing again publishes each one's next version."""
     lock_pool(session, pool)
     _refuse_older(session, pool, period)
-    for each in published_by(session, pool, period):
+    periods = published_by(session, pool, period)
+    refuse_inexact(session, pool, min(periods))
+    for each in periods:
         supersede(session, pool, each)
     return undo_close(session, pool, period)
 
 
 def undo_close(session: Session, pool: Pool, period: Period) -> ReopenedPeriod:
     """Undo the close that published `period`, the newest closed period, keeping its version
-    record; refused for a list imported from FIDE or closed before closes kept their priors.
-    The caller holds the pool's lock."""
-    _refuse_inexact(session, pool, period)
+    record. The caller holds the pool's lock and has refused what cannot be undone exactly
+    (`refuse_inexact`)."""
     periods = published_by(session, pool, period)
     rows = games = 0
     for each in periods:
@@ -97,36 +98,29 @@ def _refuse_older(session: Session, pool: Pool, period: Period) -> None:
         )
 
 
-def _refuse_inexact(session: Session, pool: Pool, period: Period) -> None:
+def refuse_inexact(session: Session, pool: Pool, start: Period) -> None:
+    """Refuse to undo the closes of the lists from `start` on if one cannot be undone
+    exactly: a list imported from FIDE, or one closed before closes kept what they changed."""
+    in_range = (ListEntry.pool == pool, ListEntry.period >= start)
     imported = session.scalar(
-        select(func.count())
-        .select_from(ListEntry)
-        .where(ListEntry.pool == pool, ListEntry.period == period, ListEntry.import_id.is_not(None))
+        select(func.min(ListEntry.period)).where(*in_range, ListEntry.import_id.is_not(None))
     )
-    if imported:
+    if imported is not None:
         raise Conflict(
-            f"the {pool} list of {period} was imported from a FIDE list, not closed by the "
+            f"the {pool} list of {imported} was imported from a FIDE list, not closed by the "
             "ledger; it cannot be reopened or re-rated."
         )
-    rows = _count(session, ListEntry, pool, period)
-    if rows and not _count(session, PriorStanding, pool, period):
+    listed = select(ListEntry.period).where(*in_range).distinct()
+    kept = select(PriorStanding.period).where(
+        PriorStanding.pool == pool, PriorStanding.period >= start
+    )
+    without_priors = except_(listed, kept).subquery()
+    inexact = session.scalar(select(func.min(without_priors.c.period)))
+    if inexact is not None:
         raise Conflict(
-            f"{pool} period {period} was closed before the ledger kept what a close changes; "
+            f"{pool} period {inexact} was closed before the ledger kept what a close changes; "
             "it cannot be reopened or re-rated exactly."
         )
-
-
-def _count(
-    session: Session, model: type[ListEntry] | type[PriorStanding], pool: Pool, period: Period
-) -> int:
-    return (
-        session.scalar(
-            select(func.count())
-            .select_from(model)
-            .where(model.pool == pool, model.period == period)
-        )
-        or 0
-    )
 
 
 def _restore_standings(session: Session, pool: Pool, period: Period) -> None:
