@@ -177,10 +177,10 @@ def _close_one(
     totals.games_rated += sum(1 for row in game_ratings if row["white_expected"] is not None)
     totals.games_unrated += sum(1 for row in game_ratings if row["white_expected"] is None)
     _add_pooled_history(session, pool, period, standings)
-    publication = _Publication(pool, period)
+    publication = _Publication(pool, period, joining)
     for standing in standings.values():
         publication.add(standing)
-    publication.add_pending(session, joining)
+    publication.add_pending(session)
     publication.write(session)
     totals.players_rated += publication.players_rated
     totals.newly_rated += publication.newly_rated
@@ -368,17 +368,18 @@ class _Figures:
 
 
 class _Publication:
-    """The rows a close writes: list entries and the players' new standing."""
+    """The rows a close writes: list entries and the players' new standing. `joining`: the
+    pending starting ratings this list carries in a re-rate (None: all of them)."""
 
-    def __init__(self, pool: Pool, period: Period) -> None:
+    def __init__(self, pool: Pool, period: Period, joining: AbstractSet[int] | None = None) -> None:
         self.pool = pool
         self.period = period
+        self.joining = joining
         self.entries: list[dict[str, object]] = []
         self.updates: list[dict[str, object]] = []
         self.inserts: list[dict[str, object]] = []
         self.priors: list[dict[str, object]] = []
         self.joined: list[int] = []
-        self.joining: AbstractSet[int] | None = None
         self.players_rated = 0
         self.newly_rated = 0
         self.unrated_by_floor = 0
@@ -477,13 +478,13 @@ class _Publication:
             "last_active": last_active,
         }
 
-    def add_pending(self, session: Session, joining: AbstractSet[int] | None = None) -> None:
-        """Starting ratings no list has carried yet join this list unchanged (only those of
-        `joining`, if given).
+    def add_pending(self, session: Session) -> None:
+        """Starting ratings no list has carried yet join this list unchanged (in a re-rate,
+        those of `joining`).
 
         Ledger's choice: joining the list counts as activity for the inactivity flag.
         """
-        self.joining = joining
+        joining = self.joining
         published = {entry["player_id"] for entry in self.entries}
         pending = session.execute(
             select(
