@@ -21,6 +21,7 @@ from ledger.cli.options import (
     now,
     open_ledger,
     parse,
+    parse_given,
 )
 from ledger.domain import Period, Pool
 from ledger.errors import InvalidInput
@@ -104,7 +105,7 @@ def import_fide_list(
     db: DbOption = None,
 ) -> None:
     """Publish a FIDE rating list file (TXT, XML or zipped) as the ledger's list of a period."""
-    the_period = parse("period", Period.parse, period) if period is not None else None
+    the_period = parse_given("period", Period.parse, period)
     the_pool = parse("pool", Pool.parse, pool)
     with (
         _opened(file) as stream,
@@ -134,7 +135,7 @@ def export_list(
     db: DbOption = None,
 ) -> None:
     """Write a published rating list as CSV, JSON or FIDE's TXT or XML layout."""
-    the_period = parse("period", Period.parse, period) if period is not None else None
+    the_period = parse_given("period", Period.parse, period)
     pools = (parse("pool", Pool.parse, pool),) if pool is not None else tuple(Pool)
     with open_ledger(ctx, db) as ledger, ledger.reading() as session:
         if output_format in (ExportFormat.CSV, ExportFormat.JSON):

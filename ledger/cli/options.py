@@ -95,6 +95,12 @@ def parse(field: str, parser: Callable[[str], T], text: str) -> T:
         raise InvalidInput(f"{field}: {error}") from None
 
 
+def parse_given(field: str, parser: Callable[[str], T], text: str | None) -> T | None:
+    """`parse` for an option that may be left out: None if it was (an empty value is
+    parsed, and refused)."""
+    return None if text is None else parse(field, parser, text)
+
+
 def now() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 

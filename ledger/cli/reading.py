@@ -27,6 +27,7 @@ from ledger.cli.options import (
     now,
     open_ledger,
     parse,
+    parse_given,
 )
 from ledger.domain import Period, Pool, parse_date
 from ledger.errors import InvalidInput
@@ -67,8 +68,8 @@ def list_(
         raise InvalidInput("as-of: give --period or --as-of, not both.")
     if version is not None and as_of is not None:
         raise InvalidInput("version: give --version with --period, not with --as-of.")
-    the_period = parse("period", Period.parse, period) if period is not None else None
-    day = parse("as-of", parse_date, as_of) if as_of is not None else None
+    the_period = parse_given("period", Period.parse, period)
+    day = parse_given("as-of", parse_date, as_of)
     the_pool = parse("pool", Pool.parse, pool)
     only = queries.ListFilter(
         federation, women, juniors, girls, active, title, min_rating, max_rating
@@ -94,7 +95,7 @@ def games(
     db: DbOption = None,
 ) -> None:
     """List recorded games with their IDs, and whether and why each was rated."""
-    the_period = parse("period", Period.parse, period) if period is not None else None
+    the_period = parse_given("period", Period.parse, period)
     the_pool = parse("pool", Pool.parse, pool)
     only = game_listing.GameFilter(player, event, the_period)
     with open_ledger(ctx, db) as ledger, ledger.reading() as session:
@@ -117,7 +118,7 @@ def explain(
     db: DbOption = None,
 ) -> None:
     """Show how a player's published change came about, game by game (FIDE's calculation)."""
-    the_period = parse("period", Period.parse, period) if period is not None else None
+    the_period = parse_given("period", Period.parse, period)
     the_pool = parse("pool", Pool.parse, pool)
     with open_ledger(ctx, db) as ledger, ledger.reading() as session:
         explained = explanations.explain(session, the_pool, player, the_period)
@@ -135,7 +136,7 @@ def player(
     db: DbOption = None,
 ) -> None:
     """Show a player's card: standing, rank, K, peak, history, chart and live rating."""
-    the_pool = parse("pool", Pool.parse, pool) if pool is not None else None
+    the_pool = parse_given("pool", Pool.parse, pool)
     with open_ledger(ctx, db) as ledger, ledger.reading() as session:
         card = cards.player_card(session, player, the_pool)
     render.player_card(card, output)
@@ -216,7 +217,7 @@ def stats(
     db: DbOption = None,
 ) -> None:
     """The distribution of a published list in rating bands, with its totals."""
-    the_period = parse("period", Period.parse, period) if period is not None else None
+    the_period = parse_given("period", Period.parse, period)
     the_pool = parse("pool", Pool.parse, pool)
     with open_ledger(ctx, db) as ledger, ledger.reading() as session:
         report = reports.list_statistics(session, the_pool, the_period, start, band)
