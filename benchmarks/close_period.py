@@ -31,13 +31,14 @@ from typing import TypeVar
 import psycopg
 from sqlalchemy.engine import make_url
 
-from ledger import cards, explanations, queries
-from ledger.database import open_ledger
-from ledger.domain import GameResult, Period, Pool
-from ledger.records import NewGame, NewPlayer, StartingRating
+from ledger.core.domain import GameResult, Period, Pool
+from ledger.core.records import NewGame, NewPlayer, StartingRating
+from ledger.queries import cards, explanations
+from ledger.queries import lists as queries
 from ledger.services.closing import close_period
 from ledger.services.games import add_games
 from ledger.services.players import add_players
+from ledger.storage.database import open_ledger
 
 PERIOD = Period(2026, 9)
 NOW = dt.datetime(2026, 11, 1)

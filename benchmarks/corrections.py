@@ -17,14 +17,14 @@ import random
 from close_period import NOW, PERIOD, command_line, games, players, timed
 from sqlalchemy import select
 
-from ledger.database import open_ledger
-from ledger.domain import GameResult, Period, Pool
-from ledger.models import Game
+from ledger.core.domain import GameResult, Period, Pool
+from ledger.queries import ListRequest, list_diff, published_list
 from ledger.services import corrections
 from ledger.services.closing import close_period
 from ledger.services.games import add_games
 from ledger.services.players import add_players
-from ledger.versions import list_diff, published_list
+from ledger.storage.database import open_ledger
+from ledger.storage.models import Game
 
 
 def run(
@@ -75,13 +75,13 @@ def run(
 
         def original(month: Period = month) -> None:
             with ledger.reading() as session:
-                published_list(session, Pool.STANDARD, month, 1, top=10)
+                published_list(session, ListRequest(Pool.STANDARD, month, version=1, top=10))
 
         timed(f"list --period {month} --version 1 --top 10", original)
 
     def whole_original() -> None:
         with ledger.reading() as session:
-            published_list(session, Pool.STANDARD, months[0], 1)
+            published_list(session, ListRequest(Pool.STANDARD, months[0], version=1))
 
     timed(f"list --period {months[0]} --version 1, all rows", whole_original)
     ledger.dispose()

@@ -1,6 +1,6 @@
 """Benchmark input: a FIDE combined rating list (`players_list_foa.txt`) of N players.
 
-Written through `ledger.fide_lists.write_fide_txt`, so in FIDE's exact layout (CRLF, fixed
+Written through `ledger.formats.fide_list.write_fide_txt`, so in FIDE's exact layout (CRLF, fixed
 columns, unrated pools as 0 0 0), and deterministic by seed: the same arguments give the same
 bytes. The mix follows FIDE's October 2026 list: about three players in five unrated in all
 three pools, many inactive, a few other titles (a rare one long enough to overflow its
@@ -19,7 +19,7 @@ import random
 from collections.abc import Iterator
 from pathlib import Path
 
-from ledger.fide_lists import ALL_POOLS, FideListRow, PoolRating, write_fide_txt
+from ledger.formats.fide_list import ALL_POOLS, FideListRow, PoolRating, write_fide_txt
 
 SURNAMES = ("Smith", "Kumar", "Garcia", "Nguyen", "Muller", "Ivanov", "Silva", "Rossi", "Novak")
 GIVEN_NAMES = ("Anna", "Arjun", "Carlos", "Elena", "Ivan", "Li", "Maria", "Olga", "Peter", "Wei")

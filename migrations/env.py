@@ -11,8 +11,8 @@ from typing import Any
 from alembic import context
 from sqlalchemy import Connection
 
-from ledger.database import create_ledger_engine, resolve_url
-from ledger.models import Base, PeriodType
+from ledger.storage.database import create_ledger_engine, resolve_url
+from ledger.storage.models import Base, PeriodType
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("connection") is None:

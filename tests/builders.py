@@ -8,15 +8,15 @@ from typing import Any
 from sqlalchemy import Column, Table, select
 from typer.testing import CliRunner, Result
 
-from ledger import queries
 from ledger.cli import app
-from ledger.database import Ledger, open_ledger
-from ledger.domain import GameResult, Period, Pool, parse_date
-from ledger.models import Base
-from ledger.records import new_game, new_player
+from ledger.core.domain import GameResult, Period, Pool, parse_date
+from ledger.core.records import new_game, new_player
+from ledger.queries import lists as queries
 from ledger.services.closing import ClosedPeriod, close_period
 from ledger.services.games import add_games
 from ledger.services.players import add_players
+from ledger.storage.database import Ledger, open_ledger
+from ledger.storage.models import Base
 
 NOW = dt.datetime(2030, 1, 1, 12, 0)
 """The clock of service tests: every period they use has ended."""

@@ -35,9 +35,11 @@ from hypothesis import strategies as st
 from typer.testing import Result
 
 from ledger.cli import app
-from ledger.records import LARGEST_ID
+from ledger.core.records import LARGEST_ID
 
 from builders import run
+
+pytestmark = pytest.mark.slow
 
 DATA = Path(__file__).parent / "data"
 TODAY = dt.datetime.now(dt.UTC).date()

@@ -1,4 +1,4 @@
-"""The rating calculator and the reading aids of FIDE section 8 (ledger.calculator).
+"""The rating calculator and the reading aids of FIDE section 8 (ledger.core.calculator).
 
 Every expected number is worked by hand from the regulation text (fide-rules.md) and the
 official tables; the arithmetic is in the comments. Scores and expected scores are
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.calculator import (
+from ledger.core.calculator import (
     CURRENT_RULES,
     AverageOpponent,
     GameRow,
@@ -31,9 +31,9 @@ from ledger.calculator import (
     rating_state,
     tournament_category,
 )
-from ledger.domain import Period, Pool
-from ledger.errors import InvalidInput
-from ledger.rules import expected_score, round_half_away_from_zero
+from ledger.core.domain import Period, Pool
+from ledger.core.errors import InvalidInput
+from ledger.core.rules import expected_score, round_half_away_from_zero
 
 from builders import run
 

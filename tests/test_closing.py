@@ -7,10 +7,10 @@ import threading
 import pytest
 from sqlalchemy import func, select, text
 
-from ledger.database import Ledger, open_ledger
-from ledger.errors import Conflict, LedgerError, NotFound
-from ledger.models import GameRating, ListEntry, PlayerRating, RatingPeriod
+from ledger.core.errors import Conflict, LedgerError, NotFound
 from ledger.services import closing
+from ledger.storage.database import Ledger, open_ledger
+from ledger.storage.models import GameRating, ListEntry, PlayerRating, RatingPeriod
 
 from builders import close, game, listing, player
 

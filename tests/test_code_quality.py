@@ -1,4 +1,5 @@
-"""The project's own checks, run with the suite: lint, format, types and layer contracts."""
+"""The project's own checks, run with the suite: lint, format, types, the layers and the
+shape of the package."""
 
 from __future__ import annotations
 
@@ -6,10 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import grimp
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
+
+pytestmark = pytest.mark.slow
 
 
 @pytest.mark.parametrize(
@@ -43,3 +47,19 @@ def test_alembic_check_finds_no_model_changes(tmp_path: Path) -> None:
             check=False,
         )
         assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_no_module_imports_one_that_imports_it_back() -> None:
+    graph = grimp.build_graph("ledger")
+    circles = [
+        (module, imported)
+        for module in sorted(graph.modules)
+        for imported in sorted(graph.find_modules_directly_imported_by(module))
+        if graph.chain_exists(importer=imported, imported=module)
+    ]
+    assert circles == []
+
+
+def test_every_module_lives_in_its_layers_package() -> None:
+    top_level = sorted(path.name for path in (ROOT / "ledger").glob("*.py"))
+    assert top_level == ["__init__.py", "__main__.py"]

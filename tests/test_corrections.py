@@ -17,15 +17,16 @@ from sqlalchemy import select
 from typer.testing import CliRunner
 
 from ledger.cli import app
-from ledger.database import Ledger, open_ledger
-from ledger.domain import GameResult, Period, Pool, parse_date
-from ledger.errors import Conflict, NotFound
-from ledger.models import Game, PlayerRating, RatingPeriod
-from ledger.queries import ListFilter, RatingList
-from ledger.records import NewGame, new_game
+from ledger.core.domain import GameResult, Period, Pool, parse_date
+from ledger.core.errors import Conflict, NotFound
+from ledger.core.records import NewGame, new_game
+from ledger.queries import ListRequest, list_diff, published_list
+from ledger.queries.lists import ListFilter, RatingList
+from ledger.queries.versions import versions
 from ledger.services import corrections, merges, reopening
 from ledger.services.games import add_games
-from ledger.versions import list_diff, published_list, versions
+from ledger.storage.database import Ledger, open_ledger
+from ledger.storage.models import Game, PlayerRating, RatingPeriod
 
 from builders import NOW, close, fingerprint, player, run
 from conftest import PostgreSQLServer, fresh_database
@@ -113,7 +114,12 @@ def _lists(
     with ledger.reading() as session:
         return {
             period: replace(
-                published_list(session, Pool.STANDARD, Period.parse(period), number, top, only),
+                published_list(
+                    session,
+                    ListRequest(
+                        Pool.STANDARD, Period.parse(period), None, number, top, only or ListFilter()
+                    ),
+                ),
                 version=None,
             )
             for period in PERIODS
@@ -247,7 +253,9 @@ def test_every_version_reads_as_it_was_published(ledger: Ledger) -> None:
     ]  # fmt: skip
     for (period, number), rows in published.items():
         with ledger.reading() as session:
-            shown = published_list(session, Pool.STANDARD, Period.parse(period), number)
+            shown = published_list(
+                session, ListRequest(Pool.STANDARD, Period.parse(period), version=number)
+            )
         assert replace(shown, version=None) == rows, (period, number)
     assert published[("2026-10", 1)] != published[("2026-10", 4)]
 
@@ -373,8 +381,13 @@ def test_corrections_on_the_command_line_with_diff_versions_and_log(
     assert "2026-09 (version 3), 2026-10 (version 3)" in late.output
     rerate = run("rerate", "--from", "2026-10", "--reason", "audit", db=database_url)
     assert "2026-10 (version 4)" in rerate.output
-    actions = run("log", "--format", "json", db=database_url).output
-    assert actions.count('"action": ') == 3
+    logged = json.loads(run("log", "--format", "json", db=database_url).output)
+    assert [entry["action"] for entry in logged] == [
+        "rerate",
+        "late-game",
+        "correct-game",
+        *["close"] * 3,  # the services log the closes that built the ledger, too
+    ]
     table = run("log", db=database_url).stdout
     assert "correct-game  2026-08" in table
     assert max(len(line) for line in table.splitlines()) <= 80
@@ -457,7 +470,7 @@ def test_a_player_only_on_earlier_versions_is_not_merged_into_a_listed_one(
     _record(ledger, [_Game(newcomer, rated, "1/2-1/2", f"2026-08-0{day}") for day in range(1, 6)])
     close(ledger, "2026-08")
     with ledger.reading() as session:
-        original = published_list(session, Pool.STANDARD, Period(2026, 8))
+        original = published_list(session, ListRequest(Pool.STANDARD, Period(2026, 8)))
     assert newcomer in {row.id for row in original.rows}
     with ledger.reading() as session:
         played = session.scalars(select(Game.id).order_by(Game.id)).all()
@@ -499,7 +512,9 @@ def test_versions_stay_readable_through_reopens_and_read_as_published(ledger: Le
     assert {period: rows.period for period, rows in lists.items()}  # all three closed again
     for (period, number), rows in published.items():
         with ledger.reading() as session:
-            shown = published_list(session, Pool.STANDARD, Period.parse(period), number)
+            shown = published_list(
+                session, ListRequest(Pool.STANDARD, Period.parse(period), version=number)
+            )
         assert replace(shown, version=None) == rows, (period, number)
     with ledger.reading() as session:
         numbers = [v.number for v in versions(session, Pool.STANDARD, Period(2026, 9))]

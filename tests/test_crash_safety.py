@@ -22,15 +22,17 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 
-from ledger.database import open_ledger
-from ledger.domain import GameResult, Period, Pool
-from ledger.models import Game, GameRating
-from ledger.records import new_game, new_player
+from ledger.core.domain import GameResult, Period, Pool
+from ledger.core.records import new_game, new_player
 from ledger.services.games import add_games
 from ledger.services.players import add_players
+from ledger.storage.database import open_ledger
+from ledger.storage.models import Game, GameRating
 
 from builders import NOW, ledger_state
 from conftest import PostgreSQLServer, fresh_database
+
+pytestmark = pytest.mark.slow
 
 LEDGER = [sys.executable, "-m", "ledger"]
 PERIOD = "2026-09"

@@ -12,10 +12,12 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, inspect, text
 
-from ledger import database, names
-from ledger.database import alembic_config, create_ledger_engine, open_ledger, schema_revision
-from ledger.errors import LedgerError
-from ledger.models import Base
+from ledger.core import names
+from ledger.core.errors import LedgerError
+from ledger.storage import database, schema
+from ledger.storage.database import create_ledger_engine, open_ledger
+from ledger.storage.models import Base
+from ledger.storage.schema import alembic_config, schema_revision
 
 from builders import fingerprint, run
 
@@ -57,7 +59,7 @@ def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
 def newer_migrations(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of the migrations with one more (empty) revision on top."""
     directory = tmp_path / "migrations"
-    shutil.copytree(database.migrations_directory(), directory)
+    shutil.copytree(schema.migrations_directory(), directory)
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     (directory / "versions" / "future.py").write_text(
         f'revision = "f0f0f0f0f0f0"\ndown_revision = "{head}"\nbranch_labels = None\n'
@@ -70,7 +72,7 @@ def newer_migrations(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_an_older_schema_is_refused_until_db_upgrade(
     database_url: str, newer_migrations: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(database, "migrations_directory", lambda: newer_migrations)
+    monkeypatch.setattr(schema, "migrations_directory", lambda: newer_migrations)
     refused = run("list", db=database_url)
     assert refused.exit_code == 1
     assert refused.stderr.endswith("; run `ledger db upgrade` first.\n")
@@ -83,7 +85,7 @@ def test_a_newer_schema_is_refused(
     database_url: str, newer_migrations: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with monkeypatch.context() as patched:
-        patched.setattr(database, "migrations_directory", lambda: newer_migrations)
+        patched.setattr(schema, "migrations_directory", lambda: newer_migrations)
         database.upgrade_schema(database_url)
     refused = run("list", db=database_url)
     assert refused.exit_code == 1

@@ -1,4 +1,4 @@
-"""The ledger's vocabulary (ledger.domain): periods, pools, game results and dates."""
+"""The ledger's vocabulary (ledger.core.domain): periods, pools, game results and dates."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.domain import GameResult, Period, Pool, parse_date
-from ledger.errors import InvalidInput, LedgerError
+from ledger.core.domain import GameResult, Period, Pool, parse_date
+from ledger.core.errors import InvalidInput, LedgerError
 
 # -- periods ----------------------------------------------------------------------------------
 

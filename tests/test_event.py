@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from ledger.crosstables import cross_table
-from ledger.database import Ledger
-from ledger.domain import Pool
-from ledger.errors import NotFound
+from ledger.core.domain import Pool
+from ledger.core.errors import NotFound
+from ledger.queries.crosstables import cross_table
+from ledger.storage.database import Ledger
 
 from builders import close, game, player, run
 
@@ -54,6 +54,14 @@ def test_a_round_robin_of_four(ledger: Ledger) -> None:
     # Aa (K 10): vs Dd D 250 PD 0.81 (+0.19), vs Cc D 150 PD 0.70 (+0.30), vs Bb D 100 PD 0.64
     # (-0.14): ΣΔR 0.35, x 10 = +3.5.
     assert rows["Aa"].change == Decimal("3.5")
+
+
+def test_a_double_forfeit_scores_nothing_for_either_player(ledger: Ledger) -> None:
+    a, b = player(ledger, "Aa", rating=2000), player(ledger, "Bb", rating=2000)
+    game(ledger, a, b, "-/-", "2026-10-01", event="Forfeits", round=1)
+    with ledger.reading() as session:
+        table = cross_table(session, Pool.STANDARD, "Forfeits")
+    assert [(row.name, row.score) for row in table.rows] == [("Aa", 0), ("Bb", 0)]
 
 
 def test_unknown_and_unrated_events(ledger: Ledger) -> None:

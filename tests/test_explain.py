@@ -7,10 +7,10 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.database import Ledger
-from ledger.domain import Period, Pool
-from ledger.errors import NotFound
-from ledger.explanations import explain
+from ledger.core.domain import Period, Pool
+from ledger.core.errors import NotFound
+from ledger.queries.explanations import explain
+from ledger.storage.database import Ledger
 
 from builders import close, game, listing, player, run
 
@@ -26,7 +26,7 @@ def test_one_game_explained_to_the_point(ledger: Ledger) -> None:
     game(ledger, a, b, "1-0", "2026-10-05", event="Club Cup")
     close(ledger, "2026-10")
     result = explained(ledger, a)
-    (only,) = result.rated_games
+    (only,) = result.games
     assert (only.opponent, only.opponent_rating, only.d, only.d_capped) == (b, 1900, 100, 100)
     assert (only.pd, only.score, only.delta) == (Decimal("0.64"), Decimal(1), Decimal("0.36"))
     assert (result.k, result.sum, result.k_times_sum) == (20, Decimal("0.36"), Decimal("7.2"))
@@ -43,8 +43,8 @@ def test_the_rule_of_400_from_each_side(ledger: Ledger) -> None:
     low = player(ledger, "Low", rating=2400, ever_2400=True)
     game(ledger, top, low, "1/2-1/2", "2025-10-05")
     close(ledger, "2025-10")
-    (high_side,) = explained(ledger, top).rated_games
-    (low_side,) = explained(ledger, low).rated_games
+    (high_side,) = explained(ledger, top).games
+    (low_side,) = explained(ledger, low).games
     assert (high_side.d, high_side.d_capped, high_side.pd) == (413, 413, Decimal("0.93"))
     assert (low_side.d, low_side.d_capped, low_side.pd) == (-413, -400, Decimal("0.08"))
 

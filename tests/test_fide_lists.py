@@ -1,4 +1,4 @@
-"""FIDE rating list files (ledger.fide_lists): FIDE's TXT and XML layouts, read and written.
+"""FIDE rating list files (ledger.formats.fide_list): FIDE's TXT and XML layouts, read and written.
 
 The samples in tests/data/fide are FIDE's layout byte for byte (CRLF, full-width rows); the
 rows of real players (Carlsen, Ding, Nakamura, Leko, Ababil, Arribas Robaina, Cruz Arce) are
@@ -18,9 +18,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.domain import Pool
-from ledger.errors import InvalidInput
-from ledger.fide_lists import (
+from ledger.core.domain import Pool
+from ledger.core.errors import InvalidInput
+from ledger.formats.fide_list import (
     ALL_POOLS,
     FideListReader,
     FideListRow,

@@ -6,7 +6,7 @@ import csv
 import io
 import json
 
-from ledger.database import Ledger
+from ledger.storage.database import Ledger
 
 from builders import close, game, player, run
 

@@ -11,12 +11,13 @@ from collections.abc import Callable
 import pytest
 from sqlalchemy import select
 
-from ledger import names, people
-from ledger.database import Ledger
-from ledger.domain import ByeKind, Pool
-from ledger.errors import Conflict, InvalidInput, NotFound
-from ledger.models import Base, Bye, Event, GameRating, Player, PlayerMerge
+from ledger.core import names
+from ledger.core.domain import ByeKind, Pool
+from ledger.core.errors import Conflict, InvalidInput, NotFound
+from ledger.queries import people
 from ledger.services import merges
+from ledger.storage.database import Ledger
+from ledger.storage.models import Base, Bye, Event, GameRating, Player, PlayerMerge
 
 from builders import NOW, close, fingerprint, game, listing, player, run
 

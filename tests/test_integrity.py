@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from ledger.database import Ledger
+from ledger.storage.database import Ledger
 
 from builders import close, game, player, run
 

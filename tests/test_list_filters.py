@@ -9,14 +9,14 @@ import random
 
 import pytest
 
-from ledger.database import Ledger
-from ledger.domain import GameResult, Period, Pool, parse_date
-from ledger.errors import NotFound
-from ledger.queries import ListFilter, RatingList, rating_list
-from ledger.records import new_game, new_player
+from ledger.core.domain import GameResult, Period, Pool, parse_date
+from ledger.core.errors import NotFound
+from ledger.core.records import new_game, new_player
+from ledger.queries.lists import ListFilter, RatingList, rating_list
 from ledger.services.games import add_games
-from ledger.services.periods import newest_closed_period
 from ledger.services.players import add_players
+from ledger.storage.database import Ledger
+from ledger.storage.periods import newest_closed_period
 
 from builders import NOW, close, game, player, run
 from fide_oracle import simulate

@@ -1,4 +1,4 @@
-"""Matching people by name (ledger.names): one key per name, prefix search by words."""
+"""Matching people by name (ledger.core.names): one key per name, prefix search by words."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.names import name_key, name_words
+from ledger.core.names import name_key, name_words
 
 SAME = {
     "surname first, with a comma": ("Carlsen, Magnus", "Magnus Carlsen"),

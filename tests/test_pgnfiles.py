@@ -1,4 +1,4 @@
-"""PGN files read into games by their headers (ledger.pgnfiles), problems as file:line."""
+"""PGN files read into games by their headers (ledger.formats.pgn), problems as file:line."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 import chess.pgn
 import pytest
 
-from ledger.domain import GameResult
-from ledger.pgnfiles import PgnGame, read_pgn
-from ledger.texts import decode
+from ledger.core.domain import GameResult
+from ledger.formats.pgn import PgnGame, read_pgn
+from ledger.formats.texts import decode
 
 PGN = Path(__file__).parent / "data" / "pgn"
 WHITE, BLACK, DRAW = GameResult.WHITE_WINS, GameResult.BLACK_WINS, GameResult.DRAW

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from ledger.cards import PlayerCard, player_card
-from ledger.database import Ledger
-from ledger.errors import NotFound
+from ledger.core.errors import NotFound
+from ledger.queries.cards import PlayerCard, player_card
 from ledger.render import rating_chart
+from ledger.storage.database import Ledger
 
 from builders import close, game, player, run
 

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from sqlalchemy import delete
 
-from ledger.database import Ledger
-from ledger.domain import Period, Pool
-from ledger.errors import Conflict
-from ledger.models import PriorStanding
+from ledger.core.domain import Period, Pool
+from ledger.core.errors import Conflict
+from ledger.queries import ListRequest, published_list
 from ledger.services.reopening import reopen_period
-from ledger.versions import published_list
+from ledger.storage.database import Ledger
+from ledger.storage.models import PriorStanding
 
 from builders import close, fingerprint, game, ledger_state, listing, player, run
 
@@ -58,7 +58,7 @@ def test_reopening_restores_the_ledger_exactly_and_closing_again_publishes_the_s
     _reopen(ledger, "2026-08")  # and with it the list of 2026-07
     assert ledger_state(database_url, history=False) == before
     with ledger.reading() as session:  # the withdrawn list stays readable
-        withdrawn = published_list(session, Pool.STANDARD, Period(2026, 8), 1)
+        withdrawn = published_list(session, ListRequest(Pool.STANDARD, Period(2026, 8), version=1))
     assert {row.id: row for row in withdrawn.rows} == published
     close(ledger, "2026-08")
     assert ledger_state(database_url, history=False) == after

@@ -7,10 +7,10 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.database import Ledger
-from ledger.domain import Period, Pool
-from ledger.errors import InvalidInput, NotFound
-from ledger.reports import list_statistics, peaks, rank_history
+from ledger.core.domain import Period, Pool
+from ledger.core.errors import InvalidInput, NotFound
+from ledger.queries.reports import list_statistics, peaks, rank_history
+from ledger.storage.database import Ledger
 
 from builders import close, game, player, run
 

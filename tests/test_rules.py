@@ -1,9 +1,9 @@
-"""The FIDE rating rules (ledger.rules, ledger.tables), article by article.
+"""The FIDE rating rules (ledger.core.rules, ledger.core.tables), article by article.
 
 Every expected number is worked out from the regulation text (fide-rules.md) and the two
 official tables, as copied verbatim from FIDE's CSV files into the independent oracle
 (tests/fide_oracle.py): the tests never read /work/shared, and never take an expected value
-from ledger.tables.
+from ledger.core.tables.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.domain import Period, Pool
-from ledger.rules import (
+from ledger.core.domain import Period, Pool
+from ledger.core.rules import (
     InitialRatingGame,
     RatedGame,
     RatingState,
@@ -34,7 +34,7 @@ from ledger.rules import (
     rating_difference,
     round_half_away_from_zero,
 )
-from ledger.tables import EXPECTED_SCORE_BANDS, RATING_DIFFERENCE_BY_SCORE
+from ledger.core.tables import EXPECTED_SCORE_BANDS, RATING_DIFFERENCE_BY_SCORE
 
 from fide_oracle import TABLE_8_1_1_CSV, TABLE_8_1_2_CSV
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from ledger.database import Ledger, open_ledger
-from ledger.domain import ByeKind, GameResult
-from ledger.models import Bye, Event, Game, Player
+from ledger.core.domain import ByeKind, GameResult
+from ledger.storage.database import Ledger, open_ledger
+from ledger.storage.models import Bye, Event, Game, Player
 
 from builders import fingerprint, run
 

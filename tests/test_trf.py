@@ -1,5 +1,6 @@
-"""TRF16 / TRF-2026 tournament reports (ledger.trf): the sample files in tests/data/trf, every
-problem a report can have, encodings and line endings, and writing a report back."""
+"""TRF16 / TRF-2026 tournament reports (ledger.formats.trf): the sample files in
+tests/data/trf, every problem a report can have, encodings and line endings, and writing a
+report back."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.domain import GameResult
-from ledger.texts import decode
-from ledger.trf import (
+from ledger.core.domain import GameResult
+from ledger.formats.texts import decode
+from ledger.formats.trf import (
     TournamentReport,
     TrfBye,
     TrfEvent,

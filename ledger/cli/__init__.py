@@ -1,8 +1,8 @@
 """The `ledger` command line: each command parses, calls one service or query, renders.
 
 No SQL and no rating logic here. Errors are printed by one boundary (`LedgerGroup`) as
-`error: <message>` on stderr: exit 1 for a refused request, 2 for a usage error (Typer's
-own exceptions carry that code).
+`error: <message>` on stderr, with the command to run next where the error has a hint:
+exit 1 for a refused request, 2 for a usage error (Typer's own exceptions carry that code).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typer.core import TyperGroup
 from ledger import render
 from ledger.cli import corrections, formats, identity, reading, recording, schema
 from ledger.cli.options import DbOption
-from ledger.errors import InvalidInput, LedgerError, RejectedRecords
+from ledger.core.errors import Hint, InvalidInput, LedgerError, RejectedRecords
 
 
 class LedgerGroup(TyperGroup):
@@ -34,7 +34,7 @@ class LedgerGroup(TyperGroup):
                 render.error(f"{len(refused.problems)} problems; nothing was written.")
             sys.exit(1)
         except LedgerError as refused:
-            render.error(str(refused))
+            render.error(_in_our_words(refused))
             sys.exit(1)
         except typer.TyperException as failure:
             render.error(" ".join(failure.format_message().split()))
@@ -43,6 +43,23 @@ class LedgerGroup(TyperGroup):
             render.error("aborted.")
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+_HINTS = {
+    Hint.CLOSE_A_PERIOD: "{}; close a period first (`ledger close-period YYYY-MM`).",
+    Hint.EARLIER_VERSIONS: "{} with --version.",
+    Hint.EVENTS: "{}; `ledger event` lists an event's games.",
+    Hint.PERIOD_OR_DAY: "as-of: give --period or --as-of, not both.",
+    Hint.VERSION_OF_A_PERIOD: "version: give --version with --period, not with --as-of.",
+}
+"""What the command line says of a refusal with a hint: `{}` is the message, without its
+final full stop; the request checks are worded by the options that make the request."""
+
+
+def _in_our_words(refused: LedgerError) -> str:
+    if refused.hint is None:
+        return str(refused)
+    return _HINTS[refused.hint].format(str(refused).removesuffix("."))
 
 
 def _refuse_undecodable(arguments: list[str]) -> None:

@@ -7,21 +7,22 @@ from typing import Annotated
 
 import typer
 
-from ledger import log_listing, render, versions
+from ledger import queries, render
 from ledger.cli.options import (
     DbOption,
     FormatOption,
     OperatorOption,
     PoolOption,
     ReasonOption,
-    log,
     now,
-    open_ledger,
     parse,
+    reading,
+    writing,
 )
-from ledger.domain import GameResult, Period, Pool
-from ledger.records import LARGEST_ID
+from ledger.core.domain import GameResult, Period, Pool
+from ledger.core.records import LARGEST_ID
 from ledger.services import corrections
+from ledger.services.activity import Author
 
 app = typer.Typer()
 
@@ -29,7 +30,6 @@ GameArgument = Annotated[
     int,
     typer.Argument(metavar="GAME", min=1, max=LARGEST_ID, help="The game's ID (`ledger games`)."),
 ]
-PeriodArgument = Annotated[str, typer.Argument(metavar="YYYY-MM")]
 
 
 @app.command("correct-game")
@@ -45,9 +45,9 @@ def correct_game(
 ) -> None:
     """Correct a game's result; a game of a closed period is re-rated with every later list."""
     the_result = parse("result", GameResult.parse, result)
-    with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
-        corrected = corrections.correct_game(session, game, the_result, now())
-        log(session, "correct-game", corrected, operator, corrected.pool, corrected.period, reason)
+    with writing(ctx, db) as session:
+        by = Author(operator, reason)
+        corrected = corrections.correct_game(session, game, the_result, now(), by)
     render.corrected(corrected)
 
 
@@ -60,9 +60,8 @@ def delete_game(
     db: DbOption = None,
 ) -> None:
     """Delete a game; a game of a closed period is re-rated with every later list."""
-    with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
-        deleted = corrections.delete_game(session, game, now())
-        log(session, "delete-game", deleted, operator, deleted.pool, deleted.period, reason)
+    with writing(ctx, db) as session:
+        deleted = corrections.delete_game(session, game, now(), Author(operator, reason))
     render.corrected(deleted)
 
 
@@ -74,15 +73,13 @@ def rerate(
     ],
     reason: ReasonOption,
     operator: OperatorOption = None,
-    pool: PoolOption = "standard",
+    pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
     """Re-rate a closed period and every later one, publishing each list's next version."""
     the_period = parse("from", Period.parse, start)
-    the_pool = parse("pool", Pool.parse, pool)
-    with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
-        rerated = corrections.rerate(session, the_pool, the_period, now())
-        log(session, "rerate", rerated, operator, the_pool, the_period, reason)
+    with writing(ctx, db) as session:
+        rerated = corrections.rerate(session, pool, the_period, now(), Author(operator, reason))
     render.rerated(rerated)
 
 
@@ -98,14 +95,13 @@ def diff(
         int | None, typer.Option("--to-version", min=1, help="Default: the current version.")
     ] = None,
     output: FormatOption = render.Format.TABLE,
-    pool: PoolOption = "standard",
+    pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
     """What a re-rate changed on a list: players new, removed, changed and unchanged."""
     the_period = parse("period", Period.parse, period)
-    the_pool = parse("pool", Pool.parse, pool)
-    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
-        changes = versions.list_diff(session, the_pool, the_period, from_version, to_version)
+    with reading(ctx, db) as session:
+        changes = queries.list_diff(session, pool, the_period, from_version, to_version)
     render.list_diff(changes, output)
 
 
@@ -122,6 +118,6 @@ def log_(
     db: DbOption = None,
 ) -> None:
     """Every close, re-rate, reopen, correction, import and merge, newest first."""
-    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
-        records = log_listing.log_records(session, limit, action)
+    with reading(ctx, db) as session:
+        records = queries.log_records(session, limit, action)
     render.log_records(records, output)

@@ -11,21 +11,24 @@ from typing import IO, Annotated
 
 import typer
 
-from ledger import exports, queries, render, trf
+from ledger import queries, render
 from ledger.cli.options import (
     DbOption,
     ListPeriodOption,
     OperatorOption,
     PoolOption,
-    log,
     now,
     open_ledger,
-    parse,
     parse_given,
+    pool_option,
+    reading,
+    writing,
 )
-from ledger.domain import Period, Pool
-from ledger.errors import InvalidInput
+from ledger.core.domain import Period, Pool
+from ledger.core.errors import InvalidInput
+from ledger.formats import trf
 from ledger.services import imports, list_imports, tournaments
+from ledger.services.activity import Author
 
 app = typer.Typer()
 
@@ -53,15 +56,14 @@ def import_trf(
         bool, typer.Option("--replace", help="Put the report in place of its event's games.")
     ] = False,
     operator: OperatorOption = None,
-    pool: PoolOption = "standard",
+    pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
     """Import a tournament report (TRF16 or TRF-2026): its event, players, games and byes."""
     content = _read(file)
-    the_pool = parse("pool", Pool.parse, pool)
     with open_ledger(ctx, db) as ledger, ledger.trial() if check else ledger.transaction() as s:
-        summary = tournaments.import_trf(s, the_pool, file.name, content, now(), replace)
-        log(s, "import-trf", summary, operator, the_pool, summary.period)
+        by = Author(operator)
+        summary = tournaments.import_trf(s, pool, file.name, content, now(), replace, by)
     render.tournament_imported(summary, check)
 
 
@@ -70,15 +72,13 @@ def import_pgn(
     ctx: typer.Context,
     file: FileArgument,
     operator: OperatorOption = None,
-    pool: PoolOption = "standard",
+    pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
     """Import the results of a PGN file's games (from their headers; moves are not kept)."""
     content = _read(file)
-    the_pool = parse("pool", Pool.parse, pool)
-    with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
-        summary = imports.import_pgn(session, the_pool, file.name, content, now())
-        log(session, "import-pgn", summary, operator, the_pool)
+    with writing(ctx, db) as session:
+        summary = imports.import_pgn(session, pool, file.name, content, now(), Author(operator))
     render.pgn_imported(summary)
 
 
@@ -98,25 +98,20 @@ def import_fide_list(
     strict: Annotated[
         bool, typer.Option("--strict", help="Refuse the file if any row cannot be read.")
     ] = False,
-    pool: Annotated[
-        str, typer.Option("--pool", metavar="POOL", help="The pool of a single-pool file.")
-    ] = "standard",
+    pool: Annotated[Pool, pool_option("The pool of a single-pool file.")] = Pool.STANDARD,
     operator: OperatorOption = None,
     db: DbOption = None,
 ) -> None:
     """Publish a FIDE rating list file (TXT, XML or zipped) as the ledger's list of a period."""
     the_period = parse_given("period", Period.parse, period)
-    the_pool = parse("pool", Pool.parse, pool)
     with (
         _opened(file) as stream,
-        open_ledger(ctx, db) as ledger,
-        ledger.transaction() as session,
+        writing(ctx, db) as session,
         render.progress(f"Importing {file.name}") as advance,
     ):
         summary = list_imports.import_fide_list(
-            session, stream, file.name, the_pool, the_period, now(), strict, advance
+            session, stream, file.name, pool, the_period, now(), strict, advance, Author(operator)
         )
-        log(session, "import-fide-list", summary, operator, None, summary.period)
     render.fide_list_imported(summary)
 
 
@@ -126,26 +121,22 @@ def export_list(
     output_format: Annotated[ExportFormat, typer.Option("--format", help="File format.")],
     period: ListPeriodOption = None,
     pool: Annotated[
-        str | None,
-        typer.Option(
-            "--pool", metavar="POOL", help="Default: standard; FIDE formats: all three pools."
-        ),
+        Pool | None, pool_option("Default: standard; FIDE formats: all three pools.")
     ] = None,
     output: OutputOption = None,
     db: DbOption = None,
 ) -> None:
     """Write a published rating list as CSV, JSON or FIDE's TXT or XML layout."""
     the_period = parse_given("period", Period.parse, period)
-    pools = (parse("pool", Pool.parse, pool),) if pool is not None else tuple(Pool)
-    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
+    with reading(ctx, db) as session:
         if output_format in (ExportFormat.CSV, ExportFormat.JSON):
-            published = queries.rating_list(
-                session, pools[0] if pool is not None else Pool.STANDARD, the_period
-            )
+            request = queries.ListRequest(pool or Pool.STANDARD, the_period)
+            published = queries.published_list(session, request)
             with _written(output) as out, contextlib.redirect_stdout(out):
                 render.rating_list(published, render.Format(output_format.value))
             return
-        chunks = exports.fide_list_file(
+        pools = (pool,) if pool is not None else tuple(Pool)
+        chunks = queries.fide_list_file(
             session, pools, the_period, xml=output_format is ExportFormat.FIDE_XML
         )
         with _written(output) as out:
@@ -156,14 +147,13 @@ def export_list(
 def export_trf(
     ctx: typer.Context,
     event: Annotated[str, typer.Argument(metavar="EVENT", help="The event's name.")],
-    pool: PoolOption = "standard",
+    pool: PoolOption = Pool.STANDARD,
     output: OutputOption = None,
     db: DbOption = None,
 ) -> None:
     """Write an event as a TRF16 tournament report."""
-    the_pool = parse("pool", Pool.parse, pool)
-    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
-        report = exports.tournament_report(session, the_pool, event)
+    with reading(ctx, db) as session:
+        report = queries.tournament_report(session, pool, event)
     with _written(output) as out:
         _write(out, [trf.write_trf(report)])
 

@@ -6,20 +6,20 @@ from typing import Annotated
 
 import typer
 
-from ledger import people, render
+from ledger import queries, render
 from ledger.cli.options import (
     DbOption,
     FormatOption,
     NoteOption,
     OperatorOption,
     PoolOption,
-    log,
     now,
-    open_ledger,
-    parse,
+    reading,
+    writing,
 )
-from ledger.domain import Pool
+from ledger.core.domain import Pool
 from ledger.services import merges
+from ledger.services.activity import Author
 
 app = typer.Typer()
 
@@ -34,16 +34,15 @@ def find(
         ),
     ],
     output: FormatOption = render.Format.TABLE,
-    pool: PoolOption = "standard",
+    pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
     """Find players by name (any word order, accents and case ignored, words may be cut
     short) or by ledger or FIDE ID, with their current rating."""
     query = " ".join(name)
-    the_pool = parse("pool", Pool.parse, pool)
-    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
-        found = people.find_players(session, query, the_pool)
-    render.found_players(found, query, the_pool, output)
+    with reading(ctx, db) as session:
+        found = queries.find_players(session, query, pool)
+    render.found_players(found, query, pool, output)
 
 
 @app.command("merge-players")
@@ -58,7 +57,6 @@ def merge_players(
     db: DbOption = None,
 ) -> None:
     """Merge two records of one person: DROP's games, byes and rating history move to KEEP."""
-    with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
-        result = merges.merge_players(session, keep, drop, now())
-        log(session, "merge", result, operator, reason=reason)
+    with writing(ctx, db) as session:
+        result = merges.merge_players(session, keep, drop, now(), Author(operator, reason))
     render.merged(result)

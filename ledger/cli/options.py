@@ -1,23 +1,22 @@
-"""What every command shares: the --db, --pool and --format options, opening the ledger,
-parsing a value with the name of its option in the error, the clock, and logging a change
-with its operator."""
+"""What every command shares: the --db, --pool and --format options, opening the ledger to
+read or to write, parsing a value with the name of its option in the error, and the clock."""
 
 from __future__ import annotations
 
 import datetime as dt
-import getpass
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from sqlalchemy.orm import Session
 
-from ledger import database, render
-from ledger.domain import Period, Pool
-from ledger.errors import InvalidInput
-from ledger.records import LARGEST_ID
-from ledger.services import activity
+from ledger import render
+from ledger.core.domain import Pool
+from ledger.core.errors import InvalidInput
+from ledger.core.records import LARGEST_ID
+from ledger.services.activity import utc_now
+from ledger.storage import database
 
 T = TypeVar("T")
 
@@ -30,9 +29,19 @@ DbOption = Annotated[
         show_default=False,
     ),
 ]
-PoolOption = Annotated[
-    str, typer.Option("--pool", metavar="POOL", help="Rating pool: standard, rapid or blitz.")
-]
+
+
+def parse_pool(text: str | Pool) -> Pool:
+    """The --pool option's value: Click passes a default through its parser too."""
+    return text if isinstance(text, Pool) else parse("pool", Pool.parse, text)
+
+
+def pool_option(help: str) -> Any:
+    """A --pool option with its own help; every one is parsed by `parse_pool`."""
+    return typer.Option("--pool", metavar="POOL", parser=parse_pool, help=help)
+
+
+PoolOption = Annotated[Pool, pool_option("Rating pool: standard, rapid or blitz.")]
 FormatOption = Annotated[render.Format, typer.Option("--format", help="Output format.")]
 ListPeriodOption = Annotated[
     str | None, typer.Option("--period", metavar="YYYY-MM", help="Default: the newest.")
@@ -87,6 +96,20 @@ def open_ledger(ctx: typer.Context, db: str | None) -> Iterator[database.Ledger]
         ledger.dispose()
 
 
+@contextmanager
+def reading(ctx: typer.Context, db: str | None) -> Iterator[Session]:
+    """A read session on the command's ledger."""
+    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
+        yield session
+
+
+@contextmanager
+def writing(ctx: typer.Context, db: str | None) -> Iterator[Session]:
+    """One transaction on the command's ledger: committed whole, or not at all."""
+    with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
+        yield session
+
+
 def parse(field: str, parser: Callable[[str], T], text: str) -> T:
     """`parser(text)`, its error prefixed with the option's name."""
     try:
@@ -102,24 +125,4 @@ def parse_given(field: str, parser: Callable[[str], T], text: str | None) -> T |
 
 
 def now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
-
-
-def log(
-    session: Session,
-    action: str,
-    outcome: object,
-    operator: str | None,
-    pool: Pool | None = None,
-    period: Period | None = None,
-    reason: str | None = None,
-) -> None:
-    """Log the change in the command's transaction, by `operator` or the OS user."""
-    activity.record(session, action, outcome, operator or _os_user(), now(), pool, period, reason)
-
-
-def _os_user() -> str:
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return "unknown"
+    return utc_now()

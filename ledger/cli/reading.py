@@ -6,17 +6,7 @@ from typing import Annotated
 
 import typer
 
-from ledger import (
-    calculator,
-    cards,
-    crosstables,
-    explanations,
-    game_listing,
-    queries,
-    render,
-    reports,
-    versions,
-)
+from ledger import queries, render
 from ledger.cli.options import (
     DbOption,
     FederationOption,
@@ -25,13 +15,13 @@ from ledger.cli.options import (
     PlayerArgument,
     PoolOption,
     now,
-    open_ledger,
-    parse,
     parse_given,
+    pool_option,
+    reading,
 )
-from ledger.domain import Period, Pool, parse_date
-from ledger.errors import InvalidInput
-from ledger.records import LARGEST_ID
+from ledger.core import calculator
+from ledger.core.domain import Period, Pool, parse_date
+from ledger.core.records import LARGEST_ID
 
 app = typer.Typer()
 
@@ -60,22 +50,22 @@ def list_(
     min_rating: Annotated[int | None, typer.Option("--min-rating")] = None,
     max_rating: Annotated[int | None, typer.Option("--max-rating")] = None,
     output: FormatOption = render.Format.TABLE,
-    pool: PoolOption = "standard",
+    pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
     """Show a published rating list, highest rating first, optionally filtered."""
-    if period is not None and as_of is not None:
-        raise InvalidInput("as-of: give --period or --as-of, not both.")
-    if version is not None and as_of is not None:
-        raise InvalidInput("version: give --version with --period, not with --as-of.")
-    the_period = parse_given("period", Period.parse, period)
-    day = parse_given("as-of", parse_date, as_of)
-    the_pool = parse("pool", Pool.parse, pool)
-    only = queries.ListFilter(
-        federation, women, juniors, girls, active, title, min_rating, max_rating
+    request = queries.ListRequest(
+        pool,
+        parse_given("period", Period.parse, period),
+        parse_given("as-of", parse_date, as_of),
+        version,
+        top,
+        queries.ListFilter(
+            federation, women, juniors, girls, active, title, min_rating, max_rating
+        ),
     )
-    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
-        published = versions.published_list(session, the_pool, the_period, version, top, only, day)
+    with reading(ctx, db) as session:
+        published = queries.published_list(session, request)
     render.rating_list(published, output)
 
 
@@ -91,15 +81,13 @@ def games(
     ] = None,
     period: Annotated[str | None, typer.Option("--period", metavar="YYYY-MM")] = None,
     output: FormatOption = render.Format.TABLE,
-    pool: PoolOption = "standard",
+    pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
     """List recorded games with their IDs, and whether and why each was rated."""
-    the_period = parse_given("period", Period.parse, period)
-    the_pool = parse("pool", Pool.parse, pool)
-    only = game_listing.GameFilter(player, event, the_period)
-    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
-        listed = game_listing.game_listing(session, the_pool, only)
+    only = queries.GameFilter(player, event, parse_given("period", Period.parse, period))
+    with reading(ctx, db) as session:
+        listed = queries.game_listing(session, pool, only)
     render.game_listing(listed, output)
 
 
@@ -114,14 +102,13 @@ def explain(
         ),
     ] = None,
     output: FormatOption = render.Format.TABLE,
-    pool: PoolOption = "standard",
+    pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
     """Show how a player's published change came about, game by game (FIDE's calculation)."""
     the_period = parse_given("period", Period.parse, period)
-    the_pool = parse("pool", Pool.parse, pool)
-    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
-        explained = explanations.explain(session, the_pool, player, the_period)
+    with reading(ctx, db) as session:
+        explained = queries.explain(session, pool, player, the_period)
     render.explanation(explained, output)
 
 
@@ -130,15 +117,12 @@ def player(
     ctx: typer.Context,
     player: PlayerArgument,
     output: FormatOption = render.Format.TABLE,
-    pool: Annotated[
-        str | None, typer.Option("--pool", metavar="POOL", help="Only this pool; default: all.")
-    ] = None,
+    pool: Annotated[Pool | None, pool_option("Only this pool; default: all.")] = None,
     db: DbOption = None,
 ) -> None:
     """Show a player's card: standing, rank, K, peak, history, chart and live rating."""
-    the_pool = parse_given("pool", Pool.parse, pool)
-    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
-        card = cards.player_card(session, player, the_pool)
+    with reading(ctx, db) as session:
+        card = queries.player_card(session, player, pool)
     render.player_card(card, output)
 
 
@@ -180,7 +164,7 @@ def calc(
         str | None, typer.Option("--period", metavar="YYYY-MM", help="Rules of this period.")
     ] = None,
     output: FormatOption = render.Format.TABLE,
-    pool: PoolOption = "standard",
+    pool: PoolOption = Pool.STANDARD,
 ) -> None:
     """The FIDE rating calculator: change, new rating, expected and break-even scores."""
     request = calculator.Request(
@@ -193,10 +177,8 @@ def calc(
         average=average,
         score=score,
         games=games,
-        pool=parse("pool", Pool.parse, pool),
-        period=parse("period", Period.parse, period)
-        if period is not None
-        else Period.of(now().date()),
+        pool=pool,
+        period=parse_given("period", Period.parse, period) or Period.of(now().date()),
     )
     result, why = calculator.calculate(request)
     render.calculation(result, why, output, logistic=logistic, linear=linear)
@@ -213,14 +195,13 @@ def stats(
         int, typer.Option("--band", min=1, max=4000, help="Band width in rating points.")
     ] = 50,
     output: FormatOption = render.Format.TABLE,
-    pool: PoolOption = "standard",
+    pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
     """The distribution of a published list in rating bands, with its totals."""
     the_period = parse_given("period", Period.parse, period)
-    the_pool = parse("pool", Pool.parse, pool)
-    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
-        report = reports.list_statistics(session, the_pool, the_period, start, band)
+    with reading(ctx, db) as session:
+        report = queries.list_statistics(session, pool, the_period, start, band)
     render.statistics(report, output)
 
 
@@ -231,13 +212,12 @@ def peaks(
     federation: FederationOption = None,
     women: Annotated[bool, typer.Option("--women")] = False,
     output: FormatOption = render.Format.TABLE,
-    pool: PoolOption = "standard",
+    pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
     """The all-time list by peak published rating, with the list each peak was reached on."""
-    the_pool = parse("pool", Pool.parse, pool)
-    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
-        rows = reports.peaks(session, the_pool, min_rating, federation, women)
+    with reading(ctx, db) as session:
+        rows = queries.peaks(session, pool, min_rating, federation, women)
     render.peaks(rows, output)
 
 
@@ -247,13 +227,12 @@ def history(
     rank: Annotated[int, typer.Option("--rank", help="The rank to follow.")] = 1,
     federation: FederationOption = None,
     output: FormatOption = render.Format.TABLE,
-    pool: PoolOption = "standard",
+    pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
     """Who held a rank on each published list, and for how many lists."""
-    the_pool = parse("pool", Pool.parse, pool)
-    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
-        holders = reports.rank_history(session, the_pool, rank, federation)
+    with reading(ctx, db) as session:
+        holders = queries.rank_history(session, pool, rank, federation)
     render.rank_history(holders, output)
 
 
@@ -262,11 +241,10 @@ def event(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(metavar="EVENT", help="The event's name.")],
     output: FormatOption = render.Format.TABLE,
-    pool: PoolOption = "standard",
+    pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
     """An event's cross-table, average rating and category, performances and changes."""
-    the_pool = parse("pool", Pool.parse, pool)
-    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
-        table = crosstables.cross_table(session, the_pool, name)
+    with reading(ctx, db) as session:
+        table = queries.cross_table(session, pool, name)
     render.cross_table(table, output)

@@ -7,22 +7,24 @@ from typing import Annotated
 
 import typer
 
-from ledger import queries, records, render
+from ledger import queries, render
 from ledger.cli.options import (
     DbOption,
     FederationOption,
     NoteOption,
     OperatorOption,
     PoolOption,
-    log,
     now,
-    open_ledger,
     parse,
+    reading,
+    writing,
 )
-from ledger.demo import DEMO_URL, build_demo
-from ledger.domain import GameResult, Period, Pool, parse_date
-from ledger.errors import InvalidInput
+from ledger.core import records
+from ledger.core.domain import GameResult, Period, Pool, parse_date
+from ledger.core.errors import InvalidInput
 from ledger.services import closing, corrections, games, imports, players, reopening
+from ledger.services.activity import Author
+from ledger.services.demo import DEMO_URL, build_demo
 
 app = typer.Typer()
 
@@ -47,7 +49,7 @@ def add_player(
         bool, typer.Option("--ever-2400", help="The published rating has reached 2400.")
     ] = False,
     peak: Annotated[int | None, typer.Option("--peak", help="Peak published rating.")] = None,
-    pool: PoolOption = "standard",
+    pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
     """Add a player; prints the new player's ID."""
@@ -65,9 +67,8 @@ def add_player(
         peak=peak,
         today=now().date(),
     )
-    the_pool = parse("pool", Pool.parse, pool)
-    with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
-        (player_id,) = players.add_players(session, the_pool, [player])
+    with writing(ctx, db) as session:
+        (player_id,) = players.add_players(session, pool, [player])
     render.message(str(player_id))
 
 
@@ -90,7 +91,7 @@ def add_game(
     ] = False,
     reason: NoteOption = None,
     operator: OperatorOption = None,
-    pool: PoolOption = "standard",
+    pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
     """Record a game's result; with --late, a game of a closed period, re-rating from it."""
@@ -105,18 +106,16 @@ def add_game(
         round=round,
         today=now().date(),
     )
-    the_pool = parse("pool", Pool.parse, pool)
-    with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
+    with writing(ctx, db) as session:
         if late:
-            rerated = corrections.add_late_game(session, the_pool, game, now())
-            first = min(rerated.versions)
-            log(session, "late-game", rerated, operator, the_pool, first, reason)
+            by = Author(operator, reason)
+            rerated = corrections.add_late_game(session, pool, game, now(), by)
         else:
-            (period,) = games.add_games(session, the_pool, [game])
+            (period,) = games.add_games(session, pool, [game])
     if late:
         render.rerated(rerated)
         return
-    render.message(f"Game recorded in {the_pool} period {period}.")
+    render.message(f"Game recorded in {pool} period {period}.")
 
 
 FileArgument = Annotated[
@@ -129,7 +128,7 @@ def import_players(
     ctx: typer.Context,
     file: FileArgument,
     operator: OperatorOption = None,
-    pool: PoolOption = "standard",
+    pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
     """Import players from CSV: id,name,federation,sex,title,birth_year,rating,games,ever_2400."""
@@ -141,7 +140,7 @@ def import_games(
     ctx: typer.Context,
     file: FileArgument,
     operator: OperatorOption = None,
-    pool: PoolOption = "standard",
+    pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
     """Import games from CSV: date,white,black,result[,event,round]."""
@@ -151,16 +150,14 @@ def import_games(
 def _import(
     ctx: typer.Context,
     db: str | None,
-    pool: str,
+    pool: Pool,
     file: Path,
     service: imports.ImportService,
     operator: str | None,
 ) -> None:
-    the_pool = parse("pool", Pool.parse, pool)
     content = file.read_bytes()
-    with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
-        summary = service(session, the_pool, file.name, content, now())
-        log(session, f"import-{summary.kind}", summary, operator, the_pool)
+    with writing(ctx, db) as session:
+        summary = service(session, pool, file.name, content, now(), Author(operator))
     render.message(f"Imported {summary.rows} {summary.kind} from {summary.file_name}.")
 
 
@@ -169,15 +166,13 @@ def close_period(
     ctx: typer.Context,
     period: Annotated[str, typer.Argument(metavar="YYYY-MM")],
     operator: OperatorOption = None,
-    pool: PoolOption = "standard",
+    pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
     """Rate every game of a period and publish the new rating list."""
     the_period = parse("period", Period.parse, period)
-    the_pool = parse("pool", Pool.parse, pool)
-    with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
-        summary = closing.close_period(session, the_pool, the_period, now())
-        log(session, "close", summary, operator, the_pool, the_period)
+    with writing(ctx, db) as session:
+        summary = closing.close_period(session, pool, the_period, now(), Author(operator))
     render.closed(summary)
 
 
@@ -187,15 +182,14 @@ def reopen_period(
     period: Annotated[str, typer.Argument(metavar="YYYY-MM")],
     reason: NoteOption = None,
     operator: OperatorOption = None,
-    pool: PoolOption = "standard",
+    pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
     """Undo the close of the newest closed period, so its games can be corrected."""
     the_period = parse("period", Period.parse, period)
-    the_pool = parse("pool", Pool.parse, pool)
-    with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
-        reopened = reopening.reopen_period(session, the_pool, the_period)
-        log(session, "reopen", reopened, operator, the_pool, the_period, reason)
+    with writing(ctx, db) as session:
+        by = Author(operator, reason)
+        reopened = reopening.reopen_period(session, pool, the_period, now(), by)
     periods = ", ".join(str(each) for each in reopened.periods)
     render.message(
         f"Reopened {reopened.pool} {'periods' if len(reopened.periods) > 1 else 'period'} "
@@ -208,18 +202,17 @@ def reopen_period(
 @app.command("demo")
 def demo(
     ctx: typer.Context,
-    pool: PoolOption = "standard",
+    pool: PoolOption = Pool.STANDARD,
     db: Annotated[
         str | None,
         typer.Option("--db", metavar="URL", help="Default: sqlite:///ledger-demo.db."),
     ] = None,
 ) -> None:
     """Build a demo ledger in its own database, close its period and show the top 10."""
-    the_pool = parse("pool", Pool.parse, pool)
     url = db or DEMO_URL
-    summary = build_demo(url, the_pool, replace=db is None, now=now())
+    summary = build_demo(url, pool, replace=db is None, now=now())
     render.closed(summary.closed)
-    with open_ledger(ctx, url) as ledger, ledger.reading() as session:
-        published = queries.rating_list(session, the_pool, top=10)
+    with reading(ctx, url) as session:
+        published = queries.published_list(session, queries.ListRequest(pool, top=10))
     render.rating_list(published, render.Format.TABLE)
     render.message(summary.next_steps)

@@ -7,9 +7,10 @@ from typing import Annotated
 
 import typer
 
-from ledger import database, integrity, render
-from ledger.cli.options import DbOption, database_url, open_ledger
-from ledger.errors import LedgerError
+from ledger import queries, render
+from ledger.cli.options import DbOption, database_url, reading
+from ledger.core.errors import LedgerError
+from ledger.storage import backup, database
 
 app = typer.Typer(
     help="The database: `ledger db upgrade`, `ledger db current`, `ledger db backup FILE`, "
@@ -43,7 +44,7 @@ def db_backup(
 ) -> None:
     """Copy a SQLite ledger to FILE while it stays in use; for PostgreSQL, show the pg_dump
     command that does it."""
-    command = database.backup(database_url(ctx, db), file)
+    command = backup.backup(database_url(ctx, db), file)
     if command is None:
         render.message(f"Backed up the ledger to {file}.")
     else:
@@ -54,8 +55,8 @@ def db_backup(
 def db_check(ctx: typer.Context, db: DbOption = None) -> None:
     """Check that the ledger agrees with itself: periods closed in order, every rated game
     recorded, each list row's arithmetic, each player's standing."""
-    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
-        problems = integrity.check_ledger(session)
+    with reading(ctx, db) as session:
+        problems = queries.check_ledger(session)
     for line in problems:
         render.message(line)
     if problems:

@@ -1,18 +1,16 @@
-"""What every renderer shares: the output formats, plain data for JSON and CSV, messages."""
+"""What every renderer shares: the output formats, JSON and CSV of plain data, messages."""
 
 from __future__ import annotations
 
 import csv
 import dataclasses
-import datetime as dt
-import json
 import sys
 from collections.abc import Sequence
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from ledger.domain import Period, Pool
+from ledger.queries.shape import plain, to_json
 
 
 class Format(StrEnum):
@@ -21,33 +19,8 @@ class Format(StrEnum):
     JSON = "json"
 
 
-def plain(value: Any) -> Any:
-    """A query's result as plain data: dataclasses as dicts, periods as `YYYY-MM` text.
-
-    (`dataclasses.asdict` would turn a Period, itself a dataclass, into a dict.)
-    """
-    if isinstance(value, Period | Pool):
-        return str(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {
-            field.name: plain(getattr(value, field.name)) for field in dataclasses.fields(value)
-        }
-    if isinstance(value, list | tuple):
-        return [plain(item) for item in value]
-    return value
-
-
-def _json_value(value: object) -> object:
-    """JSON for the ledger's values: exact hundredths as numbers, dates and periods as text."""
-    if isinstance(value, Decimal):
-        return float(value)
-    if isinstance(value, dt.date):
-        return str(value)
-    raise TypeError(f"cannot write {type(value).__name__} as JSON")
-
-
 def print_json(data: object) -> None:
-    print(json.dumps(data, ensure_ascii=False, indent=2, default=_json_value))
+    print(to_json(data))
 
 
 def print_csv(rows: Sequence[dict[str, object]], fields: Sequence[str]) -> None:

@@ -8,11 +8,10 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from ledger.domain import Pool
-from ledger.log_listing import LogRecord
-from ledger.render.base import Format, message, plain, print_json, print_records
+from ledger.core.domain import Pool
+from ledger.queries import ChangedRow, ListDiff, LogRecord, plain
+from ledger.render.base import Format, message, print_json, print_records
 from ledger.services.corrections import GameCorrected, Rerated
-from ledger.versions import ChangedRow, ListDiff
 
 
 def corrected(outcome: GameCorrected) -> None:

@@ -8,7 +8,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from ledger.game_listing import ListedGame
+from ledger.queries import ListedGame
 from ledger.render.base import Format, message, print_records
 
 

@@ -8,8 +8,8 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from ledger.domain import Pool
-from ledger.people import FIND_LIMIT, FoundPlayer
+from ledger.core.domain import Pool
+from ledger.queries import FIND_LIMIT, FoundPlayer
 from ledger.render.base import Format, print_records, text
 from ledger.services.merges import PlayerMerged
 

@@ -8,9 +8,8 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.table import Table
 
-from ledger.cards import HistoryRow, PlayerCard, PoolStanding
-from ledger.explanations import ExplainedGame, Explanation
-from ledger.render.base import Format, plain, print_csv, print_json, text
+from ledger.queries import ExplainedGame, Explanation, HistoryRow, PlayerCard, PoolStanding, plain
+from ledger.render.base import Format, print_csv, print_json, text
 
 GAME_FIELDS = tuple(field.name for field in dataclasses.fields(ExplainedGame))
 
@@ -18,11 +17,9 @@ GAME_FIELDS = tuple(field.name for field in dataclasses.fields(ExplainedGame))
 def explanation(explained: Explanation, output: Format) -> None:
     """FIDE's individual calculation: per event and game, then K and the totals."""
     if output is Format.JSON:
-        document = plain(explained)
-        document["games"] = document.pop("rated_games")
-        print_json(document)
+        print_json(plain(explained))
     elif output is Format.CSV:
-        games = explained.rated_games + explained.unrated_games
+        games = explained.games + explained.unrated_games
         print_csv([plain(game) for game in games], GAME_FIELDS)
     else:
         _explanation_tables(explained)
@@ -35,7 +32,7 @@ def _explanation_tables(explained: Explanation) -> None:
         f"rating on the previous list {text(explained.rating_before) or 'none (unrated)'}"
     )
     for event in explained.events:
-        games = [game for game in explained.rated_games if game.event == event.event]
+        games = [game for game in explained.games if game.event == event.event]
         console.print(_event_table(event.event, games))
         k_part = "" if event.k_times_sum is None else f", K × ΣΔR {event.k_times_sum:+.2f}"
         console.print(f"  ΣΔR {event.sum:+.2f} over {event.games} games{k_part}")

@@ -11,10 +11,9 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from ledger.calculator import AverageOpponent, Calculation, GameRow, logistic_expected_score
-from ledger.crosstables import CrossTable
-from ledger.render.base import Format, plain, points, print_csv, print_json, print_records, text
-from ledger.reports import Band, ListStatistics, PeakRow, RankHolder
+from ledger.core.calculator import AverageOpponent, Calculation, GameRow, logistic_expected_score
+from ledger.queries import Band, CrossTable, ListStatistics, PeakRow, RankHolder, plain
+from ledger.render.base import Format, points, print_csv, print_json, print_records, text
 
 
 def calculation(

@@ -1,41 +1,70 @@
-"""The ledger's log: every close, re-rate, reopen, correction, import and merge, written in
-the same transaction as the change it records, with who made it and why."""
+"""The ledger's log: every close, re-rate, reopen, correction, import and merge, written by
+the service that makes the change, in the same transaction, with who made it and why."""
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import getpass
 from enum import StrEnum
 
 from sqlalchemy.orm import Session
 
-from ledger.domain import Period, Pool
-from ledger.models import LogEntry
+from ledger.core.domain import Period, Pool
+from ledger.storage.models import LogEntry
 
 SUMMARY_LENGTH = 1000
 REASON_LENGTH = 1000
 OPERATOR_LENGTH = 100
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Author:
+    """Who makes a change and why, as the log records it."""
+
+    operator: str | None = None
+    """None: the user the ledger runs as."""
+    reason: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.operator or _os_user()
+
+
+OS_USER = Author()
+"""A change by the user the ledger runs as, with no reason given."""
+
+
+def _os_user() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"
+
+
+def utc_now() -> dt.datetime:
+    """The time now, in UTC, as the ledger stores times (without a zone)."""
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
 def record(
     session: Session,
     action: str,
     outcome: object,
-    operator: str,
+    author: Author,
     at: dt.datetime,
     pool: Pool | None = None,
     period: Period | None = None,
-    reason: str | None = None,
 ) -> None:
     """Log `action`, summarised from the service's `outcome` (a dataclass of counts)."""
     session.add(
         LogEntry(
             at=at,
-            operator=operator[:OPERATOR_LENGTH],
+            operator=author.name[:OPERATOR_LENGTH],
             action=action,
             pool=pool,
             period=period,
-            reason=reason[:REASON_LENGTH] if reason else None,
+            reason=author.reason[:REASON_LENGTH] if author.reason else None,
             summary=summary(outcome)[:SUMMARY_LENGTH],
         )
     )

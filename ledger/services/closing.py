@@ -1,7 +1,7 @@
 """Closing a rating period: rate every game of the period and publish the new list.
 
 The close is set-wise: one read of the period's games, one of the players' standing on the
-list in force, the arithmetic in `ledger.rules`, then bulk writes of the list rows, the
+list in force, the arithmetic in `ledger.core.rules`, then bulk writes of the list rows, the
 per-game figures and the players' new standing. Only players whose standing changed get a
 row, so the cost follows the period's games, not the size of the list.
 """
@@ -16,11 +16,14 @@ from dataclasses import dataclass, field
 from sqlalchemy import func, literal, select, union, update
 from sqlalchemy.orm import Session
 
-from ledger import rules
-from ledger.database import lock_pool, one_of, refresh_statistics
-from ledger.domain import Period, Pool
-from ledger.errors import Conflict
-from ledger.models import (
+from ledger.core import rules
+from ledger.core.domain import Period, Pool
+from ledger.core.errors import Conflict
+from ledger.services import activity
+from ledger.services.activity import OS_USER, Author
+from ledger.storage.batches import AnyRow, AnySelect, batched, insert_rows, select_in, update_rows
+from ledger.storage.database import lock_pool, one_of, refresh_statistics
+from ledger.storage.models import (
     STANDING_COLUMNS,
     Event,
     Game,
@@ -33,15 +36,7 @@ from ledger.models import (
     PriorStanding,
     RatingPeriod,
 )
-from ledger.services.batches import (
-    AnyRow,
-    AnySelect,
-    batched,
-    insert_rows,
-    select_in,
-    update_rows,
-)
-from ledger.services.periods import is_closed, newest_closed_period, newest_version
+from ledger.storage.periods import is_closed, newest_closed_period, newest_version
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,17 +57,30 @@ Joining = Mapping[Period, AbstractSet[int]]
 
 
 def close_period(
+    session: Session, pool: Pool, period: Period, now: dt.datetime, author: Author = OS_USER
+) -> ClosedPeriod:
+    """Close `period` and every earlier empty open period, in order (FIDE 6), and log it.
+
+    Refused if the period is closed, an earlier open period holds games, or the period has
+    not ended by `now`.
+    """
+    closed = close_through(session, pool, period, now)
+    activity.record(session, "close", closed, author, now, pool, period)
+    return closed
+
+
+def close_through(
     session: Session,
     pool: Pool,
     period: Period,
     now: dt.datetime,
     joining: Joining | None = None,
 ) -> ClosedPeriod:
-    """Close `period` and every earlier empty open period, in order (FIDE 6).
+    """Close `period` and every earlier empty open period, unlogged: a re-rate closes again
+    under its own log entry, and the demo is built without one.
 
     Every starting rating no list has carried yet joins the first list closed, except in a
-    re-rate, where `joining` says which list each joined. Refused if the period is closed,
-    an earlier open period holds games, or the period has not ended by `now`.
+    re-rate, where `joining` says which list each joined.
     """
     lock_pool(session, pool)
     newest = newest_closed_period(session, pool)
@@ -266,22 +274,20 @@ def _rate_game(
     }
     if not (game.result.is_played and game.rated):
         return row
-    white_score = game.result.white_score
+    result = game.result
     event = (game.event_end, game.event_id or 0)
     if white.rating is None or black.rating is None:
-        for side, opponent, score in (
-            (white, black, white_score),
-            (black, white, 100 - white_score),
-        ):
+        for side, opponent, is_white in ((white, black, True), (black, white, False)):
             if side.rating is None and opponent.rating is not None:
+                score = result.score(is_white)
                 side.initial_games.append(rules.InitialRatingGame(event, opponent.rating, score))
                 side.initial_games_in_period += 1
         return row
     expected = rules.expected_scores(pool, period, white.rating, black.rating)
     if expected is not None:
         row["white_expected"], row["black_expected"] = expected
-        white.rated_games.append(rules.RatedGame(white_score, expected[0]))
-        black.rated_games.append(rules.RatedGame(100 - white_score, expected[1]))
+        white.rated_games.append(rules.RatedGame(result.score(True), expected[0]))
+        black.rated_games.append(rules.RatedGame(result.score(False), expected[1]))
     return row
 
 
@@ -316,7 +322,7 @@ def _add_pooled_history(
             if not (game.result.is_played and game.rated) or own is not None or opponent is None:
                 continue
             if since is None or game.period > since:
-                score = game.result.white_score if side == 0 else 100 - game.result.white_score
+                score = game.result.score(side == 0)
                 candidates[player_id].initial_games.append(
                     rules.InitialRatingGame((game.event_end, game.event_id or 0), opponent, score)
                 )

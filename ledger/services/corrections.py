@@ -18,14 +18,15 @@ from dataclasses import dataclass
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from ledger.database import lock_pool
-from ledger.domain import GameResult, Period, Pool
-from ledger.errors import Conflict, NotFound
-from ledger.models import Game, PriorStanding, RatingPeriod
-from ledger.records import NewGame
-from ledger.services import closing, games, reopening
-from ledger.services.batches import AnyRow
-from ledger.services.periods import is_closed, newest_closed_period, newest_version
+from ledger.core.domain import GameResult, Period, Pool
+from ledger.core.errors import Conflict, NotFound
+from ledger.core.records import NewGame
+from ledger.services import activity, closing, games, reopening
+from ledger.services.activity import OS_USER, Author
+from ledger.storage.batches import AnyRow
+from ledger.storage.database import lock_pool
+from ledger.storage.models import Game, PriorStanding, RatingPeriod
+from ledger.storage.periods import is_closed, newest_closed_period, newest_version
 
 Correction = Callable[[Session], object]
 """A change to the games, applied while the re-rated periods are open."""
@@ -55,6 +56,15 @@ class GameCorrected:
 
 
 def rerate(
+    session: Session, pool: Pool, start: Period, now: dt.datetime, author: Author = OS_USER
+) -> Rerated:
+    """Re-rate `start` and every later closed period of `pool` on demand, and log it."""
+    rerated = _rerate(session, pool, start, now)
+    activity.record(session, "rerate", rerated, author, now, pool, start)
+    return rerated
+
+
+def _rerate(
     session: Session, pool: Pool, start: Period, now: dt.datetime, correct: Correction | None = None
 ) -> Rerated:
     """Re-rate `start` and every later closed period of `pool`, after applying `correct`.
@@ -81,7 +91,7 @@ def rerate(
     if correct is not None:
         correct(session)
     closed = [
-        closing.close_period(session, pool, period, now, joining)
+        closing.close_through(session, pool, period, now, joining)
         for period in _closes_again(session, pool, periods, closes)
     ]
     return Rerated(
@@ -143,7 +153,11 @@ def _closes_again(
 
 
 def correct_game(
-    session: Session, game_id: int, result: GameResult, now: dt.datetime
+    session: Session,
+    game_id: int,
+    result: GameResult,
+    now: dt.datetime,
+    author: Author = OS_USER,
 ) -> GameCorrected:
     """Give game `game_id` the result `result`, re-rating from its period if it is closed."""
     game = _game(session, game_id)
@@ -154,10 +168,14 @@ def correct_game(
         session.execute(update(Game).where(Game.id == game_id).values(result=result))
 
     rerated = _apply(session, game, now, change)
-    return GameCorrected(game_id, game.pool, game.period, game.result, result, rerated)
+    corrected = GameCorrected(game_id, game.pool, game.period, game.result, result, rerated)
+    activity.record(session, "correct-game", corrected, author, now, game.pool, game.period)
+    return corrected
 
 
-def delete_game(session: Session, game_id: int, now: dt.datetime) -> GameCorrected:
+def delete_game(
+    session: Session, game_id: int, now: dt.datetime, author: Author = OS_USER
+) -> GameCorrected:
     """Delete game `game_id`, re-rating from its period if it is closed. Its event keeps
     its dates, so the event's other games stay in their period."""
     game = _game(session, game_id)
@@ -166,10 +184,14 @@ def delete_game(session: Session, game_id: int, now: dt.datetime) -> GameCorrect
         session.execute(delete(Game).where(Game.id == game_id))
 
     rerated = _apply(session, game, now, change)
-    return GameCorrected(game_id, game.pool, game.period, game.result, None, rerated)
+    deleted = GameCorrected(game_id, game.pool, game.period, game.result, None, rerated)
+    activity.record(session, "delete-game", deleted, author, now, game.pool, game.period)
+    return deleted
 
 
-def add_late_game(session: Session, pool: Pool, game: NewGame, now: dt.datetime) -> Rerated:
+def add_late_game(
+    session: Session, pool: Pool, game: NewGame, now: dt.datetime, author: Author = OS_USER
+) -> Rerated:
     """Record a game reported after its period closed, and re-rate from the earliest period
     it touches (its own, or that of the event it extends)."""
     lock_pool(session, pool)
@@ -179,7 +201,11 @@ def add_late_game(session: Session, pool: Pool, game: NewGame, now: dt.datetime)
             f"{pool} period {start} is still open; record the game without --late, it is "
             "rated when the period closes."
         )
-    return rerate(session, pool, start, now, lambda session: games.add_games(session, pool, [game]))
+    rerated = _rerate(
+        session, pool, start, now, lambda session: games.add_games(session, pool, [game])
+    )
+    activity.record(session, "late-game", rerated, author, now, pool, min(rerated.versions))
+    return rerated
 
 
 def _game(session: Session, game_id: int) -> AnyRow:
@@ -199,4 +225,4 @@ def _apply(session: Session, game: AnyRow, now: dt.datetime, change: Correction)
     if not is_closed(game.period, newest_closed_period(session, game.pool)):
         change(session)
         return None
-    return rerate(session, game.pool, game.period, now, change)
+    return _rerate(session, game.pool, game.period, now, change)

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from ledger.database import lock_pool
-from ledger.domain import Period, Pool
-from ledger.errors import RejectedRecords
-from ledger.models import Event, Game, Player
-from ledger.records import NewGame, problem
-from ledger.services.batches import insert_rows, select_in
-from ledger.services.periods import is_closed, newest_closed_period, open_periods
+from ledger.core.domain import Period, Pool
+from ledger.core.errors import RejectedRecords
+from ledger.core.records import NewGame, problem
+from ledger.storage.batches import insert_rows, select_in
+from ledger.storage.database import lock_pool
+from ledger.storage.models import Event, Game, Player
+from ledger.storage.periods import is_closed, newest_closed_period, open_periods
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,15 +13,20 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ledger import csvfiles, names, people, pgnfiles, texts
-from ledger.database import refresh_statistics
-from ledger.domain import Pool
-from ledger.errors import Conflict, InvalidInput, RejectedRecords
-from ledger.models import Import
-from ledger.records import NewGame, NewPlayer, new_game, new_player, repeated_games
+from ledger.core import names
+from ledger.core.domain import Pool
+from ledger.core.errors import Conflict, InvalidInput, RejectedRecords
+from ledger.core.records import NewGame, NewPlayer, new_game, new_player, repeated_games
+from ledger.formats import csvfiles, texts
+from ledger.formats import pgn as pgnfiles
+from ledger.queries import people
+from ledger.services import activity
+from ledger.services.activity import OS_USER, Author
 from ledger.services.games import add_games
 from ledger.services.matching import match_players
 from ledger.services.players import add_players
+from ledger.storage.database import refresh_statistics
+from ledger.storage.models import Import
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,11 +36,16 @@ class ImportSummary:
     rows: int
 
 
-ImportService = Callable[[Session, Pool, str, bytes, dt.datetime], ImportSummary]
+ImportService = Callable[[Session, Pool, str, bytes, dt.datetime, Author], ImportSummary]
 
 
 def import_players(
-    session: Session, pool: Pool, file_name: str, content: bytes, now: dt.datetime
+    session: Session,
+    pool: Pool,
+    file_name: str,
+    content: bytes,
+    now: dt.datetime,
+    author: Author = OS_USER,
 ) -> ImportSummary:
     """Add every player of a players CSV, with their starting ratings in `pool`."""
     text = _text(content, file_name)
@@ -44,11 +54,18 @@ def import_players(
     with _all_problems(read, file_name):
         add_players(session, pool, read.records)
     refresh_statistics(session, players=("players", "player_ratings"))
-    return ImportSummary("players", file_name, len(read.records))
+    return _logged(
+        session, ImportSummary("players", file_name, len(read.records)), author, now, pool
+    )
 
 
 def import_games(
-    session: Session, pool: Pool, file_name: str, content: bytes, now: dt.datetime
+    session: Session,
+    pool: Pool,
+    file_name: str,
+    content: bytes,
+    now: dt.datetime,
+    author: Author = OS_USER,
 ) -> ImportSummary:
     """Add every game of a games CSV to `pool`."""
     text = _text(content, file_name)
@@ -57,7 +74,15 @@ def import_games(
     with _all_problems(read, file_name):
         add_games(session, pool, read.records, import_id)
     refresh_statistics(session, history=("games", "events"))
-    return ImportSummary("games", file_name, len(read.records))
+    summary = ImportSummary("games", file_name, len(read.records))
+    return _logged(session, summary, author, now, pool)
+
+
+def _logged(
+    session: Session, summary: ImportSummary, author: Author, now: dt.datetime, pool: Pool
+) -> ImportSummary:
+    activity.record(session, f"import-{summary.kind}", summary, author, now, pool)
+    return summary
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +99,12 @@ class PgnImport:
 
 
 def import_pgn(
-    session: Session, pool: Pool, file_name: str, content: bytes, now: dt.datetime
+    session: Session,
+    pool: Pool,
+    file_name: str,
+    content: bytes,
+    now: dt.datetime,
+    author: Author = OS_USER,
 ) -> PgnImport:
     """Add the games of a PGN file to `pool` by their headers, matching or creating players
     (`ledger.services.matching`; names alone where a side has no FIDE ID)."""
@@ -91,7 +121,7 @@ def import_pgn(
         raise RejectedRecords(repeated)
     add_games(session, pool, games, import_id)
     refresh_statistics(session, players=("players",), history=("games", "events"))
-    return PgnImport(
+    imported = PgnImport(
         file_name,
         len(games),
         len({game.event for game in games if game.event}),
@@ -99,6 +129,8 @@ def import_pgn(
         players.created,
         people.likely_duplicates(session, players.ids.values()),
     )
+    activity.record(session, "import-pgn", imported, author, now, pool)
+    return imported
 
 
 class _PgnPeople:

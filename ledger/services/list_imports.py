@@ -18,17 +18,21 @@ from typing import IO, Any
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from ledger import fide_lists, people, rules
-from ledger.database import lock_pool, refresh_statistics
-from ledger.domain import Period, Pool
-from ledger.errors import Conflict, InvalidInput, RejectedRecords
-from ledger.fide_lists import FideListReader, FideListRow, PoolRating
-from ledger.models import Game, Import, ListEntry, Player, PlayerRating
-from ledger.records import HIGHEST_RATING, NewPlayer, new_player, problem
-from ledger.services.batches import AnyRow, batched, insert_rows, select_in, update_rows
+from ledger.core import rules
+from ledger.core.domain import Period, Pool
+from ledger.core.errors import Conflict, InvalidInput, RejectedRecords
+from ledger.core.records import HIGHEST_RATING, NewPlayer, new_player, problem
+from ledger.formats import fide_list as fide_lists
+from ledger.formats.fide_list import FideListReader, FideListRow, PoolRating
+from ledger.queries import people
+from ledger.services import activity
+from ledger.services.activity import OS_USER, Author
 from ledger.services.closing import close_without_games
-from ledger.services.periods import newest_closed_period
 from ledger.services.players import name_columns
+from ledger.storage.batches import AnyRow, batched, insert_rows, select_in, update_rows
+from ledger.storage.database import lock_pool, refresh_statistics
+from ledger.storage.models import Game, Import, ListEntry, Player, PlayerRating
+from ledger.storage.periods import newest_closed_period
 
 
 @dataclass
@@ -54,6 +58,7 @@ def import_fide_list(
     now: dt.datetime,
     strict: bool = False,
     progress: Callable[[int], None] = lambda rows: None,
+    author: Author = OS_USER,
 ) -> FideListImport:
     """Publish the FIDE list in `file` as the list of `period` in every pool it carries.
 
@@ -85,6 +90,7 @@ def import_fide_list(
     for each in reader.pools:
         close_without_games(session, each, period, now)
     refresh_statistics(session, players=("players", "player_ratings"), history=("list_entries",))
+    activity.record(session, "import-fide-list", summary, author, now, None, period)
     return summary
 
 

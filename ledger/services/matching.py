@@ -1,6 +1,6 @@
 """The players an imported file names, as ledger IDs: matched to the ledger's, or created.
 
-A player is matched by FIDE ID, then by exact name (`ledger.names.name_key`) and birth year,
+A player is matched by FIDE ID, then by exact name (`ledger.core.names.name_key`) and birth year,
 to a ledger player without another FIDE ID (to any ledger player, where the file gives no
 FIDE ID). Files that never give a birth year (PGN) match by a name alone when exactly one
 ledger player has it. The others are created, unrated.
@@ -15,13 +15,13 @@ from typing import Generic, TypeVar
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from ledger import names
-from ledger.domain import Pool
-from ledger.errors import RejectedRecords
-from ledger.models import Player
-from ledger.records import NewPlayer, problem
-from ledger.services.batches import select_in
+from ledger.core import names
+from ledger.core.domain import Pool
+from ledger.core.errors import RejectedRecords
+from ledger.core.records import NewPlayer, problem
 from ledger.services.players import add_players
+from ledger.storage.batches import select_in
+from ledger.storage.models import Player
 
 K = TypeVar("K", bound=Hashable)
 

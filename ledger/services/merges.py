@@ -28,10 +28,13 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
-from ledger.database import lock_pool
-from ledger.domain import Period, Pool
-from ledger.errors import Conflict, NotFound
-from ledger.models import (
+from ledger.core.domain import Period, Pool
+from ledger.core.errors import Conflict, NotFound
+from ledger.services import activity
+from ledger.services.activity import OS_USER, Author
+from ledger.storage.batches import AnyRow
+from ledger.storage.database import lock_pool
+from ledger.storage.models import (
     Bye,
     Event,
     Game,
@@ -42,8 +45,7 @@ from ledger.models import (
     PriorStanding,
     SupersededEntry,
 )
-from ledger.services.batches import AnyRow
-from ledger.services.periods import is_closed, newest_closed_period
+from ledger.storage.periods import is_closed, newest_closed_period
 
 FILLED_FIELDS = (
     "fide_id",
@@ -86,7 +88,9 @@ class PlayerMerged:
     filled: list[str]
 
 
-def merge_players(session: Session, keep: int, drop: int, now: dt.datetime) -> PlayerMerged:
+def merge_players(
+    session: Session, keep: int, drop: int, now: dt.datetime, author: Author = OS_USER
+) -> PlayerMerged:
     """Make player `drop` part of player `keep`: move every row of `drop` to `keep`, fill
     `keep`'s empty identity fields from `drop`, delete `drop` and record the merge.
 
@@ -107,7 +111,7 @@ def merge_players(session: Session, keep: int, drop: int, now: dt.datetime) -> P
     _record(session, kept, dropped, games, moved[ListEntry.player_id], now)
     filled = _fill_identity(session, kept, dropped)
     pools = [pool for pool in Pool if (pool, drop) in histories]
-    return PlayerMerged(
+    merged = PlayerMerged(
         keep,
         kept.name,
         drop,
@@ -118,6 +122,8 @@ def merge_players(session: Session, keep: int, drop: int, now: dt.datetime) -> P
         pools,
         filled,
     )
+    activity.record(session, "merge", merged, author, now)
+    return merged
 
 
 def _refuse_two_people(

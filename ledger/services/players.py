@@ -7,13 +7,13 @@ from collections.abc import Sequence
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from ledger import names
-from ledger.database import lock_pool
-from ledger.domain import Pool
-from ledger.errors import RejectedRecords
-from ledger.models import Player, PlayerRating
-from ledger.records import NewPlayer, problem
-from ledger.services.batches import insert_rows, select_in
+from ledger.core import names
+from ledger.core.domain import Pool
+from ledger.core.errors import RejectedRecords
+from ledger.core.records import NewPlayer, problem
+from ledger.storage.batches import insert_rows, select_in
+from ledger.storage.database import lock_pool
+from ledger.storage.models import Player, PlayerRating
 
 
 def add_players(session: Session, pool: Pool, players: Sequence[NewPlayer]) -> list[int]:
@@ -70,7 +70,7 @@ def _player_row(player_id: int, player: NewPlayer) -> dict[str, object]:
 
 
 def name_columns(name: str) -> dict[str, str]:
-    """A player's name and the keys that match and order it (`ledger.names`)."""
+    """A player's name and the keys that match and order it (`ledger.core.names`)."""
     name = " ".join(name.split())
     return {"name": name, "name_key": names.name_key(name), "sort_name": names.sort_key(name)}
 

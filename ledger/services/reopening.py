@@ -4,22 +4,26 @@ be corrected and the period closed again.
 
 A close keeps each changed player's prior standing (`PriorStanding`); reopening restores
 those, and removes the list rows and the per-game figures the close wrote. The withdrawn
-list is kept as a superseded version (`ledger.versions`): a list once published stays
+list is kept as a superseded version (`ledger.queries.versions`): a list once published stays
 readable. A re-rate (`ledger.services.corrections`) undoes closes the same way.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, delete, except_, func, insert, literal, select, update
 from sqlalchemy.orm import Session
 
-from ledger.database import lock_pool
-from ledger.domain import Period, Pool
-from ledger.errors import Conflict
-from ledger.models import (
+from ledger.core.domain import Period, Pool
+from ledger.core.errors import Conflict
+from ledger.services import activity
+from ledger.services.activity import OS_USER, Author
+from ledger.storage.batches import update_rows
+from ledger.storage.database import lock_pool
+from ledger.storage.models import (
     LIST_FIGURES,
     STANDING_COLUMNS,
     Game,
@@ -30,8 +34,7 @@ from ledger.models import (
     RatingPeriod,
     SupersededEntry,
 )
-from ledger.services.batches import update_rows
-from ledger.services.periods import newest_closed_period, newest_version
+from ledger.storage.periods import newest_closed_period, newest_version
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,17 +48,26 @@ class ReopenedPeriod:
     games_unrated: int
 
 
-def reopen_period(session: Session, pool: Pool, period: Period) -> ReopenedPeriod:
+def reopen_period(
+    session: Session,
+    pool: Pool,
+    period: Period,
+    now: dt.datetime | None = None,
+    author: Author = OS_USER,
+) -> ReopenedPeriod:
     """Undo the close that published `period`, the pool's newest closed period: its list,
-    and those of the empty periods that close published before it. The withdrawn lists stay
-    readable as superseded versions; closing again publishes each one's next version."""
+    and those of the empty periods that close published before it, and log it at `now`
+    (default: the time it is done). The withdrawn lists stay readable as superseded
+    versions; closing again publishes each one's next version."""
     lock_pool(session, pool)
     _refuse_older(session, pool, period)
     periods = published_by(session, pool, period)
     refuse_inexact(session, pool, min(periods))
     for each in periods:
         supersede(session, pool, each)
-    return undo_close(session, pool, period)
+    reopened = undo_close(session, pool, period)
+    activity.record(session, "reopen", reopened, author, now or activity.utc_now(), pool, period)
+    return reopened
 
 
 def undo_close(session: Session, pool: Pool, period: Period) -> ReopenedPeriod:

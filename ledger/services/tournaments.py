@@ -14,16 +14,19 @@ from dataclasses import dataclass
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from ledger import people, texts, trf
-from ledger.domain import Period, Pool
-from ledger.errors import Conflict, InvalidInput, RejectedRecords
-from ledger.models import Bye, Event, Game, Import
-from ledger.records import NewGame, NewPlayer, new_game, new_player
-from ledger.services.batches import insert_rows
+from ledger.core.domain import Period, Pool
+from ledger.core.errors import Conflict, InvalidInput, RejectedRecords
+from ledger.core.records import NewGame, NewPlayer, new_game, new_player
+from ledger.formats import texts, trf
+from ledger.queries import people
+from ledger.services import activity
+from ledger.services.activity import OS_USER, Author
 from ledger.services.games import EventDetails, add_games
 from ledger.services.imports import record_import
 from ledger.services.matching import match_players
-from ledger.services.periods import is_closed, newest_closed_period
+from ledger.storage.batches import insert_rows
+from ledger.storage.models import Bye, Event, Game, Import
+from ledger.storage.periods import is_closed, newest_closed_period
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +53,7 @@ def import_trf(
     content: bytes,
     now: dt.datetime,
     replace: bool = False,
+    author: Author = OS_USER,
 ) -> TournamentImport:
     """Record a TRF report's event, players, games and byes in `pool`.
 
@@ -72,7 +76,7 @@ def import_trf(
     )
     (period,) = add_games(session, pool, games, import_id, {report.event.name: details})
     _add_byes(session, pool, report, players.ids, import_id)
-    return TournamentImport(
+    imported = TournamentImport(
         file_name,
         report.event.name,
         pool,
@@ -85,6 +89,8 @@ def import_trf(
         people.likely_duplicates(session, players.ids.values()),
         replaced is not None,
     )
+    activity.record(session, "import-trf", imported, author, now, pool, period)
+    return imported
 
 
 def _clear_event(session: Session, pool: Pool, name: str, replace: bool) -> set[int] | None:

@@ -1,0 +1,142 @@
+"""The ledger's vocabulary: rating pools, rating periods and game results.
+
+Plain immutable values with their parsers; no database and no I/O.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ledger.core.errors import InvalidInput
+
+
+class Pool(StrEnum):
+    """A rating pool: each has its own ratings, periods and lists."""
+
+    STANDARD = "standard"
+    RAPID = "rapid"
+    BLITZ = "blitz"
+
+    @classmethod
+    def parse(cls, text: str) -> Pool:
+        try:
+            return cls(text.strip().lower())
+        except ValueError:
+            choices = ", ".join(pool.value for pool in cls)
+            raise InvalidInput(f"unknown pool {text!r}; use one of {choices}.") from None
+
+
+_PERIOD_PATTERN = re.compile(r"([0-9]{4})-([0-9]{2})")
+_DATE_PATTERN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Period:
+    """A rating period: one calendar month, written `YYYY-MM` (FIDE 6)."""
+
+    year: int
+    month: int
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.month <= 12 or not 1 <= self.year <= 9999:
+            raise InvalidInput(f"there is no period {self.year:04d}-{self.month:02d}.")
+
+    @classmethod
+    def parse(cls, text: str) -> Period:
+        match = _PERIOD_PATTERN.fullmatch(text.strip())
+        if match is None or not 1 <= int(match[2]) <= 12:
+            raise InvalidInput(f"{text!r} is not a period; write it as YYYY-MM, e.g. 2026-10.")
+        return cls(int(match[1]), int(match[2]))
+
+    @classmethod
+    def of(cls, day: dt.date) -> Period:
+        return cls(day.year, day.month)
+
+    def __str__(self) -> str:
+        return f"{self.year:04d}-{self.month:02d}"
+
+    def __add__(self, months: int) -> Period:
+        index = self.year * 12 + self.month - 1 + months
+        return Period(index // 12, index % 12 + 1)
+
+    def __sub__(self, months: int) -> Period:
+        return self + -months
+
+    def months_until(self, other: Period) -> int:
+        """How many periods lie from this one to `other` (0 for the same period)."""
+        return (other.year - self.year) * 12 + other.month - self.month
+
+
+def parse_date(text: str) -> dt.date:
+    """A calendar date written YYYY-MM-DD."""
+    try:
+        if _DATE_PATTERN.fullmatch(text.strip()):
+            return dt.date.fromisoformat(text.strip())
+    except ValueError:
+        pass
+    raise InvalidInput(f"{text!r} is not a date; write it as YYYY-MM-DD.")
+
+
+class GameResult(StrEnum):
+    """How a game ended, from White's side. Forfeits are stored but never rated (FIDE 5)."""
+
+    WHITE_WINS = "1-0"
+    BLACK_WINS = "0-1"
+    DRAW = "1/2-1/2"
+    WHITE_WINS_BY_FORFEIT = "+/-"
+    BLACK_WINS_BY_FORFEIT = "-/+"
+    DOUBLE_FORFEIT = "-/-"
+
+    @property
+    def is_played(self) -> bool:
+        """A game played over the board; only these are rated (FIDE 5)."""
+        return self.value in _PLAYED
+
+    @property
+    def white_score(self) -> int:
+        """White's score in hundredths of a point (forfeit wins count as points)."""
+        return _SCORES[self][0]
+
+    def score(self, white: bool) -> int:
+        """The score of White (`white`) or of Black, in hundredths of a point; a double
+        forfeit scores nothing for either."""
+        return _SCORES[self][0 if white else 1]
+
+    @classmethod
+    def parse(cls, text: str) -> GameResult:
+        result = _RESULT_SPELLINGS.get(text.strip().replace(" ", "").lower())
+        if result is None:
+            raise InvalidInput(
+                f"{text!r} is not a result; use 1-0, 0-1, 1/2-1/2 (or =), +/-, -/+ or -/-."
+            )
+        return result
+
+
+class ByeKind(StrEnum):
+    """A round without a game, as pairing programs report it (TRF codes H, F, U, Z)."""
+
+    HALF_POINT = "half-point"
+    FULL_POINT = "full-point"
+    UNPAIRED = "unpaired"
+    ZERO_POINT = "zero-point"
+
+
+_PLAYED = frozenset(("1-0", "0-1", "1/2-1/2"))
+
+_SCORES = {
+    GameResult.WHITE_WINS: (100, 0),
+    GameResult.BLACK_WINS: (0, 100),
+    GameResult.DRAW: (50, 50),
+    GameResult.WHITE_WINS_BY_FORFEIT: (100, 0),
+    GameResult.BLACK_WINS_BY_FORFEIT: (0, 100),
+    GameResult.DOUBLE_FORFEIT: (0, 0),
+}
+
+_RESULT_SPELLINGS = {result.value: result for result in GameResult} | {
+    "½-½": GameResult.DRAW,
+    "=": GameResult.DRAW,
+    "0.5-0.5": GameResult.DRAW,
+}

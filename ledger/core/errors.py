@@ -1,0 +1,56 @@
+"""The ledger's errors: one base class and one subclass per cause.
+
+Every message is a whole sentence about the ledger's data. A face (the CLI, the web site)
+prints it as it is, or, where the error carries a `Hint`, in its own words for the next
+step: the CLI names the command to run, the web a link to follow.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Hint(StrEnum):
+    """The next step a face may add to a refusal, in its own words."""
+
+    CLOSE_A_PERIOD = "close-a-period"
+    """Nothing is published yet: a period must be closed first."""
+    EARLIER_VERSIONS = "earlier-versions"
+    """A withdrawn list's versions can still be read, each by its number."""
+    EVENTS = "events"
+    """An event was not found; the events are listed elsewhere."""
+    PERIOD_OR_DAY = "period-or-day"
+    """A list was asked for by its period and by a day at once."""
+    VERSION_OF_A_PERIOD = "version-of-a-period"
+    """A version was asked for with a day; versions belong to a period's list."""
+
+
+class LedgerError(Exception):
+    """Something the user asked for cannot be done; the message says why."""
+
+    def __init__(self, message: str, hint: Hint | None = None) -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
+class InvalidInput(LedgerError):
+    """A value, a command-line argument or an import row is malformed."""
+
+
+class NotFound(LedgerError):
+    """A player, event, period or list the user named does not exist."""
+
+
+class Conflict(LedgerError):
+    """The request contradicts the ledger's state (a closed period, a duplicate)."""
+
+
+class RejectedRecords(InvalidInput):
+    """Some records of a command or an import are invalid; nothing was written.
+
+    Each problem is one line, `file:line: message` for imports.
+    """
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(problems))

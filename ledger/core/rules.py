@@ -1,0 +1,322 @@
+"""The FIDE rating rules (Rating Regulations B.02), as pure functions on plain values.
+
+Everything that decides a published number lives here: expected scores (table 8.1.2), the
+rule of 400 (8.3.1), K (8.3.3), the rating change and its rounding (8.3.2, 8.3.4), the
+rating floor and initial ratings (7.1.4, 8.2) and the inactivity flag (7.2.2). Scores,
+expected scores and sums are integer hundredths, so every result is exact; no binary
+floats. Nothing here touches a database, a file or the clock.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from ledger.core.domain import Period, Pool
+from ledger.core.tables import EXPECTED_SCORE_BANDS, RATING_DIFFERENCE_BY_SCORE
+
+RATING_FLOOR = 1400
+"""7.1.4: a rating below this is not published; the player becomes unrated."""
+
+DIFFERENCE_CAP = 400
+"""8.3.1: the rule of 400."""
+
+CAP_EXEMPT_RATING = 2650
+CAP_EXEMPTION_FROM = Period(2025, 10)
+"""8.3.1 as amended from 2025-10: standard players rated 2650+ use the actual difference."""
+
+WIDE_PAIRING_RULE_FROM = Period(2024, 12)
+WIDE_PAIRING_GAP = 600
+WIDE_PAIRING_TOP_RATING = 2600
+"""Rapid and blitz from 2024-12: players 600+ apart, one above 2600, are not rated."""
+
+K_PRODUCT_CAP = 700
+"""8.3.3: K times the number of games in a period may not exceed 700."""
+
+EVER_2400 = 2400
+JUNIOR_RATING_LIMIT = 2300
+JUNIOR_MAX_AGE = 18
+ESTABLISHED_GAMES = 30
+
+INITIAL_RATING_MIN_GAMES = 5
+INITIAL_RATING_CAP = 2200
+INITIAL_RATING_DUMMY_OPPONENT = 1800
+INITIAL_RATING_WINDOW_MONTHS = 26
+"""8.2: an initial rating pools games over consecutive periods spanning at most 26 months."""
+
+INACTIVITY_PERIODS = 12
+"""7.2.2: no rated game in this many periods ending with the list's period means inactive."""
+
+_BAND_STARTS = [band[0] for band in EXPECTED_SCORE_BANDS]
+
+
+def expected_score(difference: int) -> int:
+    """PD in hundredths for a player whose rating difference D is `difference` (table 8.1.2).
+
+    The higher-rated side gets `pd_high`, the lower-rated side 100 minus it; |D| of 0-3
+    gives 50 to both.
+    """
+    band = EXPECTED_SCORE_BANDS[bisect.bisect_right(_BAND_STARTS, abs(difference)) - 1]
+    return band[2] if difference >= 0 else 100 - band[2]
+
+
+def rating_difference(own: int, opponent: int, pool: Pool, period: Period) -> int:
+    """D = own rating minus the opponent's, after the rule of 400 (8.3.1).
+
+    The cap is applied from the point of view of the player being rated: from 2025-10 a
+    standard player rated 2650 or more uses the actual difference, so the two sides of one
+    game can use different D.
+    """
+    difference = own - opponent
+    exempt = pool is Pool.STANDARD and period >= CAP_EXEMPTION_FROM and own >= CAP_EXEMPT_RATING
+    if exempt:
+        return difference
+    return max(-DIFFERENCE_CAP, min(DIFFERENCE_CAP, difference))
+
+
+def is_rateable_pairing(pool: Pool, period: Period, white: int, black: int) -> bool:
+    """Whether a played game between two rated players is rated at all.
+
+    Rapid and blitz from 2024-12: a game between players 600 or more points apart, one of
+    them rated above 2600, is not rated (FIDE rules summary, section 2).
+    """
+    if pool is Pool.STANDARD or period < WIDE_PAIRING_RULE_FROM:
+        return True
+    return abs(white - black) < WIDE_PAIRING_GAP or max(white, black) <= WIDE_PAIRING_TOP_RATING
+
+
+def expected_scores(pool: Pool, period: Period, white: int, black: int) -> tuple[int, int] | None:
+    """Each side's PD in hundredths for a played game between two rated players.
+
+    None when the pairing is not rated at all (rapid and blitz players too far apart).
+    The rule of 400 is applied separately for each side (8.3.1).
+    """
+    if not is_rateable_pairing(pool, period, white, black):
+        return None
+    return (
+        expected_score(rating_difference(white, black, pool, period)),
+        expected_score(rating_difference(black, white, pool, period)),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RatingState:
+    """A player's standing on a published list: what K and the next change depend on."""
+
+    rating: int
+    games_completed: int
+    ever_2400: bool
+    peak: int
+    birth_year: int | None
+
+
+class KRule(Enum):
+    """The line of 8.3.3 that decides a player's K, with the K it gives."""
+
+    EVER_2400 = ("ever_2400", 10)
+    JUNIOR = ("junior", 40)
+    FEWER_THAN_30_GAMES = ("fewer_than_30_games", 40)
+    ESTABLISHED = ("established", 20)
+
+    def __init__(self, key: str, k: int) -> None:
+        self.key = key
+        self.k = k
+
+    @classmethod
+    def from_key(cls, key: str) -> KRule:
+        return next(rule for rule in cls if rule.key == key)
+
+
+def k_rule(state: RatingState, period: Period) -> KRule:
+    """The line of 8.3.3 that decides K for all the player's games of `period`, from the
+    list in force at its start.
+
+    Ledger's choice of precedence, the one FIDE's published lists follow:
+    1. K 10 once the published rating has ever reached 2400;
+    2. K 40 for a junior (period year minus birth year at most 18) whose published rating
+       has never reached 2300;
+    3. K 40 while fewer than 30 rated games are completed;
+    4. K 20 otherwise.
+    """
+    if state.ever_2400:
+        return KRule.EVER_2400
+    if is_junior(state.birth_year, period) and state.peak < JUNIOR_RATING_LIMIT:
+        return KRule.JUNIOR
+    if state.games_completed < ESTABLISHED_GAMES:
+        return KRule.FEWER_THAN_30_GAMES
+    return KRule.ESTABLISHED
+
+
+def development_coefficient(state: RatingState, period: Period) -> int:
+    """K for all the player's games of `period` (8.3.3), before the 700 cap."""
+    return k_rule(state, period).k
+
+
+def k_reason(rule: KRule, k_applied: int, games: int, birth_year: int | None) -> str:
+    """The K applied in a period, in words: "K 38: 40 capped by 700 / 18 games"."""
+    if k_applied < rule.k:
+        return f"K {k_applied}: {rule.k} capped by {K_PRODUCT_CAP} / {games} games"
+    return (
+        f"K {k_applied}: "
+        + {
+            KRule.EVER_2400: "the published rating has reached 2400",
+            KRule.JUNIOR: f"junior (born {birth_year}) under {JUNIOR_RATING_LIMIT}",
+            KRule.FEWER_THAN_30_GAMES: f"fewer than {ESTABLISHED_GAMES} rated games",
+            KRule.ESTABLISHED: f"{ESTABLISHED_GAMES} or more rated games, never 2400",
+        }[rule]
+    )
+
+
+def games_consistent_with_k(k: int | None, games_in_period: int) -> int:
+    """Rated games completed for a player known only from a published list, chosen so that
+    8.3.3 gives the list's K again: K 40 (not a junior) means fewer than 30 games, so the
+    period's games, at most 29; K 20 or 10 (or no K) means at least 30.
+
+    K 40 for a junior allows either count; ledger's choice is the same as for an adult.
+    """
+    if k == KRule.FEWER_THAN_30_GAMES.k:
+        return min(games_in_period, ESTABLISHED_GAMES - 1)
+    return ESTABLISHED_GAMES
+
+
+def is_junior(birth_year: int | None, period: Period) -> bool:
+    """8.3.3: a junior until the end of the year of the 18th birthday."""
+    return birth_year is not None and period.year - birth_year <= JUNIOR_MAX_AGE
+
+
+def capped_k(k: int, games: int) -> int:
+    """8.3.3: if games x K exceeds 700, K is the largest whole number with K x games <= 700."""
+    if games == 0:
+        return k
+    return min(k, K_PRODUCT_CAP // games)
+
+
+def round_half_away_from_zero(hundredths: int) -> int:
+    """A value in hundredths rounded to a whole number, 0.5 away from zero (8.3.4)."""
+    whole, rest = divmod(abs(hundredths), 100)
+    rounded = whole + (1 if rest >= 50 else 0)
+    return rounded if hundredths >= 0 else -rounded
+
+
+@dataclass(frozen=True, slots=True)
+class RatedGame:
+    """One rated game from one player's side: the score and the expected score, hundredths."""
+
+    score: int
+    expected: int
+
+    @property
+    def delta(self) -> int:
+        """8.3.2: the game's rating change before K, in hundredths (score minus PD)."""
+        return self.score - self.expected
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodRating:
+    """The outcome of one player's rated games in one period (8.3.2 - 8.3.4)."""
+
+    games: int
+    k_rule: KRule
+    k_applied: int
+    delta_sum: int
+    k_times_sum: int
+    change: int
+    state: RatingState
+
+    @property
+    def listed(self) -> bool:
+        """7.1.4: a new rating below 1400 is not published; the player becomes unrated."""
+        return self.state.rating >= RATING_FLOOR
+
+
+def rate_period(state: RatingState, period: Period, games: Sequence[RatedGame]) -> PeriodRating:
+    """Rate one player's games of `period` from their state on the previous list.
+
+    ΣΔR is taken over all the period's rated games, multiplied by the (capped) K and
+    rounded once (8.3.4); the unrounded K x ΣΔR is kept so the change can be explained.
+    """
+    rule = k_rule(state, period)
+    k = capped_k(rule.k, len(games))
+    delta_sum = sum(game.delta for game in games)
+    k_times_sum = k * delta_sum
+    change = round_half_away_from_zero(k_times_sum)
+    new_rating = state.rating + change
+    new_state = RatingState(
+        rating=new_rating,
+        games_completed=state.games_completed + len(games),
+        ever_2400=state.ever_2400 or new_rating >= EVER_2400,
+        peak=max(state.peak, new_rating),
+        birth_year=state.birth_year,
+    )
+    return PeriodRating(len(games), rule, k, delta_sum, k_times_sum, change, new_state)
+
+
+@dataclass(frozen=True, slots=True)
+class InitialRatingGame:
+    """A game of an unrated player against a rated opponent, pooled toward a first rating.
+
+    `event` groups games into events and orders them: the first event is the smallest key
+    (ledger's choice: the event's end date, then the order events were recorded in).
+    """
+
+    event: tuple[dt.date, int]
+    opponent_rating: int
+    score: int
+
+
+def initial_rating(games: Iterable[InitialRatingGame]) -> tuple[int, int] | None:
+    """A first rating and the number of games it rests on, or None if none is due (8.2).
+
+    - If the first event scores zero, that event is disregarded.
+    - At least 5 games against rated opponents are needed.
+    - Ra = (sum of opponents' ratings + 2 x 1800) / (n + 2): two hypothetical draws
+      against 1800-rated opponents; p = (points + 1) / (n + 2), rounded half up to
+      hundredths (ledger's choice).
+    - Ru = Ra + dp(p) from table 8.1.1, rounded half up, capped at 2200; published only
+      if it is at least 1400.
+    """
+    pooled = _without_scoreless_first_event(sorted(games, key=lambda game: game.event))
+    n = len(pooled)
+    if n < INITIAL_RATING_MIN_GAMES:
+        return None
+    points = sum(game.score for game in pooled)
+    p = divide_half_up(points + 100, n + 2)
+    opponents = sum(game.opponent_rating for game in pooled) + 2 * INITIAL_RATING_DUMMY_OPPONENT
+    rating = divide_half_up(opponents + RATING_DIFFERENCE_BY_SCORE[p] * (n + 2), n + 2)
+    rating = min(rating, INITIAL_RATING_CAP)
+    return (rating, n) if rating >= RATING_FLOOR else None
+
+
+def _without_scoreless_first_event(
+    games: Sequence[InitialRatingGame],
+) -> Sequence[InitialRatingGame]:
+    if not games:
+        return games
+    first = games[0].event
+    if any(game.score for game in games if game.event == first):
+        return games
+    return [game for game in games if game.event != first]
+
+
+def divide_half_up(numerator: int, denominator: int) -> int:
+    """numerator / denominator rounded to the nearest whole number, halves up
+    (denominator > 0): the rounding of p, Ra and Ru (8.2) and of performances (8.1.1)."""
+    return (2 * numerator + denominator) // (2 * denominator)
+
+
+def earliest_active_period(period: Period) -> Period:
+    """7.2.2, ledger's choice of alignment: a player is active on the list of `period` with a
+    rated game in this period or a later one (the 12 periods ending with `period`)."""
+    return period - (INACTIVITY_PERIODS - 1)
+
+
+def list_flag(woman: bool, last_active: Period | None, period: Period) -> str:
+    """The list flag: `i` inactive, `w` woman, `wi` both, empty otherwise (7.2.2).
+
+    One rated game in a period makes the player active again on that list.
+    """
+    inactive = last_active is None or last_active < earliest_active_period(period)
+    return ("w" if woman else "") + ("i" if inactive else "")

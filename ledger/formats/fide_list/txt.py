@@ -1,0 +1,179 @@
+"""FIDE's TXT lists <-> rows: the combined list (`players_list_foa.txt`) and the single-pool
+lists (`standard_rating_list.txt`, ...), as in FIDE's October 2026 files.
+
+Lines end in CRLF; each column starts where its name starts in the header and its value is
+left-aligned; a value wider than its column is written in full and pushes the rest of the row
+right (long other titles such as `SI,FI,LSI,SLI,NA` do). An unrated pool is written 0
+(rating, games and K), an unknown birth year 0.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from itertools import pairwise
+from typing import IO
+
+from ledger.core.domain import Pool
+from ledger.core.errors import InvalidInput
+from ledger.formats.fide_list.rows import (
+    ALL_POOLS,
+    HEAD_BYTES,
+    NEWLINE,
+    POOL_PARTS,
+    Entry,
+    FideListReader,
+    FideListRow,
+    file_pools,
+    row_texts,
+)
+
+_MONTH_HEADER = re.compile(r"\S{1,5}")
+_HEADER_WORDS = re.compile(r"ID Number|\S+", re.IGNORECASE)
+
+_NAME_WIDTH = 61
+"""FIDE's names fit their column with a space to spare; a longer name is cut to fit, so the
+row reads back (other titles overflow their column instead, as in FIDE's own files)."""
+
+# (column name, width, key) of FIDE's TXT layouts, around the three columns of each pool.
+_TXT_BEFORE = (
+    ("ID Number", 15, "id"),
+    ("Name", _NAME_WIDTH, "name"),
+    ("Fed", 4, "federation"),
+    ("Sex", 4, "sex"),
+    ("Tit", 5, "title"),
+    ("WTit", 5, "women_title"),
+    ("OTit", 15, "other_titles"),
+    ("FOA", 4, "foa_title"),
+)
+_TXT_AFTER = (("B-day", 6, "birth_year"), ("Flag", 4, "flag"))
+_TXT_POOL = {
+    Pool.STANDARD: ("SRtng", "SGm", "SK"),
+    Pool.RAPID: ("RRtng", "RGm", "Rk"),
+    Pool.BLITZ: ("BRtng", "BGm", "BK"),
+}
+_OPTIONAL_KEYS = {"foa_title"}
+"""FIDE's legacy combined list has no FOA column; every other column is required."""
+
+
+def write_fide_txt(
+    rows: Iterable[FideListRow], pools: tuple[Pool, ...], month: str = ""
+) -> Iterator[str]:
+    """FIDE's TXT layout, line by line with line endings: combined for all three pools, else
+    single-pool with `month` heading the rating column (FIDE names a list by the month it
+    takes effect: `NOV26` for the list of 1 November 2026)."""
+    pools = file_pools(pools)
+    if len(pools) == 1 and not _MONTH_HEADER.fullmatch(month):
+        raise ValueError(f"a single-pool list needs its month column, e.g. 'NOV26'; got {month!r}")
+    return _txt_lines(rows, pools, _txt_columns(pools, month))
+
+
+def open_txt(stream: IO[bytes], source: str, pool: Pool) -> FideListReader:
+    """A reader of a TXT list from its header line on; `pool` is the pool of a single-pool
+    list. Raises InvalidInput when the header is not FIDE's."""
+    header = _decoded(stream.readline(HEAD_BYTES)).lstrip("\ufeff").rstrip()
+    words = [(match[0], match.start()) for match in _HEADER_WORDS.finditer(header)]
+    if not words or words[0][0].lower() != "id number":
+        raise InvalidInput(
+            f"{source} is not a FIDE rating list: its first line should be FIDE's header, "
+            "starting `ID Number      Name`."
+        )
+    pools, month = _txt_pools(words, pool)
+    expected = _txt_columns(pools, month)
+    keys = {name.lower(): key for name, _, key in expected}
+    columns = [(keys.get(word.lower()), start) for word, start in words]
+    found = {key for key, _ in columns}
+    missing = [name for name, _, key in expected if key not in found | _OPTIONAL_KEYS]
+    if missing:
+        raise InvalidInput(f"{source}:1: FIDE's header lacks column(s) {', '.join(missing)}.")
+    labels = {key: word for (key, _), (word, _) in zip(columns, words, strict=True) if key}
+    entries = _txt_entries(stream, columns, len(header), labels["birth_year"])
+    return FideListReader("txt", pools, month, entries, source, labels)
+
+
+def _txt_pools(words: list[tuple[str, int]], pool: Pool) -> tuple[tuple[Pool, ...], str]:
+    """The pools of a TXT header, and the month of a single-pool one (the name before `Gms`)."""
+    names = [word.lower() for word, _ in words]
+    if "srtng" in names or "gms" not in names:
+        return ALL_POOLS, ""
+    return (pool,), words[names.index("gms") - 1][0]
+
+
+def _txt_entries(
+    stream: IO[bytes], columns: list[tuple[str | None, int]], width: int, birth: str
+) -> Iterator[Entry]:
+    starts = [start for _, start in columns]
+    ends = [*starts[1:], None]
+    spans = [(key, start, end) for (key, start), end in zip(columns, ends, strict=True) if key]
+    birth_start = next(start for key, start in columns if key == "birth_year")
+    for number, raw in enumerate(stream, start=2):
+        line = _decoded(raw).rstrip("\r\n")
+        length = len(line.rstrip())
+        if not length:
+            continue
+        if length <= birth_start:
+            message = (
+                f"the row stops at character {length}, before {birth} (character "
+                f"{birth_start + 1}); FIDE's rows are {width} characters long."
+            )
+            yield number, message
+        elif len(line) <= width:
+            yield number, {key: line[start:end].strip() for key, start, end in spans}
+        else:
+            texts = _slices(line, starts, width)
+            yield number, {key: text for (key, _), text in zip(columns, texts, strict=True) if key}
+
+
+def _slices(line: str, starts: list[int], width: int) -> list[str]:
+    """Each column's text. A value wider than its column pushes the rest of the row right, so
+    the row is longer than the header: that surplus goes to the first value that runs into
+    the next column without a space (FIDE's overflowing values are other titles)."""
+    surplus = len(line) - width
+    texts: list[str] = []
+    shift = 0
+    for start, after in pairwise(starts):
+        begin, end = start + shift, after + shift
+        if shift < surplus and _runs_on(line, end):
+            shift += min(surplus - shift, _word_end(line, end) - end)
+            end = after + shift
+        texts.append(line[begin:end].strip())
+    texts.append(line[starts[-1] + shift :].strip())
+    return texts
+
+
+def _runs_on(line: str, end: int) -> bool:
+    return 0 < end < len(line) and line[end - 1] != " " and line[end] != " "
+
+
+def _word_end(line: str, start: int) -> int:
+    space = line.find(" ", start)
+    return len(line) if space < 0 else space
+
+
+def _decoded(raw: bytes) -> str:
+    """A line of a FIDE list: UTF-8, or Latin-1 as FIDE's older files were."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
+
+
+def _txt_columns(pools: tuple[Pool, ...], month: str) -> list[tuple[str, int, str]]:
+    """(column name, width, key) of FIDE's combined or single-pool TXT layout."""
+    names = _TXT_POOL if len(pools) > 1 else {pools[0]: (month, "Gms", "K")}
+    middle = [
+        (name, width, f"{pool.value}_{part}")
+        for pool in pools
+        for name, (part, width) in zip(names[pool], POOL_PARTS, strict=True)
+    ]
+    return [*_TXT_BEFORE, *middle, *_TXT_AFTER]
+
+
+def _txt_lines(
+    rows: Iterable[FideListRow], pools: tuple[Pool, ...], columns: list[tuple[str, int, str]]
+) -> Iterator[str]:
+    yield "".join(name.ljust(width) for name, width, _ in columns) + NEWLINE
+    for row in rows:
+        texts = row_texts(row, pools)
+        texts["name"] = texts["name"][: _NAME_WIDTH - 1]
+        yield "".join(texts[key].ljust(width) for _, width, key in columns) + NEWLINE

@@ -1,0 +1,238 @@
+"""PGN files, read into games by their headers. Pure text in, records out; moves are not kept.
+
+python-chess walks the games (its header reader skips moves, comments, variations and `%`
+lines); this module checks the headers a rated game needs and reports every problem as
+`file:line: game N: message`, the line being the game's first.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import io
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+import chess.pgn
+
+from ledger.core.domain import GameResult
+from ledger.core.errors import InvalidInput, RejectedRecords
+from ledger.core.records import LARGEST_ID, problem
+from ledger.formats.texts import decode
+
+T = TypeVar("T")
+_DATE = re.compile(r"([0-9]{4})\.([0-9]{2})\.([0-9]{2})")
+_ROUND = re.compile(r"([0-9]+)(?:\.[0-9]+)*")
+_NUMBER = re.compile(r"[0-9]+")
+_RESULTS = {
+    result.value: result
+    for result in (GameResult.WHITE_WINS, GameResult.BLACK_WINS, GameResult.DRAW)
+}
+_UNKNOWN = ("", "?", "-")
+"""How PGN writes a value nobody knows."""
+
+
+@dataclass(frozen=True, slots=True)
+class PgnGame:
+    """A finished game as its PGN headers give it; names are whitespace-collapsed."""
+
+    number: int
+    """1-based, in the order of the file."""
+    line: int
+    """The line the game begins on: its first header."""
+    white: str
+    black: str
+    white_fide_id: int | None
+    black_fide_id: int | None
+    result: GameResult
+    date: dt.date
+    """The Date, or the EventDate where the Date has unknown (`??`) parts."""
+    event: str | None
+    round: int | None
+    """The round before the dot: Round "3.1" (round 3, board 1) is 3."""
+
+
+def read_pgn(content: bytes, file_name: str) -> tuple[list[PgnGame], list[str]]:
+    """Every good game of a PGN file, and every problem as `file:line: game N: message`.
+
+    The text is read by `decode`. Problems come in the order of the file; a file without
+    games is one problem.
+    """
+    games: list[PgnGame] = []
+    problems: list[str] = []
+    for number, headers in enumerate(_headers(decode(content)), start=1):
+        try:
+            games.append(_game(number, headers))
+        except RejectedRecords as rejected:
+            source = f"{file_name}:{headers.line}"
+            problems += [problem(source, f"game {number}: {text}") for text in rejected.problems]
+    if not games and not problems:
+        problems.append(f"{file_name}: no games found.")
+    return games, problems
+
+
+@dataclass(frozen=True, slots=True)
+class _Headers:
+    """A game's headers, the line it begins on, and the tags given more than once."""
+
+    line: int
+    tags: dict[str, str] = field(default_factory=dict)
+    repeated: list[str] = field(default_factory=list)
+
+
+class _Lines(io.StringIO):
+    """The text as python-chess reads it, line by line, counting the lines.
+
+    Universal newlines: CRLF and CR line endings count as one line each, as in an editor.
+    """
+
+    lines_read = 0
+
+    # typeshed's IO classes disagree on readline's types; its own subclasses ignore it too.
+    def readline(self, size: int = -1, /) -> str:  # type: ignore[override]
+        line = super().readline(size)
+        if line:
+            self.lines_read += 1
+        return line
+
+
+class _HeaderVisitor(chess.pgn.BaseVisitor[_Headers]):
+    """What `chess.pgn.read_headers` reads of a game, with the line it begins on.
+
+    Like read_headers' own visitor it skips the moves. It also keeps the tags a game repeats,
+    which python-chess would quietly overwrite.
+    """
+
+    def __init__(self, lines: _Lines) -> None:
+        self.lines = lines
+        self.headers = _Headers(0)
+
+    def begin_game(self) -> None:
+        # python-chess begins a game just after reading the game's first line.
+        self.headers = _Headers(self.lines.lines_read)
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        if tagname in self.headers.tags:
+            self.headers.repeated.append(tagname)
+        self.headers.tags[tagname] = tagvalue
+
+    def end_headers(self) -> chess.pgn.SkipType:
+        return chess.pgn.SKIP
+
+    def result(self) -> _Headers:
+        return self.headers
+
+
+def _headers(text: str) -> Iterator[_Headers]:
+    lines = _Lines(text, newline=None)
+    visitor = functools.partial(_HeaderVisitor, lines)
+    while (headers := chess.pgn.read_game(lines, Visitor=visitor)) is not None:
+        yield headers
+
+
+def _game(number: int, headers: _Headers) -> PgnGame:
+    """The game its headers describe; raises RejectedRecords with every problem they have."""
+    problems = [_repeated(headers.repeated)] if headers.repeated else []
+
+    def read(parse: Callable[[Mapping[str, str]], T]) -> T | None:
+        try:
+            return parse(headers.tags)
+        except InvalidInput as error:
+            problems.append(str(error))
+            return None
+
+    white = read(lambda tags: _player(tags, "White"))
+    black = read(lambda tags: _player(tags, "Black"))
+    white_id = read(lambda tags: _fide_id(tags, "WhiteFideId"))
+    black_id = read(lambda tags: _fide_id(tags, "BlackFideId"))
+    result, date, round_number = read(_result), read(_date), read(_round)
+    # Each None of a required field has left its problem; the test is for the type checker.
+    if problems or white is None or black is None or result is None or date is None:
+        raise RejectedRecords(problems)
+    event = _collapsed(headers.tags.get("Event", "")) or None
+    return PgnGame(
+        number, headers.line, white, black, white_id, black_id, result, date, event, round_number
+    )
+
+
+def _repeated(tags: list[str]) -> str:
+    """Tags given twice: most likely two games run together, the first without its result."""
+    names = list(dict.fromkeys(tags))
+    given = "header is" if len(names) == 1 else "headers are"
+    return (
+        f"the {', '.join(names)} {given} given twice; if two games run together here, "
+        "end the first with its result (1-0, 0-1, 1/2-1/2 or *)."
+    )
+
+
+def _collapsed(text: str) -> str:
+    text = " ".join(text.split())
+    return "" if text in _UNKNOWN else text
+
+
+def _player(tags: Mapping[str, str], tag: str) -> str:
+    if tag not in tags:
+        raise InvalidInput(f"the {tag} header is missing; a rated game needs both players.")
+    name = _collapsed(tags[tag])
+    if not name:
+        raise InvalidInput(
+            f"the {tag} header names nobody ({tags[tag]!r}); a rated game needs both players."
+        )
+    return name
+
+
+def _fide_id(tags: Mapping[str, str], tag: str) -> int | None:
+    """The player's FIDE ID; none when unknown or 0, as many programs write an unknown one."""
+    text = tags.get(tag, "").strip()
+    if text in _UNKNOWN:
+        return None
+    if not _NUMBER.fullmatch(text) or int(text) > LARGEST_ID:
+        raise InvalidInput(
+            f"{tag} {text!r} is not a FIDE ID; give the player's FIDE number or leave it out."
+        )
+    return int(text) or None
+
+
+def _result(tags: Mapping[str, str]) -> GameResult:
+    if "Result" not in tags:
+        raise InvalidInput("the Result header is missing; give 1-0, 0-1 or 1/2-1/2.")
+    text = tags["Result"].strip()
+    if text == "*":
+        raise InvalidInput("the result is * (unfinished); only finished games can be rated.")
+    if text not in _RESULTS:
+        raise InvalidInput(f"the result {text!r} is not a game result; give 1-0, 0-1 or 1/2-1/2.")
+    return _RESULTS[text]
+
+
+def _date(tags: Mapping[str, str]) -> dt.date:
+    """The Date, or the EventDate where the Date has unknown (`??`) parts."""
+    text = tags.get("Date", "").strip()
+    if text and "?" not in text:
+        return _calendar_date(text, "Date")
+    event_date = tags.get("EventDate", "").strip()
+    if event_date and "?" not in event_date:
+        return _calendar_date(event_date, "EventDate")
+    date = f"the Date {text!r} is not complete" if text else "the Date header is missing"
+    raise InvalidInput(f"{date} and there is no complete EventDate; give the day as YYYY.MM.DD.")
+
+
+def _calendar_date(text: str, tag: str) -> dt.date:
+    match = _DATE.fullmatch(text)
+    try:
+        if match:
+            return dt.date(int(match[1]), int(match[2]), int(match[3]))
+    except ValueError:
+        pass
+    raise InvalidInput(f"the {tag} {text!r} is not a date; PGN writes dates as YYYY.MM.DD.")
+
+
+def _round(tags: Mapping[str, str]) -> int | None:
+    text = tags.get("Round", "").strip()
+    if text in _UNKNOWN:
+        return None
+    match = _ROUND.fullmatch(text)
+    if match is None:
+        raise InvalidInput(f"the Round {text!r} is not a round number; write it as 3 or 3.1.")
+    return int(match[1])

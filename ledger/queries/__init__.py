@@ -1,0 +1,74 @@
+"""The read side, one face for every renderer: what the CLI, the exports and the web call.
+
+Each query takes a session, never commits, checks its request, and returns frozen
+dataclasses; `plain` and `to_json` give any of them the one JSON shape. Errors speak of the
+data ("no standard list was published for period 2026-05"); a face adds its own next step
+(`ledger.core.errors.Hint`).
+"""
+
+from ledger.queries.cards import HistoryRow, LiveRating, PlayerCard, PoolStanding, player_card
+from ledger.queries.crosstables import CrossGame, CrossRow, CrossTable, cross_table
+from ledger.queries.explanations import EventTotal, ExplainedGame, Explanation, explain
+from ledger.queries.exports import fide_list_file, tournament_report
+from ledger.queries.games import GameFilter, ListedGame, game_listing
+from ledger.queries.integrity import check_ledger
+from ledger.queries.lists import ListFilter, ListRow, RatingList, Version
+from ledger.queries.log import LogRecord, log_records
+from ledger.queries.people import FIND_LIMIT, FoundPlayer, find_players
+from ledger.queries.published import ListRequest, published_list
+from ledger.queries.reports import (
+    Band,
+    ListStatistics,
+    PeakRow,
+    RankHolder,
+    list_statistics,
+    peaks,
+    rank_history,
+)
+from ledger.queries.shape import plain, to_json
+from ledger.queries.versions import ChangedRow, ListDiff, list_diff
+
+__all__ = [
+    "FIND_LIMIT",
+    "Band",
+    "ChangedRow",
+    "CrossGame",
+    "CrossRow",
+    "CrossTable",
+    "EventTotal",
+    "ExplainedGame",
+    "Explanation",
+    "FoundPlayer",
+    "GameFilter",
+    "HistoryRow",
+    "ListDiff",
+    "ListFilter",
+    "ListRequest",
+    "ListRow",
+    "ListStatistics",
+    "ListedGame",
+    "LiveRating",
+    "LogRecord",
+    "PeakRow",
+    "PlayerCard",
+    "PoolStanding",
+    "RankHolder",
+    "RatingList",
+    "Version",
+    "check_ledger",
+    "cross_table",
+    "explain",
+    "fide_list_file",
+    "find_players",
+    "game_listing",
+    "list_diff",
+    "list_statistics",
+    "log_records",
+    "peaks",
+    "plain",
+    "player_card",
+    "published_list",
+    "rank_history",
+    "to_json",
+    "tournament_report",
+]

@@ -1,0 +1,213 @@
+"""A player's card: identity, standing in each pool, rating history and a live rating.
+
+Read side only. The standing comes from the newest published list; the history from the
+player's list rows (one per published list, unchanged lists carried forward); the live
+rating applies the rules to the games recorded in still-open periods, and is unofficial.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, aliased
+
+from ledger.core import rules
+from ledger.core.domain import Period, Pool
+from ledger.core.errors import NotFound
+from ledger.storage.models import Game, ListEntry, Player, PlayerRating
+from ledger.storage.periods import newest_closed_period
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """The player's row on one published list (None: not on that list)."""
+
+    period: Period
+    rating: int | None
+    change: int | None
+    games: int
+    k: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class LiveRating:
+    """The published rating plus what the games recorded in open periods would bring."""
+
+    rating: int
+    change: int
+    games: int
+    since: Period
+
+
+@dataclass(frozen=True, slots=True)
+class PoolStanding:
+    """The player's standing in one pool. `list_period` is None while the rating is a
+    starting rating no list has carried yet (or after the player lost it: `rating` None)."""
+
+    pool: Pool
+    list_period: Period | None
+    rating: int | None
+    world_rank: int | None
+    federation_rank: int | None
+    k: int | None
+    k_reason: str | None
+    games_completed: int
+    peak: int
+    peak_period: Period | None
+    ever_2400: bool
+    flag: str
+    history: list[HistoryRow]
+    live: LiveRating | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCard:
+    id: int
+    fide_id: int | None
+    name: str
+    federation: str | None
+    sex: str | None
+    title: str | None
+    birth_year: int | None
+    pools: list[PoolStanding]
+
+
+def player_card(session: Session, player_id: int, pool: Pool | None = None) -> PlayerCard:
+    """The card of `player_id`, for every pool they are rated in (or only `pool`)."""
+    player = session.get(Player, player_id)
+    if player is None:
+        raise NotFound(f"no player with ID {player_id}.")
+    statement = select(PlayerRating).where(PlayerRating.player_id == player_id)
+    if pool is not None:
+        statement = statement.where(PlayerRating.pool == pool)
+    standings = session.scalars(statement).all()
+    return PlayerCard(
+        player.id,
+        player.fide_id,
+        player.name,
+        player.federation,
+        player.sex,
+        player.title,
+        player.birth_year,
+        [_standing(session, player, row) for row in sorted(standings, key=_pool_order)],
+    )
+
+
+def _pool_order(row: PlayerRating) -> int:
+    return list(Pool).index(Pool(row.pool))
+
+
+def _standing(session: Session, player: Player, row: PlayerRating) -> PoolStanding:
+    pool = Pool(row.pool)
+    newest = newest_closed_period(session, pool)
+    listed = row.rating is not None and row.first_list is not None and newest is not None
+    state = _state(row, player.birth_year)
+    rule = rules.k_rule(state, newest + 1) if state and newest else None
+    return PoolStanding(
+        pool=pool,
+        list_period=newest if listed else None,
+        rating=row.rating,
+        world_rank=_rank(session, pool, row.rating, None) if listed else None,
+        federation_rank=(
+            _rank(session, pool, row.rating, player.federation)
+            if listed and player.federation
+            else None
+        ),
+        k=rule.k if rule else None,
+        k_reason=rules.k_reason(rule, rule.k, 0, player.birth_year) if rule else None,
+        games_completed=row.games_completed,
+        peak=row.peak,
+        peak_period=row.peak_period,
+        ever_2400=row.ever_2400,
+        flag=rules.list_flag(player.sex == "F", row.last_active, newest)
+        if listed and newest
+        else "",
+        history=_history(session, pool, player, newest),
+        live=_live(session, pool, player, state, newest),
+    )
+
+
+def _state(row: PlayerRating, birth_year: int | None) -> rules.RatingState | None:
+    if row.rating is None:
+        return None
+    return rules.RatingState(row.rating, row.games_completed, row.ever_2400, row.peak, birth_year)
+
+
+def _rank(session: Session, pool: Pool, rating: int | None, federation: str | None) -> int:
+    """1 + the players above on the newest list: equal ratings share a rank."""
+    statement = (
+        select(func.count())
+        .select_from(PlayerRating)
+        .where(
+            PlayerRating.pool == pool,
+            PlayerRating.rating > rating,
+            PlayerRating.first_list.is_not(None),
+        )
+    )
+    if federation is not None:
+        statement = statement.join(Player, Player.id == PlayerRating.player_id).where(
+            Player.federation == federation
+        )
+    return 1 + (session.scalar(statement) or 0)
+
+
+def _history(
+    session: Session, pool: Pool, player: Player, newest: Period | None
+) -> list[HistoryRow]:
+    """One row per published list since the player's first, unchanged lists carried over."""
+    entries = {
+        entry.period: entry
+        for entry in session.scalars(
+            select(ListEntry).where(ListEntry.pool == pool, ListEntry.player_id == player.id)
+        )
+    }
+    if not entries or newest is None:
+        return []
+    first = min(entries)
+    rows = []
+    carried = entries[first]
+    for period in (first + i for i in range(first.months_until(newest) + 1)):
+        entry = entries.get(period)
+        carried = entry or carried
+        rating = carried.rating if carried.listed else None
+        if entry is None:
+            rows.append(HistoryRow(period, rating, 0 if rating is not None else None, 0, None))
+        else:
+            rows.append(HistoryRow(period, rating, entry.change, entry.games, entry.k_applied))
+    return rows
+
+
+def _live(
+    session: Session,
+    pool: Pool,
+    player: Player,
+    state: rules.RatingState | None,
+    newest: Period | None,
+) -> LiveRating | None:
+    """8.3 applied, unofficially, to the games recorded after the newest list."""
+    if state is None or newest is None:
+        return None
+    opponent = aliased(PlayerRating)
+    rated_games = []
+    for own, other, is_white in (
+        (Game.white_id, Game.black_id, True),
+        (Game.black_id, Game.white_id, False),
+    ):
+        rows = session.execute(
+            select(Game.period, Game.result, opponent.rating)
+            .join(opponent, (opponent.player_id == other) & (opponent.pool == pool))
+            .where(Game.pool == pool, Game.period > newest, own == player.id, Game.rated)
+        )
+        for period, result, opponent_rating in rows:
+            if not result.is_played or opponent_rating is None:
+                continue
+            expected = rules.expected_scores(pool, period, state.rating, opponent_rating)
+            if expected is None:
+                continue
+            score = result.score(is_white)
+            rated_games.append(rules.RatedGame(score, expected[0]))
+    if not rated_games:
+        return None
+    outcome = rules.rate_period(state, newest + 1, rated_games)
+    return LiveRating(outcome.state.rating, outcome.change, len(rated_games), newest)

@@ -1,0 +1,116 @@
+"""The recorded games with their IDs, and whether and why each was rated. Read side: it
+never commits."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, aliased
+
+from ledger.core.domain import Period, Pool
+from ledger.storage.database import LIKE_ESCAPE, like_escaped
+from ledger.storage.models import Event, Game, GameRating, Player
+from ledger.storage.periods import is_closed, newest_closed_period
+
+
+@dataclass(frozen=True, slots=True)
+class ListedGame:
+    id: int
+    period: Period
+    date: dt.date
+    event: str | None
+    round: int | None
+    white: int
+    white_name: str
+    black: int
+    black_name: str
+    result: str
+    rated: str
+    """"rated", or why not (FIDE 5, 8.2, 8.3.1), or "open" while its period is open."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameFilter:
+    player: int | None = None
+    event: str | None = None
+    """Part of the event's name, in any case."""
+    period: Period | None = None
+
+
+def game_listing(session: Session, pool: Pool, only: GameFilter) -> list[ListedGame]:
+    """The pool's games that pass the filter, by date, event, round and ID."""
+    white, black = aliased(Player), aliased(Player)
+    statement = (
+        select(
+            Game,
+            Event.name,
+            white.name,
+            black.name,
+            GameRating.white_expected,
+            GameRating.white_rating,
+            GameRating.black_rating,
+        )
+        .join(white, white.id == Game.white_id)
+        .join(black, black.id == Game.black_id)
+        .outerjoin(Event, Event.id == Game.event_id)
+        .outerjoin(GameRating, GameRating.game_id == Game.id)
+        .where(Game.pool == pool, *_conditions(only))
+        .order_by(Game.date, func.coalesce(Event.name, ""), Game.round, Game.id)
+    )
+    newest = newest_closed_period(session, pool)
+    return [_listed(row, is_closed(row.Game.period, newest)) for row in session.execute(statement)]
+
+
+def _conditions(only: GameFilter) -> list[Any]:
+    conditions: list[Any] = []
+    if only.player is not None:
+        conditions.append((Game.white_id == only.player) | (Game.black_id == only.player))
+    if only.event:
+        pattern = f"%{like_escaped(only.event)}%"
+        conditions.append(Event.name.ilike(pattern, escape=LIKE_ESCAPE))
+    if only.period is not None:
+        conditions.append(Game.period == only.period)
+    return conditions
+
+
+def _listed(row: Any, closed: bool) -> ListedGame:
+    game: Game = row.Game
+    return ListedGame(
+        game.id,
+        game.period,
+        game.date,
+        row[1],
+        game.round,
+        game.white_id,
+        row[2],
+        game.black_id,
+        row[3],
+        game.result.value,
+        _rated(game, closed, row.white_expected, row.white_rating, row.black_rating),
+    )
+
+
+def _rated(
+    game: Game,
+    closed: bool,
+    expected: int | None,
+    white_rating: int | None,
+    black_rating: int | None,
+) -> str:
+    """Whether the close rated the game, and if not, why (FIDE 5, 7.1, 8.3.1)."""
+    if not closed:
+        return "open"
+    if not game.result.is_played:
+        return "no: forfeit"
+    if not game.rated:
+        return "no: by the arbiter"
+    if expected is not None:
+        return "rated"
+    if white_rating is None and black_rating is None:
+        return "no: both unrated"
+    if white_rating is None or black_rating is None:
+        return f"toward {'White' if white_rating is None else 'Black'}'s first rating (8.2)"
+    return "no: too far apart (8.3.1)"

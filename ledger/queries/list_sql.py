@@ -1,0 +1,110 @@
+"""The published lists as SQL: the newest list from today's standing, an older one from
+today's standing corrected by the players changed since, and each player's newest list row
+up to a period. Statements only; `ledger.queries` runs them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, literal, select
+
+from ledger.core.domain import Period, Pool
+from ledger.storage.batches import AnySelect
+from ledger.storage.models import ListEntry, PeriodType, Player, PlayerRating
+
+IDENTITY = (
+    Player.id,
+    Player.name,
+    Player.federation,
+    Player.sex,
+    Player.title,
+    Player.birth_year,
+)
+PERIOD_FIGURES = (
+    ListEntry.period,
+    ListEntry.previous_rating,
+    ListEntry.change,
+    ListEntry.games,
+    ListEntry.k_applied,
+    ListEntry.k_next,
+)
+
+
+def newest_list(pool: Pool, period: Period) -> AnySelect:
+    return (
+        select(
+            *IDENTITY,
+            PlayerRating.rating,
+            PlayerRating.games_completed,
+            PlayerRating.ever_2400,
+            PlayerRating.peak,
+            PlayerRating.peak_period,
+            PlayerRating.last_active,
+            *PERIOD_FIGURES,
+        )
+        .join(Player, Player.id == PlayerRating.player_id)
+        .outerjoin(
+            ListEntry,
+            (ListEntry.pool == pool)
+            & (ListEntry.player_id == PlayerRating.player_id)
+            & (ListEntry.period == period),
+        )
+        .where(
+            PlayerRating.pool == pool,
+            PlayerRating.rating.is_not(None),
+            PlayerRating.first_list.is_not(None),
+        )
+    )
+
+
+def older_list(pool: Pool, period: Period) -> tuple[AnySelect, AnySelect]:
+    """The list in force at an older period, in two parts: the players whose standing has
+    not changed since (read from today's standing and its indexes), and those with a list
+    row after it (their newest row up to the period). The second part follows the activity
+    since the period, not the length of the list or of the history."""
+    changed = changed_since(pool, period)
+    unchanged = newest_list(pool, period).where(
+        listed_by(period), PlayerRating.player_id.not_in(changed)
+    )
+    return unchanged, list_in_force(pool, period, changed)
+
+
+def listed_by(period: Period) -> Any:
+    """First listed at or before `period`. Written so that no index on first_list serves it:
+    SQLite would range over that index and sort, where walking the ratings lets --top stop
+    after a few rows."""
+    never = literal(Period(9999, 12), PeriodType())
+    return func.coalesce(PlayerRating.first_list, never) <= literal(period, PeriodType())
+
+
+def changed_since(pool: Pool, period: Period) -> Any:
+    return select(ListEntry.player_id).where(ListEntry.pool == pool, ListEntry.period > period)
+
+
+def list_in_force(pool: Pool, period: Period, players: Any = None) -> AnySelect:
+    """Each player's newest list row at or before `period` (of `players`, if given)."""
+    newest_rows = select(ListEntry.player_id, func.max(ListEntry.period).label("period")).where(
+        ListEntry.pool == pool, ListEntry.period <= period
+    )
+    if players is not None:
+        newest_rows = newest_rows.where(ListEntry.player_id.in_(players))
+    latest = newest_rows.group_by(ListEntry.player_id).subquery()
+    return (
+        select(
+            *IDENTITY,
+            ListEntry.rating,
+            ListEntry.games_completed,
+            ListEntry.ever_2400,
+            ListEntry.peak,
+            ListEntry.peak_period,
+            ListEntry.last_active,
+            *PERIOD_FIGURES,
+        )
+        .join(
+            latest,
+            (ListEntry.player_id == latest.c.player_id) & (ListEntry.period == latest.c.period),
+        )
+        .join(Player, Player.id == ListEntry.player_id)
+        .where(ListEntry.pool == pool, ListEntry.listed)
+    )

@@ -1,0 +1,425 @@
+"""The read side: published rating lists as plain frozen data. Queries never commit.
+
+The list in force at a period is, for each player, their newest list row at or before it
+(see `ledger.storage.models`). The newest list is read from the players' current standing instead,
+with an index on rating, so `list --top 10` does not depend on the length of the history.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import CompoundSelect, func, literal, select, union_all
+from sqlalchemy.orm import Session
+
+from ledger.core import rules
+from ledger.core.domain import Period, Pool
+from ledger.core.errors import Hint, NotFound
+from ledger.queries.list_sql import changed_since, list_in_force, listed_by, newest_list, older_list
+from ledger.storage.batches import AnySelect, batched
+from ledger.storage.models import ListEntry, PeriodType, PlayerRating, RatingPeriod
+from ledger.storage.periods import newest_closed_period
+
+
+@dataclass(frozen=True, slots=True)
+class ListRow:
+    """One player's row on a published list.
+
+    `games` counts the rated games of the list's period, `k_applied` is the K they were
+    rated with (after the 700 cap; None without games), `k` the K in force for the next
+    period, `change` the difference to the previous list (None when newly rated).
+    """
+
+    rank: int
+    id: int
+    name: str
+    federation: str | None
+    sex: str | None
+    title: str | None
+    birth_year: int | None
+    rating: int
+    change: int | None
+    games: int
+    k: int
+    k_applied: int | None
+    flag: str
+    world_rank: int
+    movement: int | None
+    peak: int
+    peak_period: Period | None
+
+
+ORIGINAL = 1
+"""The version a period's close published: the "original" list."""
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """One publication of a period's list. `number` 1 is the original."""
+
+    period: Period
+    number: int
+    published_at: dt.datetime
+    stamp: int
+    current: bool
+
+    @property
+    def label(self) -> str:
+        kind = "original" if self.number == ORIGINAL else "revised"
+        return f"version {self.number} ({kind}{', current' if self.current else ''})"
+
+
+@dataclass(frozen=True, slots=True)
+class RatingList:
+    pool: Pool
+    period: Period
+    rows: list[ListRow]
+    filtered: bool = False
+    version: Version | None = None
+    """The version shown, for a list a re-rate revised."""
+
+
+@dataclass(frozen=True, slots=True)
+class ListFilter:
+    """Which rows of a list to show. Juniors: list year minus birth year at most 20."""
+
+    federation: str | None = None
+    women: bool = False
+    juniors: bool = False
+    girls: bool = False
+    active: bool = False
+    title: str | None = None
+    min_rating: int | None = None
+    max_rating: int | None = None
+
+    def conditions(self, columns: Any, period: Period) -> list[Any]:
+        wanted = []
+        if self.federation:
+            wanted.append(columns.federation == self.federation.upper())
+        if self.women or self.girls:
+            wanted.append(columns.sex == "F")
+        if self.juniors or self.girls:
+            wanted.append(columns.birth_year >= period.year - JUNIOR_LIST_AGE)
+        if self.active:
+            wanted.append(active_on(columns.last_active, period))
+        if self.title:
+            wanted.append(func.upper(columns.title) == self.title.upper())
+        if self.min_rating is not None:
+            wanted.append(columns.rating >= self.min_rating)
+        if self.max_rating is not None:
+            wanted.append(columns.rating <= self.max_rating)
+        return wanted
+
+
+JUNIOR_LIST_AGE = 20
+
+
+def active_on(last_active: Any, period: Period) -> Any:
+    """SQL for "active on the list of `period`" from a last-active column (7.2.2)."""
+    return last_active >= literal(rules.earliest_active_period(period), PeriodType())
+
+
+def rating_list(
+    session: Session,
+    pool: Pool,
+    period: Period | None = None,
+    top: int | None = None,
+    only: ListFilter | None = None,
+    as_of: dt.date | None = None,
+) -> RatingList:
+    """The list published by closing `period` (default: the newest; with `as_of`, the list
+    in force on that day), best first, rows sorted by rating, then name.
+
+    Equal ratings share a rank. With a filter, `rank` is the rank within the filter and
+    `world_rank` the rank on the whole list; `movement` is the change of world rank since
+    the previous list (None for a player new to the list).
+    """
+    period, is_newest = published_period(session, pool, period, as_of)
+    only = only or ListFilter()
+    if is_newest:
+        rows = session.execute(best_first(newest_list(pool, period), only, period, top)).all()
+        ranks = _newest_ranks(session, pool, period, rows)
+    else:
+        then = _ratings_then(session, pool, period)
+        rows = _older_rows(session, pool, period, only, top, then)
+        ranks = _older_ranks(session, pool, period, rows, then)
+    return RatingList(pool, period, ranked(period, rows, ranks), only != ListFilter())
+
+
+def list_rows(
+    session: Session, pool: Pool, period: Period, only: ListFilter, top: int | None
+) -> list[Any]:
+    """The rows of the list in force at `period` (as today's lists give it) that pass the
+    filter, best first (the first `top`), in the columns of `ledger.queries.list_sql.newest_list`.
+    A period after the newest list (withdrawn by a reopen) has the newest list's rows."""
+    newest = newest_closed_period(session, pool)
+    if newest is None or period >= newest:
+        return list(session.execute(best_first(newest_list(pool, period), only, period, top)))
+    return _older_rows(session, pool, period, only, top, _ratings_then(session, pool, period))
+
+
+def players_above(session: Session, pool: Pool, period: Period, few: bool) -> Callable[[int], int]:
+    """How many players the list in force at `period` (as `list_rows` gives it) has above a
+    rating; `few`: a count per rating asked, else one read of the ratings."""
+    newest = newest_closed_period(session, pool)
+    if newest is None or period >= newest:
+        listed = (PlayerRating.pool == pool, PlayerRating.first_list.is_not(None))
+        return _above_counter(session, PlayerRating.rating, listed, few)
+    return _older_counter(session, pool, period, few, _ratings_then(session, pool, period))
+
+
+def best_first(
+    statement: AnySelect, only: ListFilter, period: Period, top: int | None
+) -> AnySelect:
+    """The rows that pass the filter, best first (the first `top`)."""
+    columns = statement.selected_columns
+    return (
+        statement.where(*only.conditions(columns, period))
+        .order_by(columns.rating.desc(), columns.name, columns.id)
+        .limit(top)
+    )
+
+
+def _older_rows(
+    session: Session,
+    pool: Pool,
+    period: Period,
+    only: ListFilter,
+    top: int | None,
+    then: dict[int, int],
+) -> list[Any]:
+    """An older list's rows: the best unchanged players, and the changed players who can
+    still reach the first `top` (`then`: their ratings on that list, see `_ratings_then`)."""
+    unchanged, _ = older_list(pool, period)
+    rows = list(session.execute(best_first(unchanged, only, period, top)).all())
+    floor = rows[-1].rating if top is not None and len(rows) == top else None
+    contenders = [
+        player_id for player_id, rating in then.items() if floor is None or rating >= floor
+    ]
+    for batch in batched(contenders):
+        changed = list_in_force(pool, period, batch)
+        rows += session.execute(best_first(changed, only, period, top)).all()
+    rows.sort(key=lambda row: (-row.rating, row.name, row.id))
+    return rows[:top]
+
+
+def _ratings_then(session: Session, pool: Pool, period: Period) -> dict[int, int]:
+    """The ratings on the list of `period` of the players with a list row after it.
+
+    Each one's first row after `period` keeps the rating on the list before it, which is
+    the rating at `period` (nothing changed in between); None: not on that list.
+    """
+    first_after = (
+        select(ListEntry.player_id, func.min(ListEntry.period).label("period"))
+        .where(ListEntry.pool == pool, ListEntry.period > period)
+        .group_by(ListEntry.player_id)
+        .subquery()
+    )
+    rows = session.execute(
+        select(ListEntry.player_id, ListEntry.previous_rating)
+        .join(
+            first_after,
+            (ListEntry.player_id == first_after.c.player_id)
+            & (ListEntry.period == first_after.c.period),
+        )
+        .where(ListEntry.pool == pool)
+    )
+    return {player_id: rating for player_id, rating in rows if rating is not None}
+
+
+def published_period(
+    session: Session, pool: Pool, period: Period | None = None, as_of: dt.date | None = None
+) -> tuple[Period, bool]:
+    """The published list asked for (default: the newest), and whether it is the newest."""
+    newest = newest_closed_period(session, pool)
+    if newest is None:
+        raise NotFound(f"no {pool} list has been published yet.", Hint.CLOSE_A_PERIOD)
+    period = _in_force(session, pool, as_of) if as_of else period or newest
+    if not is_published(session, pool, period):
+        raise NotFound(f"no {pool} list was published for period {period}; the newest is {newest}.")
+    return period, period == newest
+
+
+def list_statement(
+    pool: Pool, period: Period, is_newest: bool
+) -> AnySelect | CompoundSelect[*tuple[Any, ...]]:
+    """Every row of a published list: identity, rating, standing and the period's figures."""
+    if is_newest:
+        return newest_list(pool, period)
+    return union_all(*older_list(pool, period))
+
+
+def _in_force(session: Session, pool: Pool, day: dt.date) -> Period:
+    """The list in force on `day`: the newest published before it (a list closing period P
+    is in force from the first day of P + 1)."""
+    period = session.scalar(
+        select(func.max(RatingPeriod.period)).where(
+            RatingPeriod.pool == pool,
+            RatingPeriod.closed_at.is_not(None),
+            RatingPeriod.period <= Period.of(day) - 1,
+        )
+    )
+    if period is None:
+        raise NotFound(f"no {pool} list was in force on {day}.")
+    return period
+
+
+@dataclass(frozen=True, slots=True)
+class Ranks:
+    """World ranks of the shown players on the list, and on the previous list (absent:
+    not on it)."""
+
+    world: dict[int, int]
+    previous: dict[int, int]
+
+
+FEW_ROWS = 200
+"""Up to this many rows, ranks are counted with the rating indexes, row by row."""
+
+
+def _newest_ranks(session: Session, pool: Pool, period: Period, rows: Sequence[Any]) -> Ranks:
+    """Ranks on the newest list and the previous one, without reading the previous list.
+
+    A player with no list row in `period` had the same rating on the previous list; the
+    others' rows keep their previous rating (None if new to the list). So the previous
+    list is the current standing, corrected by this period's rows: a count of players
+    above a rating is three counts on indexed columns.
+    """
+    few = len(rows) <= FEW_ROWS
+    in_period = (ListEntry.pool == pool, ListEntry.period == period)
+    above_now = _above_counter(
+        session,
+        PlayerRating.rating,
+        (PlayerRating.pool == pool, PlayerRating.first_list.is_not(None)),
+        few,
+    )
+    changed_now = _above_counter(session, ListEntry.rating, (*in_period, ListEntry.listed), few)
+    changed_before = _above_counter(session, ListEntry.previous_rating, in_period, few)
+
+    def previous_rank(row: Any) -> int | None:
+        before = row.previous_rating if row.period == period else row.rating
+        if before is None:
+            return None
+        return 1 + above_now(before) - changed_now(before) + changed_before(before)
+
+    world = {row.id: 1 + above_now(row.rating) for row in rows}
+    previous = {row.id: previous_rank(row) for row in rows}
+    return Ranks(world, {k: v for k, v in previous.items() if v is not None})
+
+
+def _above_counter(
+    session: Session, column: Any, conditions: tuple[Any, ...], few: bool
+) -> Callable[[int], int]:
+    """How many rows have `column` above a value: an indexed count per value when few values
+    are asked, else one read of the column and a binary search per value."""
+    if not few:
+        values = session.scalars(select(column).where(*conditions, column.is_not(None)))
+        ordered = sorted(value for value in values if value is not None)
+        return lambda rating: above(ordered, rating)
+    counted: dict[int, int] = {}
+
+    def count(rating: int) -> int:
+        if rating not in counted:
+            statement = select(func.count()).where(*conditions, column > rating)
+            counted[rating] = session.scalar(statement) or 0
+        return counted[rating]
+
+    return count
+
+
+def above(ratings: list[int], rating: int) -> int:
+    return len(ratings) - bisect.bisect_right(ratings, rating)
+
+
+def _older_ranks(
+    session: Session, pool: Pool, period: Period, rows: Sequence[Any], then: dict[int, int]
+) -> Ranks:
+    """Ranks on an older list and on the one before it, counted like the newest list's."""
+    few = len(rows) <= FEW_ROWS
+    above_then = _older_counter(session, pool, period, few, then)
+    before = (
+        _older_counter(session, pool, period - 1, few, _ratings_then(session, pool, period - 1))
+        if is_published(session, pool, period - 1)
+        else None
+    )
+
+    def previous_rank(row: Any) -> int | None:
+        rating = row.previous_rating if row.period == period else row.rating
+        return None if before is None or rating is None else 1 + before(rating)
+
+    world = {row.id: 1 + above_then(row.rating) for row in rows}
+    previous = {row.id: previous_rank(row) for row in rows}
+    return Ranks(world, {k: v for k, v in previous.items() if v is not None})
+
+
+def _older_counter(
+    session: Session, pool: Pool, period: Period, few: bool, then_by_player: dict[int, int]
+) -> Callable[[int], int]:
+    """How many players an older list ranks above a rating: today's standing of everyone
+    listed by then, corrected by the few who changed since (today's rating out, the
+    rating then in)."""
+    changed = changed_since(pool, period)
+    then = sorted(then_by_player.values())
+    listed_by_then = (PlayerRating.pool == pool, listed_by(period))
+    changed_today = sorted(
+        rating
+        for rating in session.scalars(
+            select(PlayerRating.rating).where(*listed_by_then, PlayerRating.player_id.in_(changed))
+        )
+        if rating is not None
+    )
+    today = _above_counter(session, PlayerRating.rating, listed_by_then, few)
+    return lambda rating: today(rating) - above(changed_today, rating) + above(then, rating)
+
+
+def is_published(session: Session, pool: Pool, period: Period) -> bool:
+    closed_at = session.scalar(
+        select(RatingPeriod.closed_at).where(
+            RatingPeriod.pool == pool, RatingPeriod.period == period
+        )
+    )
+    return closed_at is not None
+
+
+def shared_ranks(ratings: Sequence[int]) -> list[int]:
+    """1-based ranks of ratings sorted best first; equal ratings share a rank (1, 2, 2, 4)."""
+    ranks: list[int] = []
+    for position, rating in enumerate(ratings, start=1):
+        tied = position > 1 and ratings[position - 2] == rating
+        ranks.append(ranks[-1] if tied else position)
+    return ranks
+
+
+def ranked(period: Period, rows: Sequence[Any], ranks: Ranks) -> list[ListRow]:
+    places = shared_ranks([row.rating for row in rows])
+    return [_list_row(period, place, row, ranks) for place, row in zip(places, rows, strict=True)]
+
+
+def _list_row(period: Period, rank: int, row: Any, ranks: Ranks) -> ListRow:
+    """A row from the player's newest standing; figures of the period only if they played."""
+    identity = (row.id, row.name, row.federation, row.sex, row.title, row.birth_year)
+    flag = rules.list_flag(row.sex == "F", row.last_active, period)
+    world_rank = ranks.world[row.id]
+    previous_rank = ranks.previous.get(row.id)
+    standing = (
+        world_rank,
+        None if previous_rank is None else previous_rank - world_rank,
+        row.peak,
+        row.peak_period,
+    )
+    return ListRow(rank, *identity, row.rating, *period_figures(row, period), flag, *standing)
+
+
+def period_figures(row: Any, period: Period) -> tuple[int | None, int, int, int | None]:
+    """A list row's change, games, K for the next period and K applied: the period's own
+    figures if the player has a row in it, else no change and K from their standing."""
+    if row.period == period:
+        return row.change, row.games, row.k_next, row.k_applied
+    state = rules.RatingState(
+        row.rating, row.games_completed, row.ever_2400, row.peak, row.birth_year
+    )
+    return 0, 0, rules.development_coefficient(state, period + 1), None

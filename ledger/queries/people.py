@@ -1,0 +1,136 @@
+"""Finding players by name or number, and spotting two records that may be one person.
+
+The read side of player identity: queries take a session and never commit. Names match by
+their keys (`ledger.core.names`), so accents, case and word order do not matter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from sqlalchemy import ColumnElement, and_, case, or_, select
+from sqlalchemy.orm import Session, aliased
+
+from ledger.core import names
+from ledger.core.domain import Pool
+from ledger.core.errors import InvalidInput
+from ledger.core.records import LARGEST_ID
+from ledger.storage.batches import AnyRow, AnySelect, select_in
+from ledger.storage.database import LIKE_ESCAPE, like_escaped
+from ledger.storage.models import Player, PlayerRating
+
+FIND_LIMIT = 50
+
+
+@dataclass(frozen=True, slots=True)
+class FoundPlayer:
+    """A player a search found; `rating` is their current rating in the pool searched (None
+    if unrated there)."""
+
+    id: int
+    fide_id: int | None
+    name: str
+    federation: str | None
+    birth_year: int | None
+    rating: int | None
+
+
+def find_players(
+    session: Session, text: str, pool: Pool, limit: int = FIND_LIMIT
+) -> list[FoundPlayer]:
+    """The players whose name has a word starting with each word of `text`, in any order
+    ("carl mag" finds "Carlsen, Magnus"); a number also finds that ledger or FIDE ID.
+
+    Exact matches (the whole name, or the ID) come first, then by name and ID.
+    """
+    words = names.name_words(text)
+    if not words:
+        raise InvalidInput(
+            "the search has no name in it; give part of a name, a ledger ID or a FIDE ID."
+        )
+    wanted: ColumnElement[bool] = and_(*(_has_word_starting(word) for word in words))
+    exact: ColumnElement[bool] = Player.name_key == names.name_key(text)
+    number = _number(text)
+    if number is not None:
+        by_number = or_(Player.id == number, Player.fide_id == number)
+        wanted, exact = or_(wanted, by_number), or_(exact, by_number)
+    statement = (
+        select(
+            Player.id,
+            Player.fide_id,
+            Player.name,
+            Player.federation,
+            Player.birth_year,
+            PlayerRating.rating,
+        )
+        .outerjoin(
+            PlayerRating, (PlayerRating.player_id == Player.id) & (PlayerRating.pool == pool)
+        )
+        .where(wanted)
+        .order_by(case((exact, 0), else_=1), Player.name, Player.id)
+        .limit(limit)
+    )
+    return [FoundPlayer(*row) for row in session.execute(statement)]
+
+
+def _has_word_starting(word: str) -> ColumnElement[bool]:
+    """SQL for "a word of the name key starts with `word`" (a key is words joined by
+    single spaces)."""
+    escaped = like_escaped(word)
+    return or_(
+        Player.name_key.like(f"{escaped}%", escape=LIKE_ESCAPE),
+        Player.name_key.like(f"% {escaped}%", escape=LIKE_ESCAPE),
+    )
+
+
+def _number(text: str) -> int | None:
+    """The ID a query of digits names, or None (also for numbers no ID can be)."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()):
+        return None
+    number = int(digits)
+    return number if number <= LARGEST_ID else None
+
+
+def likely_duplicates(session: Session, player_ids: Collection[int]) -> list[str]:
+    """One line for each other player with the same name key and birth year as one of
+    `player_ids`, suggesting the merge that keeps the other record.
+
+    A pair within `player_ids` is named once, keeping the lower ID. Players with two
+    different FIDE IDs are two people and never named.
+    """
+    given = set(player_ids)
+    pairs = [
+        row
+        for row in select_in(session, _same_person_statement(), Player.id, given)
+        if row.other_id not in given or row.other_id < row.id
+    ]
+    pairs.sort(key=lambda row: (row.id, row.other_id))
+    return [_duplicate_line(row) for row in pairs]
+
+
+def _same_person_statement() -> AnySelect:
+    """Each player with the other players who share their name key and birth year."""
+    other = aliased(Player)
+    return select(
+        Player.id,
+        Player.name,
+        Player.birth_year,
+        other.id.label("other_id"),
+        other.name.label("other_name"),
+    ).join(
+        other,
+        (other.name_key == Player.name_key)
+        & (other.birth_year == Player.birth_year)
+        & (other.id != Player.id)
+        & (Player.fide_id.is_(None) | other.fide_id.is_(None)),
+    )
+
+
+def _duplicate_line(row: AnyRow) -> str:
+    return (
+        f'player {row.id} "{row.name}" (born {row.birth_year}) may be the same person as '
+        f'{row.other_id} "{row.other_name}"; merge them with '
+        f"`ledger merge-players {row.other_id} {row.id}` if so."
+    )

@@ -1,0 +1,54 @@
+"""The published list a reader asks for: by period, by the day it was in force, or as an
+earlier version; filtered, and cut to its first rows. Every face reads lists through here,
+so each request is checked, and answered, the same way.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field, replace
+
+from sqlalchemy.orm import Session
+
+from ledger.core.domain import Period, Pool
+from ledger.core.errors import Hint, InvalidInput
+from ledger.queries import versions
+from ledger.queries.lists import ORIGINAL, ListFilter, RatingList, published_period, rating_list
+
+
+@dataclass(frozen=True, slots=True)
+class ListRequest:
+    """A published list: the newest by default, else the list of `period` or the one in
+    force on `as_of`; with `version`, the list as that version of the period published it.
+    Refused if it names both a period and a day, or a version with a day."""
+
+    pool: Pool = Pool.STANDARD
+    period: Period | None = None
+    as_of: dt.date | None = None
+    version: int | None = None
+    top: int | None = None
+    only: ListFilter = field(default_factory=ListFilter)
+
+    def __post_init__(self) -> None:
+        if self.period is not None and self.as_of is not None:
+            raise InvalidInput(
+                "a list is asked for by its period or by a day, not both.", Hint.PERIOD_OR_DAY
+            )
+        if self.version is not None and self.as_of is not None:
+            raise InvalidInput(
+                "a version is one of a period's lists, not of a day's.", Hint.VERSION_OF_A_PERIOD
+            )
+
+
+def published_list(session: Session, request: ListRequest) -> RatingList:
+    """The list asked for, best first. A list a re-rate revised says which version it is."""
+    pool, top, only = request.pool, request.top, request.only
+    if request.version is None:
+        published = rating_list(session, pool, request.period, top, only, request.as_of)
+        shown = versions.version(session, pool, published.period, None)
+        return replace(published, version=shown if shown.number > ORIGINAL else None)
+    period = request.period or published_period(session, pool)[0]
+    shown = versions.version(session, pool, period, request.version)
+    if shown.current:
+        return published_list(session, replace(request, period=period, version=None))
+    return versions.version_list(session, pool, shown, top, only)

@@ -1,0 +1,327 @@
+"""Everything that knows which database the ledger uses and how to talk to it.
+
+The URL comes from `--db`, else `LEDGER_DATABASE_URL`, else `sqlite:///ledger.db`. The
+engine factory sets SQLite up for real transactions (the sqlite3 driver's legacy
+transaction handling is replaced as SQLAlchemy's SQLite documentation describes, so DDL and
+every statement of a service are inside one BEGIN ... COMMIT), foreign keys and WAL. Opening a
+ledger checks its schema (`ledger.storage.schema`).
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import quote
+
+from sqlalchemy import (
+    ARRAY,
+    Connection,
+    Engine,
+    any_,
+    bindparam,
+    create_engine,
+    event,
+    text,
+)
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import (
+    ArgumentError,
+    DataError,
+    DBAPIError,
+    IntegrityError,
+    NoSuchModuleError,
+    OperationalError,
+    SAWarning,
+)
+from sqlalchemy.orm import Session, sessionmaker
+
+from ledger.core.domain import Pool
+from ledger.core.errors import Conflict, InvalidInput, LedgerError
+from ledger.storage import schema
+
+URL_VARIABLE = "LEDGER_DATABASE_URL"
+DEFAULT_URL = "sqlite:///ledger.db"
+SQLITE_BUSY_TIMEOUT_SECONDS = 30
+_WRITES = "ledger_writes"
+
+
+def resolve_url(option: str | None = None) -> str:
+    """The database URL: the `--db` option, else the environment variable, else the default."""
+    return option or os.environ.get(URL_VARIABLE) or DEFAULT_URL
+
+
+_SECRET_PARAMETERS = frozenset(("password", "sslpassword"))
+"""Query parameters that carry a password (libpq takes `?password=`, as the URL's own)."""
+_HIDDEN = "***"
+
+
+def shown_url(url: str | URL) -> str:
+    """The URL as it may appear in messages: never with its password, whether it is given
+    before the host or as a query parameter."""
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
+        return "<malformed URL>"
+    hidden = {key: _HIDDEN for key in parsed.query if key.lower() in _SECRET_PARAMETERS}
+    shown = parsed.update_query_dict(hidden).render_as_string(hide_password=True)
+    return shown.replace(quote(_HIDDEN), _HIDDEN)
+
+
+def _secrets(url: str | URL) -> list[str]:
+    """The passwords in `url`, as they may be spelt in a message: as given, and quoted as a
+    rendered URL spells them."""
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
+        return []
+    found = [parsed.password] if parsed.password else []
+    for key, value in parsed.query.items():
+        if key.lower() in _SECRET_PARAMETERS:
+            found += [value] if isinstance(value, str) else list(value)
+    secrets = {str(secret) for secret in found if secret}
+    return sorted(secrets | {quote(secret, safe="") for secret in secrets}, key=len, reverse=True)
+
+
+def _one_line(text: str, url: str | URL) -> str:
+    """A message from SQLAlchemy or a driver as one line, without the URL's passwords."""
+    line = " ".join(text.split()) or "no message"
+    for secret in _secrets(url):
+        line = line.replace(secret, _HIDDEN)
+    return line
+
+
+def parsed_url(url: str | URL) -> URL:
+    try:
+        return make_url(url)
+    except (ArgumentError, ValueError):
+        raise LedgerError(
+            f"cannot use database URL {shown_url(url)}: it is not a database URL such as "
+            "sqlite:///ledger.db or postgresql+psycopg://user@host/ledger."
+        ) from None
+
+
+def create_ledger_engine(url: str) -> Engine:
+    """An engine for `url`, with the SQLite transaction fix and pragmas where it is SQLite."""
+    parsed = parsed_url(url)
+    try:
+        with warnings.catch_warnings():
+            # e.g. query arguments the driver would ignore: refused, not a warning on stderr.
+            warnings.simplefilter("error", SAWarning)
+            if parsed.get_backend_name() == "sqlite":
+                timeout = {"timeout": SQLITE_BUSY_TIMEOUT_SECONDS}
+                engine = create_engine(parsed, connect_args=timeout)
+                _own_sqlite_transactions(engine)
+                return engine
+            return create_engine(parsed)
+    except (ArgumentError, NoSuchModuleError, ImportError, ValueError, SAWarning) as error:
+        raise LedgerError(
+            f"cannot use database URL {shown_url(url)}: {_one_line(str(error), url)}"
+        ) from None
+
+
+def _own_sqlite_transactions(engine: Engine) -> None:
+    """Let SQLAlchemy, not the sqlite3 driver, emit BEGIN, so that a transaction is atomic.
+
+    A write session begins with BEGIN IMMEDIATE: it takes SQLite's write lock first, so two
+    writers queue (up to the busy timeout) instead of failing half-way.
+    """
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Connection) -> None:
+        writes = connection.get_execution_options().get(_WRITES, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
+
+
+def _snapshot_reads(engine: Engine) -> Engine:
+    """Reads see one snapshot, so a list read during a close is wholly before or after it.
+
+    SQLite's read transactions (BEGIN, in WAL mode) already do; PostgreSQL needs
+    REPEATABLE READ, its default READ COMMITTED gives each statement its own snapshot.
+    """
+    if engine.dialect.name == "postgresql":
+        return engine.execution_options(isolation_level="REPEATABLE READ")
+    return engine
+
+
+class Ledger:
+    """An open ledger database: read sessions and write transactions on one engine."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._reads = sessionmaker(_snapshot_reads(engine), expire_on_commit=False)
+        self._writes = sessionmaker(
+            engine.execution_options(**{_WRITES: True}), expire_on_commit=False
+        )
+
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        """A session for queries; it never commits."""
+        with _database_errors(self.engine), self._reads() as session:
+            yield session
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """A session whose work is committed at the end, or rolled back entirely on error."""
+        with _database_errors(self.engine), self._writes.begin() as session:
+            yield session
+
+    @contextmanager
+    def trial(self) -> Iterator[Session]:
+        """A write session that is always rolled back: what a change would do, unwritten."""
+        with _database_errors(self.engine), self._writes() as session:
+            try:
+                yield session
+            finally:
+                session.rollback()
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+@contextmanager
+def _database_errors(engine: Engine) -> Iterator[None]:
+    """Turn the driver's operational failures into one-line ledger errors."""
+    try:
+        yield
+    except DataError as error:
+        raise InvalidInput(
+            f"the database refused a value: {_first_line(str(error.orig), engine)}"
+        ) from None
+    except OverflowError as error:
+        # The sqlite3 driver's refusal of an integer beyond 64 bits.
+        raise InvalidInput(
+            f"the database refused a value: {_one_line(str(error), engine.url)}."
+        ) from None
+    except UnicodeEncodeError as error:
+        # Text that is not Unicode: undecodable bytes on a command line become surrogates.
+        raise InvalidInput(
+            f"the database refused a value: text that is not valid UTF-8 ({error.reason})."
+        ) from None
+    except IntegrityError as error:
+        raise Conflict(
+            "the database refused a duplicate or a broken reference "
+            f"({_first_line(str(error.orig), engine)}); nothing was written. If another process "
+            "was writing at the same time, try again."
+        ) from None
+    except OperationalError as error:
+        text = str(error.orig)
+        if "database is locked" in text:
+            raise Conflict(
+                "the ledger is busy: another process is writing to it; try again when it is done."
+            ) from None
+        raise LedgerError(
+            f"database {shown_url(engine.url)} failed: {_first_line(text, engine)}"
+        ) from None
+    except DBAPIError as error:
+        raise LedgerError(
+            f"database {shown_url(engine.url)} refused the command: "
+            f"{_first_line(str(error.orig), engine)}"
+        ) from None
+
+
+def _first_line(text: str, engine: Engine) -> str:
+    first = text.strip().splitlines()[0] if text.strip() else ""
+    return _one_line(first, engine.url)
+
+
+_POOL_LOCK_BASE = 0x1ED6E0
+
+
+def lock_pool(session: Session, pool: Pool) -> None:
+    """Serialise the writes that touch a pool's calendar and lists (closes, new games, new
+    starting ratings): a PostgreSQL advisory lock held until the transaction ends. A game
+    recorded during a close waits for it, then sees the period closed. On SQLite the write
+    transaction already holds the database's write lock."""
+    if is_postgresql(session):
+        key = _POOL_LOCK_BASE + list(Pool).index(pool)
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+
+
+def is_postgresql(session: Session) -> bool:
+    return session.get_bind().dialect.name == "postgresql"
+
+
+def one_of(session: Session, column: Any, values: Sequence[Any]) -> Any:
+    """SQL for `column IN values`. On PostgreSQL one array parameter (`= ANY`): a list of
+    thousands of parameters would be a new statement for the driver to parse every time."""
+    if is_postgresql(session):
+        return column == any_(bindparam(None, list(values), type_=ARRAY(column.type)))
+    return column.in_(values)
+
+
+LIKE_ESCAPE = "\\"
+
+
+def like_escaped(text: str) -> str:
+    """`text` for a LIKE pattern (with `escape=LIKE_ESCAPE`): its % and _ match themselves."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+SQLITE_HISTORY_ANALYSIS_LIMIT = 10_000
+"""Rows SQLite samples per index of a table that grows with the years (games, list rows)."""
+
+
+def refresh_statistics(
+    session: Session, players: Sequence[str] = (), history: Sequence[str] = ()
+) -> None:
+    """Let the query planner see the rows a bulk write just added (ANALYZE).
+
+    Without it PostgreSQL keeps the row counts of the empty tables until autovacuum runs,
+    and SQLite has no statistics at all: the first reads after a large close would join as
+    if the tables held a few rows, or count ranks through the wrong index. On SQLite the
+    tables that grow with the players are analysed whole (the rank counts need exact
+    figures), those that grow with history from a sample, so the cost stays flat.
+    """
+    sqlite = not is_postgresql(session)
+    for limit, tables in ((0, players), (SQLITE_HISTORY_ANALYSIS_LIMIT, history)):
+        if sqlite:
+            session.execute(text(f"PRAGMA analysis_limit = {limit}"))
+        for table in tables:
+            session.execute(text(f"ANALYZE {table}"))
+
+
+def open_ledger(url: str) -> Ledger:
+    """Open the ledger at `url`, creating its schema if the database is empty."""
+    engine = create_ledger_engine(url)
+    try:
+        with _database_errors(engine), engine.begin() as connection:
+            schema.ensure_schema(connection, shown_url(url))
+    except BaseException:
+        engine.dispose()
+        raise
+    return Ledger(engine)
+
+
+def upgrade_schema(url: str) -> tuple[str | None, str | None]:
+    """Run every pending migration; returns the revisions before and after."""
+    engine = create_ledger_engine(url)
+    try:
+        with _database_errors(engine), engine.begin() as connection:
+            before = schema.schema_revision(connection)
+            if before is None:
+                schema.refuse_foreign_database(connection, shown_url(url))
+            schema.upgrade(connection)
+            return before, schema.schema_revision(connection)
+    finally:
+        engine.dispose()
+
+
+def current_revision(url: str) -> tuple[str | None, str | None]:
+    """The database's schema revision and the newest revision this ledger knows."""
+    engine = create_ledger_engine(url)
+    try:
+        with _database_errors(engine), engine.connect() as connection:
+            return schema.schema_revision(connection), schema.head_revision()
+    finally:
+        engine.dispose()

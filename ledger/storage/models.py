@@ -1,0 +1,399 @@
+"""The database tables, as SQLAlchemy 2 typed models.
+
+Columns and constraints only: the rules live in `ledger.core.rules`, the transactions in the
+services. Ratings, scores and hundredths are integers; periods are stored as `YYYY-MM`.
+
+The published lists are stored as changes: a `ListEntry` row is written for a player only
+in a period where their standing changed (rated games, a first appearance, a new or lost
+rating). The list in force at period P is, for every player, their newest entry at or before
+P; `PlayerRating` holds each player's standing after the newest list, so the newest list is
+read without history and a close writes rows only for the players who played.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from enum import StrEnum
+from typing import Annotated
+
+from sqlalchemy import (
+    CheckConstraint,
+    Dialect,
+    Enum,
+    ForeignKey,
+    Index,
+    MetaData,
+    String,
+    TypeDecorator,
+    UniqueConstraint,
+    true,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from ledger.core.domain import ByeKind, GameResult, Period, Pool
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class PeriodType(TypeDecorator[Period]):
+    """A `Period` stored as its `YYYY-MM` text, which sorts in calendar order."""
+
+    impl = String(7)
+    cache_ok = True
+
+    def process_bind_param(self, value: Period | None, dialect: Dialect) -> str | None:
+        return None if value is None else _period_text(value)
+
+    def process_result_value(self, value: str | None, dialect: Dialect) -> Period | None:
+        return None if value is None else _period(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _period_text(period: Period) -> str:
+    """Periods written to the database; a close writes a few of them a million times."""
+    return str(period)
+
+
+@functools.lru_cache(maxsize=4096)
+def _period(text: str) -> Period:
+    """Periods read back from the database; a list of a million rows holds a few hundred."""
+    return Period.parse(text)
+
+
+def _stored_enum(enum: type[StrEnum], name: str) -> Enum:
+    """An enum kept as its text value, with a CHECK constraint on both backends."""
+    return Enum(
+        enum,
+        name=name,
+        native_enum=False,
+        create_constraint=True,
+        length=max(len(member.value) for member in enum),
+        values_callable=lambda members: [member.value for member in members],
+        validate_strings=True,
+    )
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {  # noqa: RUF012 - SQLAlchemy reads it from the class
+        Period: PeriodType,
+        Pool: _stored_enum(Pool, "pool"),
+        GameResult: _stored_enum(GameResult, "result"),
+        ByeKind: _stored_enum(ByeKind, "bye_kind"),
+    }
+
+    def __repr__(self) -> str:
+        columns = ", ".join(f"{c.key}={getattr(self, c.key)!r}" for c in self.__table__.columns)
+        return f"{type(self).__name__}({columns})"
+
+
+PlayerId = Annotated[int, mapped_column(ForeignKey("players.id"))]
+PoolKey = Annotated[Pool, mapped_column(primary_key=True)]
+
+
+class Player(Base):
+    """A person the ledger rates, under the ledger ID (often a FIDE or federation ID)."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    fide_id: Mapped[int | None] = mapped_column(unique=True)
+    name: Mapped[str] = mapped_column(String(200))
+    federation: Mapped[str | None] = mapped_column(String(3), index=True)
+    sex: Mapped[str | None] = mapped_column(String(1))
+    title: Mapped[str | None] = mapped_column(String(8))
+    women_title: Mapped[str | None] = mapped_column(String(8))
+    other_titles: Mapped[str | None] = mapped_column(String(100))
+    foa_title: Mapped[str | None] = mapped_column(String(8))
+    birth_year: Mapped[int | None]
+    name_key: Mapped[str] = mapped_column(String(200), index=True)
+    """The name for matching (`ledger.core.names.name_key`): no accents or case, words sorted."""
+    sort_name: Mapped[str] = mapped_column(String(200), index=True)
+    """The name for ordering (`ledger.core.names.sort_key`): no accents or case, words in order."""
+
+    __table_args__ = (CheckConstraint("sex IN ('M', 'F')", name="sex"),)
+
+
+class PlayerRating(Base):
+    """A player's standing in one pool after the newest published list (or a pending start).
+
+    `rating` is None once the player has lost their rating (7.1.4). `first_list` is None for
+    a starting rating that no published list has carried yet; the next close lists it.
+    """
+
+    __tablename__ = "player_ratings"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    pool: Mapped[PoolKey]
+    rating: Mapped[int | None]
+    games_completed: Mapped[int]
+    ever_2400: Mapped[bool]
+    peak: Mapped[int]
+    peak_period: Mapped[Period | None]
+    last_active: Mapped[Period | None]
+    first_list: Mapped[Period | None]
+
+    __table_args__ = (
+        Index("ix_player_ratings_pool_rating", "pool", "rating", "first_list"),
+        Index("ix_player_ratings_pool_first_list", "pool", "first_list"),
+    )
+
+
+class Event(Base):
+    """A tournament, match or league in one pool: its games are rated in the period of its
+    end date. Names are unique within a pool."""
+
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    pool: Mapped[Pool]
+    name: Mapped[str] = mapped_column(String(200))
+    city: Mapped[str | None] = mapped_column(String(100))
+    federation: Mapped[str | None] = mapped_column(String(3))
+    start_date: Mapped[dt.date]
+    end_date: Mapped[dt.date]
+
+    __table_args__ = (UniqueConstraint("pool", "name"),)
+
+
+class Game(Base):
+    """A game as reported. `period` is the rating period it belongs to (FIDE 5).
+
+    `rated` is False for a game the arbiter reported as not rated (TRF codes W, D, L).
+    """
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    pool: Mapped[Pool]
+    period: Mapped[Period]
+    date: Mapped[dt.date]
+    event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id"), index=True)
+    round: Mapped[int | None]
+    white_id: Mapped[PlayerId] = mapped_column(index=True)
+    black_id: Mapped[PlayerId] = mapped_column(index=True)
+    result: Mapped[GameResult]
+    rated: Mapped[bool] = mapped_column(server_default=true())
+    import_id: Mapped[int | None] = mapped_column(ForeignKey("imports.id"))
+
+    __table_args__ = (
+        CheckConstraint("white_id <> black_id", name="two_players"),
+        Index("ix_games_pool_period", "pool", "period"),
+    )
+
+
+class RatingPeriod(Base):
+    """A pool's rating period; `closed_at` is set when its list is published.
+
+    `closed_by` is the period whose close published this one's list: itself, or a later one
+    for an empty period closed along with it (None for lists published before it was kept).
+    """
+
+    __tablename__ = "rating_periods"
+
+    pool: Mapped[PoolKey]
+    period: Mapped[Period] = mapped_column(primary_key=True)
+    closed_at: Mapped[dt.datetime | None]
+    closed_by: Mapped[Period | None]
+
+
+class ListFigures:
+    """A player's figures on a published list, for `ListEntry` and `SupersededEntry`.
+
+    `previous_rating` is the rating on the previous list (None for a player new to the
+    list), `change` is None for a player newly rated on this list; `listed` is False when the new
+    rating fell below the floor and the player is unrated from this list on. `k_times_sum`
+    is the unrounded K x ΣΔR in hundredths, `k_applied` the K used (after the 700 cap),
+    `k_rule` the line of 8.3.3 that gave it (`ledger.core.rules.KRule`), and
+    `k_next` the K in force for the next period (None once the player is unrated).
+    """
+
+    rating: Mapped[int]
+    previous_rating: Mapped[int | None]
+    change: Mapped[int | None]
+    listed: Mapped[bool]
+    games: Mapped[int]
+    k_applied: Mapped[int | None]
+    k_rule: Mapped[str | None] = mapped_column(String(24))
+    k_times_sum: Mapped[int | None]
+    k_next: Mapped[int | None]
+    games_completed: Mapped[int]
+    ever_2400: Mapped[bool]
+    peak: Mapped[int]
+    peak_period: Mapped[Period | None]
+    last_active: Mapped[Period | None]
+
+
+LIST_FIGURES = tuple(ListFigures.__annotations__)
+"""The names of a list row's figures, as `ListEntry` and `SupersededEntry` hold them."""
+
+
+class ListEntry(ListFigures, Base):
+    """A player's row on the list published by closing `period`, where it changed."""
+
+    __tablename__ = "list_entries"
+
+    pool: Mapped[PoolKey]
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    period: Mapped[Period] = mapped_column(primary_key=True)
+    import_id: Mapped[int | None] = mapped_column(ForeignKey("imports.id"))
+    """The FIDE list file the row was imported from; None for a row the ledger rated."""
+
+    __table_args__ = (
+        Index("ix_list_entries_pool_period_rating", "pool", "period", "rating"),
+        Index("ix_list_entries_pool_period_previous_rating", "pool", "period", "previous_rating"),
+        Index("ix_list_entries_player_id", "player_id"),
+    )
+
+
+class ListVersion(Base):
+    """One publication of a period's list: version 1 by its close (the "original"), each
+    later one by a re-rate. `id` orders every publication of the pool's lists in time;
+    the newest version of a closed period is the list in `list_entries`."""
+
+    __tablename__ = "list_versions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    pool: Mapped[Pool]
+    period: Mapped[Period]
+    version: Mapped[int]
+    published_at: Mapped[dt.datetime]
+
+    __table_args__ = (UniqueConstraint("pool", "period", "version"),)
+
+
+class SupersededEntry(ListFigures, Base):
+    """A list row of an earlier version of a period's list, kept when a re-rate replaced
+    it: a `ListEntry` as that version published it (an imported list is never re-rated)."""
+
+    __tablename__ = "superseded_entries"
+
+    pool: Mapped[PoolKey]
+    period: Mapped[Period] = mapped_column(primary_key=True)
+    version: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+
+    __table_args__ = (Index("ix_superseded_entries_player_id", "player_id"),)
+
+
+class LogEntry(Base):
+    """One change to the ledger's published state, for `ledger log`: a close, re-rate,
+    reopen, correction, import or merge, with who made it, why, and what it did."""
+
+    __tablename__ = "log_entries"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[dt.datetime]
+    operator: Mapped[str] = mapped_column(String(100))
+    action: Mapped[str] = mapped_column(String(30))
+    pool: Mapped[Pool | None]
+    period: Mapped[Period | None]
+    reason: Mapped[str | None] = mapped_column(String(1000))
+    summary: Mapped[str] = mapped_column(String(1000))
+
+
+STANDING_COLUMNS = (
+    "rating",
+    "games_completed",
+    "ever_2400",
+    "peak",
+    "peak_period",
+    "last_active",
+    "first_list",
+)
+"""A player's standing in a pool, as `PlayerRating` holds it and `PriorStanding` keeps it."""
+
+
+class PriorStanding(Base):
+    """A player's standing in a pool before the close of `period` changed it, kept so that
+    `reopen-period` restores it exactly. `had_standing` is False for a player the close gave
+    their first standing in the pool (reopening removes it)."""
+
+    __tablename__ = "prior_standings"
+
+    pool: Mapped[PoolKey]
+    period: Mapped[Period] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    had_standing: Mapped[bool]
+    rating: Mapped[int | None]
+    games_completed: Mapped[int | None]
+    ever_2400: Mapped[bool | None]
+    peak: Mapped[int | None]
+    peak_period: Mapped[Period | None]
+    last_active: Mapped[Period | None]
+    first_list: Mapped[Period | None]
+
+    __table_args__ = (Index("ix_prior_standings_player_id", "player_id"),)
+
+
+class GameRating(Base):
+    """How the close rated one game: the ratings used and each side's expected score.
+
+    An expected score is None where that side was not rated (an unrated player or opponent,
+    a forfeit, a rapid or blitz pairing too far apart). A rating is None for an unrated player.
+    """
+
+    __tablename__ = "game_ratings"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    white_rating: Mapped[int | None]
+    black_rating: Mapped[int | None]
+    white_expected: Mapped[int | None]
+    black_expected: Mapped[int | None]
+
+
+class Bye(Base):
+    """A round an event's player sat out (TRF codes): stored, never rated (FIDE 5)."""
+
+    __tablename__ = "byes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"))
+    round: Mapped[int]
+    player_id: Mapped[PlayerId] = mapped_column(index=True)
+    kind: Mapped[ByeKind]
+    import_id: Mapped[int | None] = mapped_column(ForeignKey("imports.id"))
+
+    __table_args__ = (UniqueConstraint("event_id", "round", "player_id"),)
+
+
+class Import(Base):
+    """A file imported into the ledger; its content hash refuses a second import.
+
+    `period` is the list period of an imported FIDE rating list.
+    """
+
+    __tablename__ = "imports"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    file_name: Mapped[str] = mapped_column(String(500))
+    sha256: Mapped[str] = mapped_column(String(64))
+    rows: Mapped[int]
+    imported_at: Mapped[dt.datetime]
+    period: Mapped[Period | None]
+
+    __table_args__ = (UniqueConstraint("kind", "sha256"),)
+
+
+class PlayerMerge(Base):
+    """Two records of one person made one: `dropped_id`'s games and history now belong to
+    `kept_id`, and the dropped record is gone."""
+
+    __tablename__ = "player_merges"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kept_id: Mapped[PlayerId] = mapped_column(index=True)
+    dropped_id: Mapped[int]
+    dropped_fide_id: Mapped[int | None]
+    dropped_name: Mapped[str] = mapped_column(String(200))
+    games_moved: Mapped[int]
+    entries_moved: Mapped[int]
+    merged_at: Mapped[dt.datetime]

@@ -1,0 +1,81 @@
+"""The database schema, which Alembic manages: the revisions shipped with the ledger, the
+revision a database is at, and bringing it to the newest.
+
+An empty database is brought to the newest revision on first use; an older one is refused
+until `ledger db upgrade`; a database holding other tables is never touched.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, inspect
+
+from ledger.core.errors import LedgerError
+
+
+def migrations_directory() -> Path:
+    """Alembic's script directory: inside the installed package, or the source tree's."""
+    package = Path(__file__).resolve().parent.parent
+    packaged = package / "migrations"
+    if packaged.is_dir():
+        return packaged
+    return package.parent / "migrations"
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(migrations_directory()))
+    config.attributes["connection"] = connection
+    return config
+
+
+def ensure_schema(connection: Connection, where: str) -> None:
+    """Bring an empty database to the newest revision; refuse one at another revision, or a
+    database that holds tables of something else (`where` names it in the message)."""
+    current = schema_revision(connection)
+    head = head_revision()
+    if current == head:
+        return
+    if current is None:
+        refuse_foreign_database(connection, where)
+        upgrade(connection)
+    elif _is_known_revision(current):
+        raise LedgerError(
+            f"the database schema is at revision {current}, older than this ledger's {head}; "
+            "run `ledger db upgrade` first."
+        )
+    else:
+        raise LedgerError(
+            f"the database schema is at revision {current}, which this ledger does not know; "
+            "it was written by a newer ledger."
+        )
+
+
+def refuse_foreign_database(connection: Connection, where: str) -> None:
+    if set(inspect(connection).get_table_names()) - {"alembic_version"}:
+        raise LedgerError(f"{where} is not empty and is not a ledger database.")
+
+
+def schema_revision(connection: Connection) -> str | None:
+    """The Alembic revision the database is at, or None for an unversioned database."""
+    return MigrationContext.configure(connection).get_current_revision()
+
+
+def _is_known_revision(revision: str) -> bool:
+    script = ScriptDirectory.from_config(alembic_config())
+    return any(known.revision == revision for known in script.walk_revisions())
+
+
+def head_revision() -> str | None:
+    """The newest revision this ledger knows."""
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+def upgrade(connection: Connection) -> None:
+    """Run every pending migration on `connection`, in its transaction."""
+    command.upgrade(alembic_config(connection), "head")

@@ -1,0 +1,171 @@
+"""One read side for every face: requests checked by the query, errors that speak of the data
+(each face adding its own next step), one JSON shape; and the log written by the services."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+from sqlalchemy import select
+
+from ledger import queries
+from ledger.core.domain import GameResult, Period, Pool
+from ledger.core.errors import Hint, InvalidInput, NotFound
+from ledger.services import closing, reopening
+from ledger.services.activity import Author
+from ledger.storage.database import Ledger
+from ledger.storage.models import LogEntry
+
+from builders import NOW, close, game, player, run
+
+
+@pytest.fixture
+def two_lists(ledger: Ledger) -> dict[str, int]:
+    """Three players, the lists of 2026-09 and 2026-10."""
+    ids = {
+        name: player(ledger, name, rating=rating, federation="NOR", sex=sex)
+        for name, rating, sex in (("Ann", 2200, "F"), ("Bob", 2100, "M"), ("Cid", 2000, "M"))
+    }
+    game(ledger, ids["Ann"], ids["Bob"], "1-0", "2026-09-05")
+    close(ledger, "2026-09")
+    game(ledger, ids["Cid"], ids["Ann"], "1/2-1/2", "2026-10-05")
+    close(ledger, "2026-10")
+    return ids
+
+
+@pytest.mark.parametrize(
+    ("request_options", "hint"),
+    [
+        ({"period": Period(2026, 9), "as_of": dt.date(2026, 10, 5)}, Hint.PERIOD_OR_DAY),
+        ({"version": 1, "as_of": dt.date(2026, 10, 5)}, Hint.VERSION_OF_A_PERIOD),
+    ],
+    ids=["period-and-day", "version-and-day"],
+)
+def test_a_list_request_is_checked_by_the_query(
+    request_options: dict[str, object], hint: Hint
+) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        queries.ListRequest(Pool.STANDARD, **request_options)  # type: ignore[arg-type]
+    assert refused.value.hint is hint
+    assert "--" not in str(refused.value)
+
+
+def test_query_errors_speak_of_the_data_and_the_cli_adds_the_command(
+    ledger: Ledger, database_url: str
+) -> None:
+    with ledger.reading() as session, pytest.raises(NotFound) as refused:
+        queries.published_list(session, queries.ListRequest(Pool.STANDARD))
+    assert str(refused.value) == "no standard list has been published yet."
+    assert refused.value.hint is Hint.CLOSE_A_PERIOD
+    shown = run("list", db=database_url)
+    assert shown.stderr == (
+        "error: no standard list has been published yet; close a period first "
+        "(`ledger close-period YYYY-MM`).\n"
+    )
+
+
+def test_a_reopened_lists_error_names_its_versions_and_the_cli_the_option(
+    ledger: Ledger, two_lists: dict[str, int], database_url: str
+) -> None:
+    with ledger.transaction() as session:
+        reopening.reopen_period(session, Pool.STANDARD, Period(2026, 10), NOW)
+    with ledger.reading() as session, pytest.raises(NotFound) as refused:
+        queries.list_diff(session, Pool.STANDARD, Period(2026, 10))
+    assert str(refused.value) == (
+        "the standard list of 2026-10 was withdrawn (the period was reopened); its versions "
+        "1 to 1 stay readable."
+    )
+    assert refused.value.hint is Hint.EARLIER_VERSIONS
+    diff = run("diff", "--period", "2026-10", db=database_url)
+    assert diff.stderr.endswith("its versions 1 to 1 stay readable with --version.\n")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["list"],
+        ["list", "--women", "--period", "2026-09"],
+        ["player", "1"],
+        ["explain", "1"],
+        ["stats"],
+        ["peaks"],
+        ["history"],
+        ["games"],
+        ["find", "ann"],
+        ["log"],
+    ],
+    ids=lambda command: " ".join(command),
+)
+def test_json_output_is_the_read_sides_one_shape(
+    ledger: Ledger, two_lists: dict[str, int], database_url: str, command: list[str]
+) -> None:
+    """`--format json` prints exactly `queries.to_json` of what the query returns."""
+    asked = {
+        "list": lambda s: queries.published_list(
+            s,
+            queries.ListRequest(
+                Pool.STANDARD,
+                Period(2026, 9) if "--period" in command else None,
+                only=queries.ListFilter(women="--women" in command),
+            ),
+        ),
+        "player": lambda s: queries.player_card(s, 1, None),
+        "explain": lambda s: queries.explain(s, Pool.STANDARD, 1, None),
+        "stats": lambda s: queries.list_statistics(s, Pool.STANDARD, None, 2200, 50),
+        "peaks": lambda s: queries.peaks(s, Pool.STANDARD, None, None, False),
+        "history": lambda s: queries.rank_history(s, Pool.STANDARD, 1, None),
+        "games": lambda s: queries.game_listing(s, Pool.STANDARD, queries.GameFilter()),
+        "find": lambda s: queries.find_players(s, "ann", Pool.STANDARD),
+        "log": lambda s: queries.log_records(s, None, None),
+    }[command[0]]
+    with ledger.reading() as session:
+        answer = asked(session)
+    printed = run(*command, "--format", "json", db=database_url)
+    assert printed.exit_code == 0, printed.stderr
+    rows = answer.rows if command[0] == "list" else answer
+    assert printed.stdout == queries.to_json(queries.plain(rows)) + "\n"
+    assert json.loads(printed.stdout)
+
+
+def test_every_change_a_service_makes_is_logged_in_its_transaction(
+    ledger: Ledger, two_lists: dict[str, int]
+) -> None:
+    officer = Author("officer", "monthly close")
+    game(ledger, two_lists["Bob"], two_lists["Cid"], "0-1", "2026-11-05")
+    with ledger.transaction() as session:
+        closing.close_period(session, Pool.STANDARD, Period(2026, 11), NOW, officer)
+    with ledger.reading() as session:
+        newest = session.scalars(select(LogEntry).order_by(LogEntry.id.desc())).first()
+    assert newest is not None
+    assert (newest.action, newest.operator, newest.reason, newest.period) == (
+        "close",
+        "officer",
+        "monthly close",
+        Period(2026, 11),
+    )
+    assert "games rated 1" in newest.summary
+
+
+def test_a_refused_change_logs_nothing(ledger: Ledger, two_lists: dict[str, int]) -> None:
+    with ledger.reading() as session:
+        before = session.scalars(select(LogEntry.id)).all()
+    with pytest.raises(Exception, match="already closed"), ledger.transaction() as session:
+        closing.close_period(session, Pool.STANDARD, Period(2026, 10), NOW)
+    with ledger.reading() as session:
+        assert session.scalars(select(LogEntry.id)).all() == before
+
+
+@pytest.mark.parametrize(
+    ("result", "white", "black"),
+    [
+        (GameResult.WHITE_WINS, 100, 0),
+        (GameResult.DRAW, 50, 50),
+        (GameResult.BLACK_WINS, 0, 100),
+        (GameResult.WHITE_WINS_BY_FORFEIT, 100, 0),
+        (GameResult.BLACK_WINS_BY_FORFEIT, 0, 100),
+        (GameResult.DOUBLE_FORFEIT, 0, 0),
+    ],
+)
+def test_a_results_score_from_either_side(result: GameResult, white: int, black: int) -> None:
+    assert (result.score(True), result.score(False)) == (white, black)
