@@ -1,4 +1,5 @@
-"""The README is part of the product: its commands exist, have help, and its demo runs."""
+"""The README and the command reference are part of the product: every command is in both
+and has help, the README stays a front door, and its demo runs."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from builders import run
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+COMMANDS = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+HEADINGS = [line for line in COMMANDS.splitlines() if line.startswith("## ")]
 
 
 def _commands() -> list[str]:
@@ -25,13 +28,20 @@ def _commands() -> list[str]:
     return names
 
 
-def test_every_command_is_in_the_readme_and_has_help() -> None:
+def test_every_command_is_in_the_reference_and_the_readme_and_has_help() -> None:
     assert len(_commands()) == 32
     for name in _commands():
-        assert f"ledger {name}" in README, name
+        assert any(f"`ledger {name}" in heading for heading in HEADINGS), name
+        assert f"`ledger {name}" in README, name
         shown = run(*name.split(), "--help")
         assert shown.exit_code == 0, name
         assert "Usage" in shown.stdout
+
+
+def test_the_readme_is_a_front_door_that_links_the_reference() -> None:
+    assert len(README.splitlines()) <= 200
+    assert "(docs/commands.md)" in README
+    assert "(docs/architecture.md)" in README
 
 
 def test_ci_runs_the_readmes_test_command() -> None:
