@@ -1,25 +1,25 @@
-"""People's names for matching: one key per name, whatever the order, accents or case.
+"""People's names for matching: one key per name, whatever the order, script, accents or case.
 
 A federation's list writes "Carlsen, Magnus", a PGN file "Magnus Carlsen", a club sheet
-"CARLSEN Magnus"; all three are one key. Pure: standard library only.
+"CARLSEN Magnus"; all three are one key. Names in other scripts are transliterated to
+Latin letters (`anyascii`, ISC licence), so "Иванов, Иван" has the key of "Ivan Ivanov".
+Pure: no I/O beyond the library's own tables.
 """
 
 from __future__ import annotations
 
-import unicodedata
+from anyascii import anyascii
 
-_LETTERS = str.maketrans(
-    {"ø": "o", "ł": "l", "æ": "ae", "œ": "oe", "đ": "d", "ð": "d", "ı": "i", "þ": "th"}
-)
-"""Lower-case letters that NFKD does not split into a base letter and a mark (case folding
-has already turned ß into ss, and capitals into these)."""
+SPELLED_OUT = (("ae", "a"), ("oe", "o"), ("ue", "u"))
+"""The German and Scandinavian ways of writing ä, ö and ü without the marks ("Mueller" for
+"Müller"): searches treat each pair as its one letter (`search_form`)."""
 
 
 def name_key(name: str) -> str:
     """A name's words, plain and sorted: "Müller, Jörg" and "Jorg Muller" share "jorg muller".
 
-    Accents go, case folds, and anything but letters and digits (commas, dots, hyphens,
-    apostrophes) separates words.
+    Letters are transliterated to Latin ones without marks, case folds, and anything but
+    letters and digits (commas, dots, hyphens, apostrophes) separates words.
     """
     return " ".join(sorted(_words(name)))
 
@@ -34,11 +34,15 @@ def name_words(query: str) -> list[str]:
     return list(dict.fromkeys(_words(query)))
 
 
+def search_form(key: str) -> str:
+    """A key or query word with the spelled-out umlauts made single letters, so that
+    "mueller" and "Müller" meet ("muller"). Applied alike to both sides of a search; the
+    same replacements in the same order as SQL's `replace` makes them."""
+    for pair, letter in SPELLED_OUT:
+        key = key.replace(pair, letter)
+    return key
+
+
 def _words(text: str) -> list[str]:
-    folded = unicodedata.normalize("NFKD", text).casefold()
-    plain = "".join(
-        char if char.isalnum() else " "
-        for char in folded.translate(_LETTERS)
-        if not unicodedata.combining(char)
-    )
+    plain = "".join(char if char.isalnum() else " " for char in anyascii(text).casefold())
     return plain.split()

@@ -9,7 +9,7 @@ row, so the cost follows the period's games, not the size of the list.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
@@ -19,8 +19,9 @@ from sqlalchemy.orm import Session
 from ledger.core import rules
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Conflict
-from ledger.services import activity
+from ledger.services import activity, list_details
 from ledger.services.activity import OS_USER, Author
+from ledger.services.list_details import NO_DETAILS, Details, Shown, carried
 from ledger.storage.batches import AnyRow, AnySelect, batched, insert_rows, select_in, update_rows
 from ledger.storage.database import lock_pool, one_of, refresh_statistics
 from ledger.storage.models import (
@@ -75,12 +76,15 @@ def close_through(
     period: Period,
     now: dt.datetime,
     joining: Joining | None = None,
+    shown: Shown | None = None,
 ) -> ClosedPeriod:
     """Close `period` and every earlier empty open period, unlogged: a re-rate closes again
     under its own log entry, and the demo is built without one.
 
     Every starting rating no list has carried yet joins the first list closed, except in a
-    re-rate, where `joining` says which list each joined.
+    re-rate, where `joining` says which list each joined; likewise each list carries the
+    federations and titles recorded (`ledger.services.list_details`), except in a re-rate,
+    where `shown` says what each list showed.
     """
     lock_pool(session, pool)
     newest = newest_closed_period(session, pool)
@@ -97,7 +101,8 @@ def close_through(
     totals = _Totals()
     for each in periods:
         only = None if joining is None else joining.get(each, frozenset())
-        _close_one(session, pool, each, now, totals, period, only)
+        details = None if shown is None else shown(each)
+        _close_one(session, pool, each, now, totals, period, only, details)
     refresh_statistics(
         session,
         players=("players", "player_ratings"),
@@ -144,6 +149,10 @@ class _Standing:
     peak_period: Period | None
     first_list: Period | None
     last_active: Period | None
+    listed: Details | None = None
+    """The federation and title the newest list shows (None: on no list)."""
+    details: Details = NO_DETAILS
+    """The federation and title this period's list carries."""
     rated_games: list[rules.RatedGame] = field(default_factory=list)
     initial_games: list[rules.InitialRatingGame] = field(default_factory=list)
     initial_games_in_period: int = 0
@@ -164,6 +173,7 @@ def _close_one(
     totals: _Totals,
     closed_by: Period,
     joining: AbstractSet[int] | None,
+    shown: Mapping[int, Details] | None,
 ) -> None:
     _mark_closed(session, pool, period, now, closed_by)
     games = session.execute(
@@ -179,16 +189,17 @@ def _close_one(
         .outerjoin(Event, Event.id == Game.event_id)
         .where(Game.pool == pool, Game.period == period)
     ).all()
-    standings = _load_standings(session, pool, period)
+    standings = _load_standings(session, pool, period, shown)
     game_ratings = [_rate_game(pool, period, game, standings) for game in games]
     insert_rows(session, GameRating, game_ratings)
     totals.games_rated += sum(1 for row in game_ratings if row["white_expected"] is not None)
     totals.games_unrated += sum(1 for row in game_ratings if row["white_expected"] is None)
     _add_pooled_history(session, pool, period, standings)
-    publication = _Publication(pool, period, joining)
+    publication = _Publication(pool, period, joining, shown)
     for standing in standings.values():
         publication.add(standing)
     publication.add_pending(session)
+    publication.add_changed_details(session)
     publication.write(session)
     totals.players_rated += publication.players_rated
     totals.newly_rated += publication.newly_rated
@@ -197,10 +208,12 @@ def _close_one(
 
 def close_without_games(session: Session, pool: Pool, period: Period, now: dt.datetime) -> None:
     """Publish `period`'s list from what is already written (an imported list): mark the
-    period closed, and the starting ratings no list has carried yet join it."""
+    period closed, and the starting ratings no list has carried yet join it, as do the
+    federations and titles recorded for the players the list did not give."""
     _mark_closed(session, pool, period, now, period)
     publication = _Publication(pool, period)
     publication.add_pending(session)
+    publication.add_changed_details(session)
     publication.write(session)
 
 
@@ -229,32 +242,62 @@ def _mark_closed(
     session.flush()
 
 
-def _load_standings(session: Session, pool: Pool, period: Period) -> dict[int, _Standing]:
-    """Every player with a game in the period, with their standing on the list in force."""
+def _load_standings(
+    session: Session, pool: Pool, period: Period, shown: Mapping[int, Details] | None
+) -> dict[int, _Standing]:
+    """Every player with a game in the period, with their standing on the list in force
+    and the federation and title the period's list carries (in a re-rate: `shown`)."""
     in_period = (Game.pool == pool) & (Game.period == period)
     players = union(
         select(Game.white_id.label("id")).where(in_period),
         select(Game.black_id.label("id")).where(in_period),
     ).subquery()
     statement = (
-        select(
-            Player.id,
-            Player.birth_year,
-            PlayerRating.player_id.is_not(None),
-            PlayerRating.rating,
-            func.coalesce(PlayerRating.games_completed, 0),
-            func.coalesce(PlayerRating.ever_2400, False),
-            func.coalesce(PlayerRating.peak, 0),
-            PlayerRating.peak_period,
-            PlayerRating.first_list,
-            PlayerRating.last_active,
-        )
+        select(*_STANDING_READ, *_DETAILS_READ)
         .join(players, players.c.id == Player.id)
         .outerjoin(
             PlayerRating, (PlayerRating.player_id == Player.id) & (PlayerRating.pool == pool)
         )
     )
-    return {row[0]: _Standing(*row) for row in session.execute(statement)}
+    return {row[0]: _standing(row, period, shown) for row in session.execute(statement)}
+
+
+_STANDING_READ = (
+    Player.id,
+    Player.birth_year,
+    PlayerRating.player_id.is_not(None),
+    PlayerRating.rating,
+    func.coalesce(PlayerRating.games_completed, 0),
+    func.coalesce(PlayerRating.ever_2400, False),
+    func.coalesce(PlayerRating.peak, 0),
+    PlayerRating.peak_period,
+    PlayerRating.first_list,
+    PlayerRating.last_active,
+)
+"""A player's standing in a pool (none if never rated in it), as `_Standing` takes it."""
+
+_DETAILS_READ = (
+    PlayerRating.federation.label("listed_federation"),
+    PlayerRating.title.label("listed_title"),
+    Player.federation.label("recorded_federation"),
+    Player.title.label("recorded_title"),
+    Player.details_from,
+)
+"""What decides the federation and title a list row carries, read with the standing."""
+
+
+def _standing(row: AnyRow, period: Period, shown: Mapping[int, Details] | None) -> _Standing:
+    """The standing, and the details the player's newest list shows (none if on no list)
+    and those this period's list carries (in a re-rate: those it showed)."""
+    standing = _Standing(*row[: len(_STANDING_READ)])
+    recorded = Details(row.recorded_federation, row.recorded_title)
+    if standing.first_list is not None:
+        standing.listed = Details(row.listed_federation, row.listed_title)
+    if shown is None:
+        standing.details = carried(recorded, standing.listed, row.details_from, period)
+    else:
+        standing.details = shown.get(standing.player_id) or standing.listed or recorded
+    return standing
 
 
 def _rate_game(
@@ -375,17 +418,26 @@ class _Figures:
 
 class _Publication:
     """The rows a close writes: list entries and the players' new standing. `joining`: the
-    pending starting ratings this list carries in a re-rate (None: all of them)."""
+    pending starting ratings this list carries in a re-rate (None: all of them); `shown`:
+    the federations and titles it showed before a re-rate (None: those recorded)."""
 
-    def __init__(self, pool: Pool, period: Period, joining: AbstractSet[int] | None = None) -> None:
+    def __init__(
+        self,
+        pool: Pool,
+        period: Period,
+        joining: AbstractSet[int] | None = None,
+        shown: Mapping[int, Details] | None = None,
+    ) -> None:
         self.pool = pool
         self.period = period
         self.joining = joining
+        self.shown = shown
         self.entries: list[dict[str, object]] = []
         self.updates: list[dict[str, object]] = []
         self.inserts: list[dict[str, object]] = []
         self.priors: list[dict[str, object]] = []
         self.joined: list[int] = []
+        self.joined_details: list[dict[str, object]] = []
         self.players_rated = 0
         self.newly_rated = 0
         self.unrated_by_floor = 0
@@ -428,12 +480,21 @@ class _Publication:
         self._publish(standing, state, True, _Figures(None, standing.initial_games_in_period))
 
     def _publish(
-        self, standing: _Standing, state: rules.RatingState, listed: bool, figures: _Figures
+        self,
+        standing: _Standing,
+        state: rules.RatingState,
+        listed: bool,
+        figures: _Figures,
+        played: bool = True,
     ) -> None:
+        """A list row and the new standing: of a player rated in the period (active on its
+        list), or of one whose row only carries new details (`played` False)."""
+        last_active = self.period if played else standing.last_active
         peak_period = self.period if state.peak > standing.peak else standing.peak_period
         self.entries.append(
-            self._entry(standing.player_id, state, listed, peak_period, self.period)
+            self._entry(standing.player_id, state, listed, peak_period, last_active)
             | figures.columns()
+            | standing.details.columns()
         )
         row = {
             "player_id": standing.player_id,
@@ -443,23 +504,27 @@ class _Publication:
             "ever_2400": state.ever_2400,
             "peak": state.peak,
             "peak_period": peak_period,
-            "last_active": self.period,
+            "last_active": last_active,
             "first_list": standing.first_list or self.period,
-        }
+        } | standing.details.columns()
         (self.updates if standing.has_row else self.inserts).append(row)
         self.priors.append(
-            self._prior(
-                standing.player_id,
-                standing.rating,
-                standing.games_completed,
-                standing.ever_2400,
-                standing.peak,
-                standing.peak_period,
-                standing.last_active,
-                standing.first_list,
-            )
-            if standing.has_row
-            else self._prior(standing.player_id)
+            self._prior_of(standing) if standing.has_row else self._prior(standing.player_id)
+        )
+
+    def _prior_of(self, standing: _Standing) -> dict[str, object]:
+        listed = standing.listed or NO_DETAILS
+        return self._prior(
+            standing.player_id,
+            standing.rating,
+            standing.games_completed,
+            standing.ever_2400,
+            standing.peak,
+            standing.peak_period,
+            standing.last_active,
+            standing.first_list,
+            listed.federation,
+            listed.title,
         )
 
     def _entry(
@@ -502,6 +567,10 @@ class _Publication:
                 PlayerRating.peak,
                 PlayerRating.peak_period,
                 PlayerRating.last_active,
+                PlayerRating.federation,
+                PlayerRating.title,
+                Player.federation.label("recorded_federation"),
+                Player.title.label("recorded_title"),
             )
             .join(Player, Player.id == PlayerRating.player_id)
             .where(PlayerRating.pool == self.pool, PlayerRating.first_list.is_(None))
@@ -510,16 +579,50 @@ class _Publication:
             if row.player_id in published or (joining is not None and row.player_id not in joining):
                 continue
             self.joined.append(row.player_id)
-            self.priors.append(self._prior(*row[:1], *row[2:], None))
+            self.priors.append(self._prior(row.player_id, *row[2:8], None, *row[8:10]))
             state = rules.RatingState(
                 row.rating, row.games_completed, row.ever_2400, row.peak, row.birth_year
             )
+            recorded = Details(row.recorded_federation, row.recorded_title)
+            details = (self.shown or {}).get(row.player_id) or recorded
             self.entries.append(
                 self._entry(
                     row.player_id, state, True, row.peak_period, row.last_active or self.period
                 )
                 | _Figures(0, 0).columns()
+                | details.columns()
             )
+            self.joined_details.append(
+                {"player_id": row.player_id, "pool": self.pool} | details.columns()
+            )
+
+    def add_changed_details(self, session: Session) -> None:
+        """A row for every listed player whose federation or title this list carries anew,
+        with or without games (`ledger.services.list_details`): as recorded, from the list
+        their `details_from` names; in a re-rate, as the list showed them."""
+        published = {entry["player_id"] for entry in self.entries}
+        listed = (
+            PlayerRating.pool == self.pool,
+            PlayerRating.first_list.is_not(None),
+            PlayerRating.rating.is_not(None),
+        )
+        statement = (
+            select(*_STANDING_READ, *_DETAILS_READ)
+            .join(PlayerRating, PlayerRating.player_id == Player.id)
+            .where(*listed)
+        )
+        changes: Iterable[AnyRow]
+        if self.shown is None:
+            changes = session.execute(
+                statement.where(list_details.recorded_since_listed(self.period))
+            )
+        else:
+            changes = select_in(session, statement, Player.id, self.shown)
+        for row in changes:
+            standing = _standing(row, self.period, self.shown)
+            if standing.player_id not in published and standing.details != standing.listed:
+                figures = _Figures(0, 0, previous_rating=standing.rating)
+                self._publish(standing, standing.state, True, figures, played=False)
 
     def _prior(self, player_id: int, *standing: object) -> dict[str, object]:
         """A changed player's standing before this close; none at all without `standing`."""
@@ -545,8 +648,16 @@ class _Publication:
             last_active=func.coalesce(PlayerRating.last_active, literal(self.period, PeriodType())),
         )
         pending = (PlayerRating.pool == self.pool, PlayerRating.first_list.is_(None))
-        if self.joining is None:
-            session.execute(joined.where(*pending))
+        if self.joining is None and self.shown is None:
+            session.execute(joined.where(*pending).values(_RECORDED_DETAILS))
             return
         for batch in batched(self.joined):
             session.execute(joined.where(*pending, one_of(session, PlayerRating.player_id, batch)))
+        update_rows(session, PlayerRating, self.joined_details)
+
+
+_RECORDED_DETAILS = {
+    name: select(getattr(Player, name)).where(Player.id == PlayerRating.player_id).scalar_subquery()
+    for name in ("federation", "title")
+}
+"""A starting rating joins its first list with the player's federation and title as recorded."""

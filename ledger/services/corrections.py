@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.errors import Conflict, NotFound
 from ledger.core.records import NewGame
-from ledger.services import activity, closing, games, reopening
+from ledger.services import activity, closing, games, list_details, reopening
 from ledger.services.activity import OS_USER, Author
 from ledger.storage.batches import AnyRow
 from ledger.storage.database import lock_pool
@@ -84,6 +84,9 @@ def _rerate(
     )
     reopening.refuse_inexact(session, pool, periods[0])
     joining = _joining(session, pool, periods)
+    shown = list_details.shown_by(
+        session, pool, {period: newest_version(session, pool, period) or 1 for period in periods}
+    )
     for period in periods:
         reopening.supersede(session, pool, period)
     for key in reversed(closes):
@@ -91,7 +94,7 @@ def _rerate(
     if correct is not None:
         correct(session)
     closed = [
-        closing.close_through(session, pool, period, now, joining)
+        closing.close_through(session, pool, period, now, joining, shown)
         for period in _closes_again(session, pool, periods, closes)
     ]
     return Rerated(

@@ -13,7 +13,7 @@ import datetime as dt
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
@@ -28,6 +28,7 @@ from ledger.queries import people
 from ledger.services import activity
 from ledger.services.activity import OS_USER, Author
 from ledger.services.closing import close_without_games
+from ledger.services.list_details import Details
 from ledger.services.players import name_columns
 from ledger.storage.batches import AnyRow, batched, insert_rows, select_in, update_rows
 from ledger.storage.database import lock_pool, refresh_statistics
@@ -75,7 +76,7 @@ def import_fide_list(
         lock_pool(session, each)
         _refuse_period(session, each, period)
     import_id = _record(session, file_name, digest, period, now)
-    players = _ListPlayers(session, file_name, now.date())
+    players = _ListPlayers(session, file_name, period, now.date())
     for batch in batched(reader.rows()):
         rows = players.write(batch, summary)
         for each in reader.pools:
@@ -178,18 +179,21 @@ def _record(session: Session, file_name: str, digest: str, period: Period, now: 
 
 @dataclass(frozen=True, slots=True)
 class _ListRow:
-    """A readable row of the file and the ledger ID of its player."""
+    """A readable row of the file, the ledger ID of its player and the federation and title
+    the list shows (the file's; a blank federation keeps the ledger's)."""
 
     player_id: int
     row: FideListRow
+    details: Details
 
 
 class _ListPlayers:
     """Creates and updates the file's players by FIDE ID, batch by batch."""
 
-    def __init__(self, session: Session, file_name: str, today: dt.date) -> None:
+    def __init__(self, session: Session, file_name: str, period: Period, today: dt.date) -> None:
         self.session = session
         self.file_name = file_name
+        self.period = period
         self.today = today
         self.next_id = (session.scalar(select(func.max(Player.id))) or 0) + 1
         self.problems: list[str] = []
@@ -200,28 +204,25 @@ class _ListPlayers:
             row.fide_id: row
             for row in select_in(
                 self.session,
-                select(Player.fide_id, Player.id, *_KEPT),
+                select(Player.fide_id, Player.id, *_KEPT, Player.title, Player.details_from),
                 Player.fide_id,
                 (r.fide_id for r in valid),
             )
         }
         new = [row for row in valid if row.fide_id not in known]
         created = self._new_ids(new)
-        update_rows(
-            self.session,
-            Player,
-            [_updated_player(known[r.fide_id], r) for r in valid if r.fide_id in known],
-        )
-        insert_rows(
-            self.session,
-            Player,
-            [_player_row(created[r.fide_id], r) | {"fide_id": r.fide_id} for r in new],
-        )
+        updated = [
+            _updated_player(known[r.fide_id], r, self.period) for r in valid if r.fide_id in known
+        ]
+        inserted = [_player_row(created[r.fide_id], r) | {"fide_id": r.fide_id} for r in new]
+        update_rows(self.session, Player, updated)
+        insert_rows(self.session, Player, inserted)
         summary.players_updated += len(valid) - len(new)
         summary.players_created += len(new)
         ids = {fide_id: row.id for fide_id, row in known.items()} | created
         summary.duplicates += people.likely_duplicates(self.session, ids.values())
-        return [_ListRow(ids[row.fide_id], row) for row in valid]
+        shown = {columns["id"]: _shown(columns) for columns in (*updated, *inserted)}
+        return [_ListRow(ids[row.fide_id], row, shown[ids[row.fide_id]]) for row in valid]
 
     def _valid(self, row: FideListRow) -> bool:
         try:
@@ -274,12 +275,20 @@ _KEPT = (Player.federation, Player.sex, Player.birth_year)
 """What the ledger keeps of a known player where the list leaves it blank."""
 
 
-def _updated_player(known: AnyRow, row: FideListRow) -> dict[str, object]:
+def _updated_player(known: AnyRow, row: FideListRow, period: Period) -> dict[str, object]:
+    """A known player's details from the list; a new federation or title is carried by
+    the lists of `period` on in the other pools too (`details_from`)."""
     columns = _player_row(known.id, row)
     for column in _KEPT:
         if columns[column.key] is None:
             columns[column.key] = getattr(known, column.key)
-    return columns
+    moved = (columns["federation"], columns["title"]) != (known.federation, known.title)
+    return columns | {"details_from": period if moved else known.details_from}
+
+
+def _shown(columns: dict[str, object]) -> Details:
+    """The federation and title the list shows of a player written from it."""
+    return Details(cast("str | None", columns["federation"]), cast("str | None", columns["title"]))
 
 
 def _player_row(player_id: int, row: FideListRow) -> dict[str, object]:
@@ -305,7 +314,7 @@ def _publish_rows(
     summary: FideListImport,
 ) -> None:
     """The pool's rated rows: list rows of `period` and the players' new standing."""
-    rated = {row.player_id: row.row for row in rows if row.row.ratings[pool].rating is not None}
+    rated = {row.player_id: row for row in rows if row.row.ratings[pool].rating is not None}
     earlier = {
         row.player_id: row
         for row in select_in(
@@ -318,10 +327,10 @@ def _publish_rows(
     entries: list[dict[str, object]] = []
     updates: list[dict[str, object]] = []
     inserts: list[dict[str, object]] = []
-    for player_id, row in rated.items():
+    for player_id, listed in rated.items():
         before = earlier.get(player_id)
-        standing = _standing(player_id, pool, period, row, before)
-        entries.append(_entry(standing, period, row, before, import_id))
+        standing = _standing(player_id, pool, period, listed.row, before) | listed.details.columns()
+        entries.append(_entry(standing, period, listed.row, before, import_id))
         (updates if before is not None else inserts).append(standing)
     insert_rows(session, ListEntry, entries)
     update_rows(session, PlayerRating, updates)
@@ -407,6 +416,8 @@ def _entry(
         "peak": standing["peak"],
         "peak_period": standing["peak_period"],
         "last_active": standing["last_active"],
+        "federation": standing["federation"],
+        "title": standing["title"],
         "import_id": import_id,
     }
 

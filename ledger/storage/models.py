@@ -113,6 +113,10 @@ class Player(Base):
     other_titles: Mapped[str | None] = mapped_column(String(100))
     foa_title: Mapped[str | None] = mapped_column(String(8))
     birth_year: Mapped[int | None]
+    details_from: Mapped[Period | None]
+    """The first period whose lists carry `federation` and `title` as recorded here (set by a
+    change `--from` a later list); None: the next list carries them. A published list keeps
+    the federation and title it showed: its rows, and each player's standing, hold them."""
     name_key: Mapped[str] = mapped_column(String(200), index=True)
     """The name for matching (`ledger.core.names.name_key`): no accents or case, words sorted."""
     sort_name: Mapped[str] = mapped_column(String(200), index=True)
@@ -126,6 +130,7 @@ class PlayerRating(Base):
 
     `rating` is None once the player has lost their rating (7.1.4). `first_list` is None for
     a starting rating that no published list has carried yet; the next close lists it.
+    `federation` and `title` are those the newest list shows (the player's newest list row's).
     """
 
     __tablename__ = "player_ratings"
@@ -139,10 +144,13 @@ class PlayerRating(Base):
     peak_period: Mapped[Period | None]
     last_active: Mapped[Period | None]
     first_list: Mapped[Period | None]
+    federation: Mapped[str | None] = mapped_column(String(3))
+    title: Mapped[str | None] = mapped_column(String(8))
 
     __table_args__ = (
         Index("ix_player_ratings_pool_rating", "pool", "rating", "first_list"),
         Index("ix_player_ratings_pool_first_list", "pool", "first_list"),
+        Index("ix_player_ratings_pool_federation_rating", "pool", "federation", "rating"),
     )
 
 
@@ -213,6 +221,8 @@ class ListFigures:
     is the unrounded K x ΣΔR in hundredths, `k_applied` the K used (after the 700 cap),
     `k_rule` the line of 8.3.3 that gave it (`ledger.core.rules.KRule`), and
     `k_next` the K in force for the next period (None once the player is unrated).
+    `federation` and `title` are the player's on this list: a transfer or a new title shows
+    from the list that first carries it, and earlier lists keep what they showed.
     """
 
     rating: Mapped[int]
@@ -229,6 +239,8 @@ class ListFigures:
     peak: Mapped[int]
     peak_period: Mapped[Period | None]
     last_active: Mapped[Period | None]
+    federation: Mapped[str | None] = mapped_column(String(3))
+    title: Mapped[str | None] = mapped_column(String(8))
 
 
 LIST_FIGURES = tuple(ListFigures.__annotations__)
@@ -307,6 +319,8 @@ STANDING_COLUMNS = (
     "peak_period",
     "last_active",
     "first_list",
+    "federation",
+    "title",
 )
 """A player's standing in a pool, as `PlayerRating` holds it and `PriorStanding` keeps it."""
 
@@ -329,6 +343,8 @@ class PriorStanding(Base):
     peak_period: Mapped[Period | None]
     last_active: Mapped[Period | None]
     first_list: Mapped[Period | None]
+    federation: Mapped[str | None] = mapped_column(String(3))
+    title: Mapped[str | None] = mapped_column(String(8))
 
     __table_args__ = (Index("ix_prior_standings_player_id", "player_id"),)
 
