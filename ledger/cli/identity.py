@@ -1,4 +1,5 @@
-"""Player identity: finding players by name or ID, merging two records of one person."""
+"""Player identity: finding players by name or ID, correcting a player's details, merging
+two records of one person."""
 
 from __future__ import annotations
 
@@ -9,16 +10,20 @@ import typer
 from ledger import queries, render
 from ledger.cli.options import (
     DbOption,
+    FederationOption,
     FormatOption,
     NoteOption,
     OperatorOption,
+    PlayerArgument,
     PoolOption,
+    ReasonOption,
     now,
+    parse_given,
     reading,
     writing,
 )
-from ledger.core.domain import Pool
-from ledger.services import merges
+from ledger.core.domain import Period, Pool
+from ledger.services import edits, merges
 from ledger.services.activity import Author
 
 app = typer.Typer()
@@ -60,3 +65,42 @@ def merge_players(
     with writing(ctx, db) as session:
         result = merges.merge_players(session, keep, drop, now(), Author(operator, reason))
     render.merged(result)
+
+
+@app.command("edit-player")
+def edit_player(
+    ctx: typer.Context,
+    player: PlayerArgument,
+    reason: ReasonOption,
+    name: Annotated[
+        str | None, typer.Option("--name", help="The name, e.g. 'Carlsen, Magnus'.")
+    ] = None,
+    federation: FederationOption = None,
+    title: Annotated[str | None, typer.Option("--title", help="E.g. GM; '' removes it.")] = None,
+    sex: Annotated[str | None, typer.Option("--sex", metavar="M|F")] = None,
+    birth_year: Annotated[int | None, typer.Option("--birth-year", metavar="YYYY")] = None,
+    fide_id: Annotated[int | None, typer.Option("--fide-id")] = None,
+    carried_from: Annotated[
+        str | None,
+        typer.Option(
+            "--from",
+            metavar="YYYY-MM",
+            help="A new federation or title shows from this list on (default: the next list).",
+        ),
+    ] = None,
+    operator: OperatorOption = None,
+    db: DbOption = None,
+) -> None:
+    """Correct a player's details; a new federation or title shows from the next list."""
+    edit = edits.PlayerEdit(
+        name,
+        federation,
+        title,
+        sex,
+        birth_year,
+        fide_id,
+        parse_given("from", Period.parse, carried_from),
+    )
+    with writing(ctx, db) as session:
+        edited = edits.edit_player(session, player, edit, now(), Author(operator, reason))
+    render.edited(edited)

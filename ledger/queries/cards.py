@@ -110,9 +110,7 @@ def _standing(session: Session, player: Player, row: PlayerRating) -> PoolStandi
         rating=row.rating,
         world_rank=_rank(session, pool, row.rating, None) if listed else None,
         federation_rank=(
-            _rank(session, pool, row.rating, player.federation)
-            if listed and player.federation
-            else None
+            _rank(session, pool, row.rating, row.federation) if listed and row.federation else None
         ),
         k=rule.k if rule else None,
         k_reason=rules.k_reason(rule, rule.k, 0, player.birth_year) if rule else None,
@@ -135,7 +133,8 @@ def _state(row: PlayerRating, birth_year: int | None) -> rules.RatingState | Non
 
 
 def _rank(session: Session, pool: Pool, rating: int | None, federation: str | None) -> int:
-    """1 + the players above on the newest list: equal ratings share a rank."""
+    """1 + the players above on the newest list (of `federation`, as it shows them): equal
+    ratings share a rank."""
     statement = (
         select(func.count())
         .select_from(PlayerRating)
@@ -146,9 +145,7 @@ def _rank(session: Session, pool: Pool, rating: int | None, federation: str | No
         )
     )
     if federation is not None:
-        statement = statement.join(Player, Player.id == PlayerRating.player_id).where(
-            Player.federation == federation
-        )
+        statement = statement.where(PlayerRating.federation == federation)
     return 1 + (session.scalar(statement) or 0)
 
 

@@ -84,6 +84,8 @@ _STANDING = (
     "games",
     "k_next",
     "k_applied",
+    "federation",
+    "title",
 )
 
 
@@ -102,6 +104,8 @@ class _Standing:
     games: int
     k_next: int | None
     k_applied: int | None
+    federation: str | None
+    title: str | None
 
 
 def _in_force(
@@ -124,8 +128,10 @@ def _fide_row(
     row: AnyRow, pools: Sequence[Pool], starts: dict[Pool, tuple[int, Period]]
 ) -> FideListRow:
     """A player's row: their standing on each pool's list (unrated where it has none);
-    `starts` says where each listed pool's columns begin in the row, and its list's period."""
-    ratings, flags = {}, []
+    `starts` says where each listed pool's columns begin in the row, and its list's period.
+    The federation and title are those of the first pool that lists the player, as its list
+    shows them (as recorded for one on no list)."""
+    ratings, flags, shown = {}, [], []
     for pool in pools:
         if pool not in starts:
             ratings[pool] = PoolRating(None, 0, None)
@@ -139,12 +145,14 @@ def _fide_row(
         _, games, k, _ = queries.period_figures(standing, period)
         ratings[pool] = PoolRating(standing.rating, games, k)
         flags.append(rules.list_flag(row.sex == "F", standing.last_active, period))
+        shown.append((standing.federation, standing.title))
+    federation, title = shown[0] if shown else (row.federation, row.title)
     return FideListRow(
         fide_id=row.fide_id,
         name=row.name,
-        federation=row.federation,
+        federation=federation,
         sex=row.sex,
-        title=row.title,
+        title=title,
         women_title=row.women_title,
         other_titles=row.other_titles,
         foa_title=row.foa_title,

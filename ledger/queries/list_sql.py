@@ -1,6 +1,9 @@
 """The published lists as SQL: the newest list from today's standing, an older one from
 today's standing corrected by the players changed since, and each player's newest list row
 up to a period. Statements only; `ledger.queries` runs them.
+
+A list shows each player's federation and title as its rows (and the standing, for the
+newest list) keep them, so a transfer never changes a list already published.
 """
 
 from __future__ import annotations
@@ -13,14 +16,8 @@ from ledger.core.domain import Period, Pool
 from ledger.storage.batches import AnySelect
 from ledger.storage.models import ListEntry, PeriodType, Player, PlayerRating
 
-IDENTITY = (
-    Player.id,
-    Player.name,
-    Player.federation,
-    Player.sex,
-    Player.title,
-    Player.birth_year,
-)
+IDENTITY = (Player.id, Player.name, Player.sex, Player.birth_year)
+"""Who a list row is: the name is today's (a list shows a player under their name now)."""
 PERIOD_FIGURES = (
     ListEntry.period,
     ListEntry.previous_rating,
@@ -35,6 +32,8 @@ def newest_list(pool: Pool, period: Period) -> AnySelect:
     return (
         select(
             *IDENTITY,
+            PlayerRating.federation,
+            PlayerRating.title,
             PlayerRating.rating,
             PlayerRating.games_completed,
             PlayerRating.ever_2400,
@@ -93,6 +92,8 @@ def list_in_force(pool: Pool, period: Period, players: Any = None) -> AnySelect:
     return (
         select(
             *IDENTITY,
+            ListEntry.federation,
+            ListEntry.title,
             ListEntry.rating,
             ListEntry.games_completed,
             ListEntry.ever_2400,

@@ -7,7 +7,7 @@ errors to stderr.
 from ledger.render.base import Format, error, message
 from ledger.render.corrections import corrected, list_diff, log_records, rerated
 from ledger.render.games import game_listing
-from ledger.render.identity import found_players, merged
+from ledger.render.identity import edited, found_players, merged
 from ledger.render.imports import (
     fide_list_imported,
     pgn_imported,
@@ -25,6 +25,7 @@ __all__ = [
     "closed",
     "corrected",
     "cross_table",
+    "edited",
     "error",
     "explanation",
     "fide_list_imported",

@@ -1,4 +1,5 @@
-"""Player searches (`find`) and merges (`merge-players`)."""
+"""Player searches (`find`), corrections of a player's details (`edit-player`) and merges
+(`merge-players`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from rich.table import Table
 from ledger.core.domain import Pool
 from ledger.queries import FIND_LIMIT, FoundPlayer
 from ledger.render.base import Format, print_records, text
+from ledger.services.edits import PlayerEdited
 from ledger.services.merges import PlayerMerged
 
 
@@ -87,3 +89,17 @@ def _and(items: Sequence[str]) -> str:
     if len(items) < 2:
         return "".join(items)
     return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def edited(result: PlayerEdited) -> None:
+    """What an edit changed, from which list, and the lists it changed or re-rated."""
+    print(f"Player {result.player_id} ({result.name}): {result.changed}.")
+    if result.carried_from is not None:
+        print(f"The new federation or title shows from the list of {result.carried_from} on.")
+    elif result.new_details:
+        print("The new federation or title shows from the next list; published lists keep theirs.")
+    if result.affects != "none":
+        print(f"Lists changed: {result.affects}.")
+    for pool, versions in result.rerated.items():
+        lists = ", ".join(f"{period} (version {number})" for period, number in versions.items())
+        print(f"Re-rated {pool} for the K of the corrected birth year: {lists}.")

@@ -59,15 +59,16 @@ def rerate(
     session: Session, pool: Pool, start: Period, now: dt.datetime, author: Author = OS_USER
 ) -> Rerated:
     """Re-rate `start` and every later closed period of `pool` on demand, and log it."""
-    rerated = _rerate(session, pool, start, now)
+    rerated = rerate_from(session, pool, start, now)
     activity.record(session, "rerate", rerated, author, now, pool, start)
     return rerated
 
 
-def _rerate(
+def rerate_from(
     session: Session, pool: Pool, start: Period, now: dt.datetime, correct: Correction | None = None
 ) -> Rerated:
-    """Re-rate `start` and every later closed period of `pool`, after applying `correct`.
+    """Re-rate `start` and every later closed period of `pool`, after applying `correct`,
+    unlogged: the correction that asks for it logs it.
 
     Refused, with nothing written, if `start` has no published list, or a list to re-rate
     was imported from FIDE or closed before the ledger kept what closes change.
@@ -204,7 +205,7 @@ def add_late_game(
             f"{pool} period {start} is still open; record the game without --late, it is "
             "rated when the period closes."
         )
-    rerated = _rerate(
+    rerated = rerate_from(
         session, pool, start, now, lambda session: games.add_games(session, pool, [game])
     )
     activity.record(session, "late-game", rerated, author, now, pool, min(rerated.versions))
@@ -228,4 +229,4 @@ def _apply(session: Session, game: AnyRow, now: dt.datetime, change: Correction)
     if not is_closed(game.period, newest_closed_period(session, game.pool)):
         change(session)
         return None
-    return _rerate(session, game.pool, game.period, now, change)
+    return rerate_from(session, game.pool, game.period, now, change)
