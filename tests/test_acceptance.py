@@ -167,19 +167,24 @@ def _assert_reopening_is_exact(db: str, before_last_close: dict[str, list[Any]])
 
 
 def _assert_ranks_and_movement(db: str) -> None:
-    """World ranks (also under a filter) and movement agree with ranks counted by hand."""
+    """World ranks (also under a filter), positions in list order and the movement on
+    positions agree with those counted by hand."""
     lists = {
         period: json.loads(run("list", "--period", period, "--format", "json", db=db).stdout)
         for period in PERIODS
     }
-    before = {row["id"]: row["rank"] for row in lists[PERIODS[0]]}
-    for row in lists[PERIODS[1]]:
+    before = {row["id"]: place for place, row in enumerate(lists[PERIODS[0]], start=1)}
+    for place, row in enumerate(lists[PERIODS[1]], start=1):
         assert row["rank"] == 1 + sum(
             other["rating"] > row["rating"] for other in lists[PERIODS[1]]
         )
-        assert row["world_rank"] == row["rank"]
+        assert (row["world_rank"], row["position"], row["world_position"]) == (
+            row["rank"],
+            place,
+            place,
+        )
         was = before.get(row["id"])
-        assert row["movement"] == (None if was is None else was - row["rank"])
+        assert row["movement"] == row["world_movement"] == (None if was is None else was - place)
     for period, shown in (("2026-10", ["--top", "5"]), ("2026-09", [])):
         norway = run(
             "list", "--federation", "NOR", "--period", period, *shown, "--format", "json", db=db

@@ -21,7 +21,8 @@ from ledger.core.domain import GameResult, Period, Pool, parse_date
 from ledger.core.errors import Conflict, NotFound
 from ledger.core.records import NewGame, new_game
 from ledger.queries import ListRequest, list_diff, published_list
-from ledger.queries.lists import ListFilter, RatingList
+from ledger.queries.filters import ListFilter
+from ledger.queries.lists import RatingList
 from ledger.queries.versions import versions
 from ledger.services import corrections, merges, reopening
 from ledger.services.games import add_games

@@ -6,13 +6,15 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
+from typing import Any
 
 import pytest
 
 from ledger.core.domain import GameResult, Period, Pool, parse_date
 from ledger.core.errors import NotFound
 from ledger.core.records import new_game, new_player
-from ledger.queries.lists import ListFilter, RatingList, rating_list
+from ledger.queries.filters import ListFilter
+from ledger.queries.lists import RatingList, rating_list
 from ledger.services.games import add_games
 from ledger.services.players import add_players
 from ledger.storage.database import Ledger
@@ -224,24 +226,45 @@ def test_every_older_list_matches_the_rules_with_ranks_and_movement(ledger: Ledg
         if not _is_closed(ledger, period):
             close(ledger, period)
     expected = simulate(people, games, periods)
-    previous: dict[int, int] = {}
+    previous: dict[str, dict[int, int]] = {"world": {}, "NOR": {}}
     for period in periods:
         ratings = {pid: row["rating"] for pid, row in expected[period].items()}
         ranks = {
             pid: 1 + sum(r > rating for r in ratings.values()) for pid, rating in ratings.items()
         }
+        positions = {
+            "world": _positions(ratings, people),
+            "NOR": _positions(ratings, people, "NOR"),
+        }
         shown = listed(ledger, period=Period.parse(period))
         assert {row.id: row.rating for row in shown.rows} == ratings
         for row in shown.rows:
             assert (row.rank, row.world_rank) == (ranks[row.id], ranks[row.id])
-            assert row.movement == (
-                previous[row.id] - ranks[row.id] if row.id in previous else None
-            )
+            assert row.position == row.world_position == positions["world"][row.id]
+            was = previous["world"].get(row.id)
+            want = None if was is None else was - row.position
+            assert (row.movement, row.world_movement) == (want, want)
         top = listed(ledger, period=Period.parse(period), top=5, only=ListFilter(federation="NOR"))
         assert [row.world_rank for row in top.rows] == sorted(
             ranks[pid] for pid in ratings if people[pid - 1]["federation"] == "NOR"
         )[: len(top.rows)]
-        previous = ranks
+        for row in top.rows:
+            assert row.position == positions["NOR"][row.id]
+            assert row.world_position == positions["world"][row.id]
+            was = previous["NOR"].get(row.id)
+            assert row.movement == (None if was is None else was - row.position)
+            was = previous["world"].get(row.id)
+            assert row.world_movement == (None if was is None else was - row.world_position)
+        previous = positions
+
+
+def _positions(
+    ratings: dict[int, int], people: list[dict[str, Any]], federation: str | None = None
+) -> dict[int, int]:
+    """Positions in list order (rating, then name), within a federation if one is given."""
+    shown = [pid for pid in ratings if federation in (None, people[pid - 1]["federation"])]
+    order = sorted(shown, key=lambda pid: (-ratings[pid], people[pid - 1]["name"], pid))
+    return {pid: place for place, pid in enumerate(order, start=1)}
 
 
 def _is_closed(ledger: Ledger, period: str) -> bool:

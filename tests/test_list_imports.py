@@ -57,7 +57,7 @@ def test_a_combined_list_publishes_every_pool(ledger: Ledger, database_url: str)
     carlsen = listing(ledger)[1503014]
     assert (carlsen.rating, carlsen.k, carlsen.title, carlsen.federation) == (2823, 10, "GM", "NOR")
     rapid = run("list", "--pool", "rapid", "--top", "1", "--format", "csv", db=database_url)
-    assert rapid.stdout.splitlines()[1].startswith("1,1503014,")
+    assert rapid.stdout.splitlines()[1].startswith("1,1,1503014,")
 
 
 @pytest.mark.parametrize(
@@ -338,7 +338,7 @@ def test_a_file_that_is_not_a_list_is_refused(database_url: str) -> None:
 def test_lists_export_as_csv_and_json(database_url: str, tmp_path: Path) -> None:
     _import(database_url, COMBINED)
     csv_text = _export(database_url, tmp_path, "--format", "csv", "--pool", "blitz").decode()
-    assert csv_text.splitlines()[0].startswith("rank,id,name,")
+    assert csv_text.splitlines()[0].startswith("rank,position,id,name,")
     assert len(csv_text.splitlines()) == 1 + 20
     rows = json.loads(_export(database_url, tmp_path, "--format", "json"))
     assert len(rows) == 28

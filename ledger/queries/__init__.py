@@ -10,9 +10,10 @@ from ledger.queries.cards import HistoryRow, LiveRating, PlayerCard, PoolStandin
 from ledger.queries.crosstables import CrossGame, CrossRow, CrossTable, cross_table
 from ledger.queries.explanations import EventTotal, ExplainedGame, Explanation, explain
 from ledger.queries.exports import fide_list_file, tournament_report
+from ledger.queries.filters import ListFilter
 from ledger.queries.games import GameFilter, ListedGame, game_listing
 from ledger.queries.integrity import check_ledger
-from ledger.queries.lists import ListFilter, ListRow, RatingList, Version
+from ledger.queries.lists import ListRow, RatingList, Version
 from ledger.queries.log import LogRecord, log_records
 from ledger.queries.people import FIND_LIMIT, FoundPlayer, find_players
 from ledger.queries.published import ListRequest, published_list

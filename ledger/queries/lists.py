@@ -13,15 +13,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import CompoundSelect, func, literal, select, union_all
+from sqlalchemy import CompoundSelect, func, select, union_all
 from sqlalchemy.orm import Session
 
 from ledger.core import rules
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Hint, NotFound
+from ledger.queries import ranking
+from ledger.queries.filters import EVERYONE, ListFilter
 from ledger.queries.list_sql import changed_since, list_in_force, listed_by, newest_list, older_list
+from ledger.queries.ranking import FEW_ROWS
 from ledger.storage.batches import AnySelect, batched
-from ledger.storage.models import ListEntry, PeriodType, PlayerRating, RatingPeriod
+from ledger.storage.models import ListEntry, PlayerRating, RatingPeriod
 from ledger.storage.periods import newest_closed_period
 
 
@@ -31,10 +34,15 @@ class ListRow:
 
     `games` counts the rated games of the list's period, `k_applied` is the K they were
     rated with (after the 700 cap; None without games), `k` the K in force for the next
-    period, `change` the difference to the previous list (None when newly rated).
+    period, `change` the difference to the previous list (None when newly rated). The
+    places (`ledger.queries.ranking`): `rank` shared by equal ratings and `position` in list
+    order, within the list shown (a filtered one too), `world_rank` and `world_position` on
+    the whole list, `movement` and `world_movement` the positions gained since the previous
+    list (None: not on it, or not within the filter there).
     """
 
     rank: int
+    position: int
     id: int
     name: str
     federation: str | None
@@ -48,7 +56,9 @@ class ListRow:
     k_applied: int | None
     flag: str
     world_rank: int
+    world_position: int
     movement: int | None
+    world_movement: int | None
     peak: int
     peak_period: Period | None
 
@@ -83,46 +93,6 @@ class RatingList:
     """The version shown, for a list a re-rate revised."""
 
 
-@dataclass(frozen=True, slots=True)
-class ListFilter:
-    """Which rows of a list to show. Juniors: list year minus birth year at most 20."""
-
-    federation: str | None = None
-    women: bool = False
-    juniors: bool = False
-    girls: bool = False
-    active: bool = False
-    title: str | None = None
-    min_rating: int | None = None
-    max_rating: int | None = None
-
-    def conditions(self, columns: Any, period: Period) -> list[Any]:
-        wanted = []
-        if self.federation:
-            wanted.append(columns.federation == self.federation.upper())
-        if self.women or self.girls:
-            wanted.append(columns.sex == "F")
-        if self.juniors or self.girls:
-            wanted.append(columns.birth_year >= period.year - JUNIOR_LIST_AGE)
-        if self.active:
-            wanted.append(active_on(columns.last_active, period))
-        if self.title:
-            wanted.append(func.upper(columns.title) == self.title.upper())
-        if self.min_rating is not None:
-            wanted.append(columns.rating >= self.min_rating)
-        if self.max_rating is not None:
-            wanted.append(columns.rating <= self.max_rating)
-        return wanted
-
-
-JUNIOR_LIST_AGE = 20
-
-
-def active_on(last_active: Any, period: Period) -> Any:
-    """SQL for "active on the list of `period`" from a last-active column (7.2.2)."""
-    return last_active >= literal(rules.earliest_active_period(period), PeriodType())
-
-
 def rating_list(
     session: Session,
     pool: Pool,
@@ -134,20 +104,51 @@ def rating_list(
     """The list published by closing `period` (default: the newest; with `as_of`, the list
     in force on that day), best first, rows sorted by rating, then name.
 
-    Equal ratings share a rank. With a filter, `rank` is the rank within the filter and
-    `world_rank` the rank on the whole list; `movement` is the change of world rank since
-    the previous list (None for a player new to the list).
+    Equal ratings share a rank; ranks, positions and movement are those within the filter
+    and on the whole list (`ledger.queries.ranking`).
     """
     period, is_newest = published_period(session, pool, period, as_of)
-    only = only or ListFilter()
-    if is_newest:
-        rows = session.execute(best_first(newest_list(pool, period), only, period, top)).all()
-        ranks = _newest_ranks(session, pool, period, rows)
-    else:
-        then = _ratings_then(session, pool, period)
-        rows = _older_rows(session, pool, period, only, top, then)
-        ranks = _older_ranks(session, pool, period, rows, then)
-    return RatingList(pool, period, ranked(period, rows, ranks), only != ListFilter())
+    only = only or EVERYONE
+    now = PublishedList(session, pool, period)
+    rows = now.rows(only, top)
+    few = len(rows) <= FEW_ROWS
+    before = previous_list(session, pool, period, is_newest, few)
+    now.counter = players_above(session, pool, period, few)
+    places = ranking.places(rows, only, period, now, before)
+    return RatingList(pool, period, ranked(period, rows, places), only != EVERYONE)
+
+
+class PublishedList:
+    """A published list as `ledger.queries.ranking` reads it: the list in force at `period`
+    as today's lists give it."""
+
+    def __init__(self, session: Session, pool: Pool, period: Period) -> None:
+        self.session = session
+        self.pool = pool
+        self.period = period
+        self.counter: Callable[[int], int] = lambda rating: 0
+
+    def above(self, rating: int) -> int:
+        return self.counter(rating)
+
+    def rows(self, only: ListFilter, top: int | None) -> list[Any]:
+        return list_rows(self.session, self.pool, self.period, only, top)
+
+
+def previous_list(
+    session: Session, pool: Pool, period: Period, is_newest: bool, few: bool
+) -> PublishedList | None:
+    """The list before `period`'s, if one was published. Before the newest list, its counts
+    are today's standing corrected by the newest period's rows (`_before_newest`)."""
+    if not is_published(session, pool, period - 1):
+        return None
+    before = PublishedList(session, pool, period - 1)
+    before.counter = (
+        _before_newest(session, pool, period, few)
+        if is_newest
+        else players_above(session, pool, period - 1, few)
+    )
+    return before
 
 
 def list_rows(
@@ -193,12 +194,17 @@ def _older_rows(
     then: dict[int, int],
 ) -> list[Any]:
     """An older list's rows: the best unchanged players, and the changed players who can
-    still reach the first `top` (`then`: their ratings on that list, see `_ratings_then`)."""
+    still reach the first `top` and the filter's band (`then`: their ratings on that list,
+    see `_ratings_then`)."""
     unchanged, _ = older_list(pool, period)
     rows = list(session.execute(best_first(unchanged, only, period, top)).all())
     floor = rows[-1].rating if top is not None and len(rows) == top else None
+    low = max(floor or only.min_rating or 0, only.min_rating or 0)
+    high = only.max_rating
     contenders = [
-        player_id for player_id, rating in then.items() if floor is None or rating >= floor
+        player_id
+        for player_id, rating in then.items()
+        if rating >= low and (high is None or rating <= high)
     ]
     for batch in batched(contenders):
         changed = list_in_force(pool, period, batch)
@@ -268,28 +274,12 @@ def _in_force(session: Session, pool: Pool, day: dt.date) -> Period:
     return period
 
 
-@dataclass(frozen=True, slots=True)
-class Ranks:
-    """World ranks of the shown players on the list, and on the previous list (absent:
-    not on it)."""
-
-    world: dict[int, int]
-    previous: dict[int, int]
-
-
-FEW_ROWS = 200
-"""Up to this many rows, ranks are counted with the rating indexes, row by row."""
-
-
-def _newest_ranks(session: Session, pool: Pool, period: Period, rows: Sequence[Any]) -> Ranks:
-    """Ranks on the newest list and the previous one, without reading the previous list.
-
-    A player with no list row in `period` had the same rating on the previous list; the
-    others' rows keep their previous rating (None if new to the list). So the previous
-    list is the current standing, corrected by this period's rows: a count of players
-    above a rating is three counts on indexed columns.
-    """
-    few = len(rows) <= FEW_ROWS
+def _before_newest(session: Session, pool: Pool, period: Period, few: bool) -> Callable[[int], int]:
+    """How many players the list before the newest one (`period`) had above a rating,
+    without reading that list: a player with no row in `period` had the same rating; the
+    others' rows keep their previous rating (None if new to the list). So the previous list
+    is the current standing, corrected by this period's rows: three counts on indexed
+    columns."""
     in_period = (ListEntry.pool == pool, ListEntry.period == period)
     above_now = _above_counter(
         session,
@@ -299,16 +289,7 @@ def _newest_ranks(session: Session, pool: Pool, period: Period, rows: Sequence[A
     )
     changed_now = _above_counter(session, ListEntry.rating, (*in_period, ListEntry.listed), few)
     changed_before = _above_counter(session, ListEntry.previous_rating, in_period, few)
-
-    def previous_rank(row: Any) -> int | None:
-        before = row.previous_rating if row.period == period else row.rating
-        if before is None:
-            return None
-        return 1 + above_now(before) - changed_now(before) + changed_before(before)
-
-    world = {row.id: 1 + above_now(row.rating) for row in rows}
-    previous = {row.id: previous_rank(row) for row in rows}
-    return Ranks(world, {k: v for k, v in previous.items() if v is not None})
+    return lambda rating: above_now(rating) - changed_now(rating) + changed_before(rating)
 
 
 def _above_counter(
@@ -333,27 +314,6 @@ def _above_counter(
 
 def above(ratings: list[int], rating: int) -> int:
     return len(ratings) - bisect.bisect_right(ratings, rating)
-
-
-def _older_ranks(
-    session: Session, pool: Pool, period: Period, rows: Sequence[Any], then: dict[int, int]
-) -> Ranks:
-    """Ranks on an older list and on the one before it, counted like the newest list's."""
-    few = len(rows) <= FEW_ROWS
-    above_then = _older_counter(session, pool, period, few, then)
-    before = (
-        _older_counter(session, pool, period - 1, few, _ratings_then(session, pool, period - 1))
-        if is_published(session, pool, period - 1)
-        else None
-    )
-
-    def previous_rank(row: Any) -> int | None:
-        rating = row.previous_rating if row.period == period else row.rating
-        return None if before is None or rating is None else 1 + before(rating)
-
-    world = {row.id: 1 + above_then(row.rating) for row in rows}
-    previous = {row.id: previous_rank(row) for row in rows}
-    return Ranks(world, {k: v for k, v in previous.items() if v is not None})
 
 
 def _older_counter(
@@ -385,33 +345,28 @@ def is_published(session: Session, pool: Pool, period: Period) -> bool:
     return closed_at is not None
 
 
-def shared_ranks(ratings: Sequence[int]) -> list[int]:
-    """1-based ranks of ratings sorted best first; equal ratings share a rank (1, 2, 2, 4)."""
-    ranks: list[int] = []
-    for position, rating in enumerate(ratings, start=1):
-        tied = position > 1 and ratings[position - 2] == rating
-        ranks.append(ranks[-1] if tied else position)
-    return ranks
+def ranked(period: Period, rows: Sequence[Any], places: Sequence[ranking.Places]) -> list[ListRow]:
+    return [_list_row(period, row, place) for row, place in zip(rows, places, strict=True)]
 
 
-def ranked(period: Period, rows: Sequence[Any], ranks: Ranks) -> list[ListRow]:
-    places = shared_ranks([row.rating for row in rows])
-    return [_list_row(period, place, row, ranks) for place, row in zip(places, rows, strict=True)]
-
-
-def _list_row(period: Period, rank: int, row: Any, ranks: Ranks) -> ListRow:
+def _list_row(period: Period, row: Any, place: ranking.Places) -> ListRow:
     """A row from the player's newest standing; figures of the period only if they played."""
     identity = (row.id, row.name, row.federation, row.sex, row.title, row.birth_year)
     flag = rules.list_flag(row.sex == "F", row.last_active, period)
-    world_rank = ranks.world[row.id]
-    previous_rank = ranks.previous.get(row.id)
-    standing = (
-        world_rank,
-        None if previous_rank is None else previous_rank - world_rank,
+    return ListRow(
+        place.rank,
+        place.position,
+        *identity,
+        row.rating,
+        *period_figures(row, period),
+        flag,
+        place.world_rank,
+        place.world_position,
+        place.movement,
+        place.world_movement,
         row.peak,
         row.peak_period,
     )
-    return ListRow(rank, *identity, row.rating, *period_figures(row, period), flag, *standing)
 
 
 def period_figures(row: Any, period: Period) -> tuple[int | None, int, int, int | None]:

@@ -13,7 +13,8 @@ from sqlalchemy.orm import Session
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Hint, InvalidInput
 from ledger.queries import versions
-from ledger.queries.lists import ORIGINAL, ListFilter, RatingList, published_period, rating_list
+from ledger.queries.filters import ListFilter
+from ledger.queries.lists import ORIGINAL, RatingList, published_period, rating_list
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,15 +14,9 @@ from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import InvalidInput
-from ledger.queries.lists import (
-    ListFilter,
-    ListRow,
-    active_on,
-    list_statement,
-    published_period,
-    rating_list,
-    shared_ranks,
-)
+from ledger.queries.filters import ListFilter, active_on
+from ledger.queries.lists import ListRow, list_statement, published_period, rating_list
+from ledger.queries.ranking import shared_ranks
 from ledger.storage.models import Game, GameRating, ListEntry, Player, PlayerRating, RatingPeriod
 
 

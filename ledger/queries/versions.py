@@ -19,11 +19,10 @@ from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Hint, NotFound
+from ledger.queries import ranking
+from ledger.queries.filters import EVERYONE, ListFilter
 from ledger.queries.list_sql import IDENTITY, PERIOD_FIGURES
 from ledger.queries.lists import (
-    FEW_ROWS,
-    ListFilter,
-    Ranks,
     RatingList,
     Version,
     above,
@@ -32,6 +31,7 @@ from ledger.queries.lists import (
     players_above,
     ranked,
 )
+from ledger.queries.ranking import FEW_ROWS
 from ledger.storage.batches import AnySelect, batched
 from ledger.storage.models import (
     LIST_FIGURES,
@@ -78,43 +78,32 @@ def version_list(
     only: ListFilter | None,
 ) -> RatingList:
     """The list as an earlier (not current) version published it, best first, ranked like
-    any list: world ranks on that version, movement against the previous period's list
-    as it stood when this version was published."""
+    any list: places on that version, movement against the previous period's list as it
+    stood when this version was published."""
     period = shown.period
-    only = only or ListFilter()
+    only = only or EVERYONE
     few = top is not None and top <= FEW_ROWS
-    then = _ListThen.of(session, pool, period, shown.stamp, few)
-    others = list_rows(session, pool, period, only, None if top is None else top + len(then.now))
-    rows = [row for row in others if row.id not in then.players] + then.passing(session, only)
-    rows = sorted(rows, key=lambda row: (-row.rating, row.name, row.id))[:top]
-    world = {row.id: 1 + then.above(row.rating) for row in rows}
-    previous: dict[int, int] = {}
+    now = _ListThen.of(session, pool, period, shown.stamp, few)
+    rows = now.rows(only, top)
+    before = None
     if any(each.stamp <= shown.stamp for each in versions(session, pool, period - 1)):
         before = _ListThen.of(session, pool, period - 1, shown.stamp, few)
-        for row in rows:
-            rating = row.previous_rating if row.period == period else row.rating
-            if rating is not None:
-                previous[row.id] = 1 + before.above(rating)
-    return RatingList(
-        pool,
-        period,
-        ranked(period, rows, Ranks(world, previous)),
-        only != ListFilter(),
-        shown,
-    )
+    places = ranking.places(rows, only, period, now, before)
+    return RatingList(pool, period, ranked(period, rows, places), only != EVERYONE, shown)
 
 
 @dataclass
 class _ListThen:
     """The list in force at `period` as it stood at a version's stamp, as a correction of
     today's: the players whose rows differ, their rows then and now (listed ones), and
-    how many players today's list has above a rating."""
+    how many players today's list has above a rating. A `ledger.queries.ranking.ListSource`."""
 
+    session: Session
     pool: Pool
     period: Period
     then_versions: dict[Period, int]
     players: set[int]
-    rows: dict[int, Any]
+    listed: dict[int, Any]
     now: dict[int, Any]
     today_above: Callable[[int], int]
     ratings_now: list[int] = field(init=False)
@@ -122,13 +111,14 @@ class _ListThen:
 
     def __post_init__(self) -> None:
         self.ratings_now = sorted(row.rating for row in self.now.values())
-        self.ratings_then = sorted(row.rating for row in self.rows.values())
+        self.ratings_then = sorted(row.rating for row in self.listed.values())
 
     @classmethod
     def of(cls, session: Session, pool: Pool, period: Period, stamp: int, few: bool) -> _ListThen:
         then_versions = _versions_then(session, pool, period, stamp)
         players = set(session.scalars(_differing_players(pool, then_versions)))
         return cls(
+            session,
             pool,
             period,
             then_versions,
@@ -149,11 +139,21 @@ class _ListThen:
     def size(self) -> int:
         return self.above(-1)
 
-    def passing(self, session: Session, only: ListFilter) -> list[Any]:
+    def rows(self, only: ListFilter, top: int | None) -> list[Any]:
+        """The list's rows then that pass the filter, best first (the first `top`): today's,
+        with the rows that differ rebuilt."""
+        extra = None if top is None else top + len(self.now)
+        others = list_rows(self.session, self.pool, self.period, only, extra)
+        rows = [row for row in others if row.id not in self.players] + self._passing(only)
+        return sorted(rows, key=lambda row: (-row.rating, row.name, row.id))[:top]
+
+    def _passing(self, only: ListFilter) -> list[Any]:
         """The rebuilt rows that pass the filter."""
-        if only == ListFilter() or not self.rows:
-            return list(self.rows.values())
-        passing = _listed(session, self.pool, self.period, self.then_versions, self.rows, only)
+        if only == EVERYONE or not self.listed:
+            return list(self.listed.values())
+        passing = _listed(
+            self.session, self.pool, self.period, self.then_versions, self.listed, only
+        )
         return list(passing.values())
 
 

@@ -14,7 +14,9 @@ from ledger.services.closing import ClosedPeriod
 
 
 def rating_list(published: RatingList, output: Format) -> None:
-    """A published list as a table, CSV (one header line) or a JSON array of objects."""
+    """A published list as a table, CSV (one header line) or a JSON array of objects. The
+    table numbers the rows by position, as rating tables do (JSON and CSV also give the
+    rank that equal ratings share)."""
     if not print_records(published.rows, ListRow, output):
         Console().print(_list_table(published))
 
@@ -32,9 +34,15 @@ def _list_table(published: RatingList) -> Table:
     for header, justify in (*columns, *_LIST_COLUMNS):
         table.add_column(header, justify=justify, no_wrap=header != "Name")
     for row in published.rows:
-        world = (str(row.world_rank),) if published.filtered else ()
-        table.add_row(str(row.rank), *world, *_list_cells(row))
+        world = (_world_cell(row),) if published.filtered else ()
+        table.add_row(str(row.position), *world, *_list_cells(row))
     return table
+
+
+def _world_cell(row: ListRow) -> str:
+    """The position on the whole list, and its movement where there is one: "12 ↑3"."""
+    moved = "" if row.world_movement is None else f" {movement(row.world_movement)}"
+    return f"{row.world_position}{moved}"
 
 
 _LIST_COLUMNS: Sequence[tuple[str, JustifyMethod]] = (
@@ -71,7 +79,7 @@ def _list_cells(row: ListRow) -> tuple[str, ...]:
 
 
 def movement(places: int | None) -> str:
-    """Rank movement against the previous list: ↑3, ↓1, = or new."""
+    """Movement in positions against the previous list: ↑3, ↓1, = or new."""
     if places is None:
         return "new"
     if places == 0:

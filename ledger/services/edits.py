@@ -23,7 +23,7 @@ from ledger.core.domain import Period, Pool
 from ledger.core.errors import Conflict, NotFound
 from ledger.core.records import new_player
 from ledger.queries import cards
-from ledger.queries.lists import JUNIOR_LIST_AGE
+from ledger.queries.filters import JUNIOR_LIST_AGE
 from ledger.services import activity, corrections
 from ledger.services.activity import OS_USER, Author
 from ledger.services.players import name_columns
