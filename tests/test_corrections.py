@@ -369,7 +369,7 @@ def test_corrections_on_the_command_line_with_diff_versions_and_log(
     assert " changed, " in diff.output
     assert "->" in diff.output
     original = run("list", "--period", "2026-08", "--version", "1", db=database_url)
-    assert "rating list 2026-08, version 1 (original)" in original.output
+    assert "rating list Sep 2026 (2026-08), version 1 (original)" in original.output
     log = run("log", "--format", "csv", db=database_url)
     lines = log.output.splitlines()
     assert lines[0] == "id,at,operator,action,pool,period,reason,summary"
@@ -501,7 +501,7 @@ def test_versions_stay_readable_through_reopens_and_read_as_published(ledger: Le
         with ledger.transaction() as session:
             reopening.reopen_period(session, Pool.STANDARD, Period.parse(period))
     withdrawn = run("list", "--period", "2026-09", "--version", "2", db=_url(ledger))
-    assert "rating list 2026-09, version 2 (revised)" in withdrawn.output
+    assert "rating list Oct 2026 (2026-09), version 2 (revised)" in withdrawn.output
     current = run("list", "--period", "2026-09", db=_url(ledger))
     assert current.exit_code == 1
     wrong = _rated_game_in_august(games)

@@ -226,14 +226,27 @@ def history(
     ctx: typer.Context,
     rank: Annotated[int, typer.Option("--rank", help="The rank to follow.")] = 1,
     federation: FederationOption = None,
+    women: Annotated[bool, typer.Option("--women", help="The rank among women.")] = False,
+    active: Annotated[
+        bool, typer.Option("--active", help="The rank among active players.")
+    ] = False,
+    summary: Annotated[
+        bool, typer.Option("--summary", help="Each holder once: first and last list, how many.")
+    ] = False,
     output: FormatOption = render.Format.TABLE,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
     """Who held a rank on each published list, and for how many lists."""
     with reading(ctx, db) as session:
-        holders = queries.rank_history(session, pool, rank, federation)
-    render.rank_history(holders, output)
+        if summary:
+            holders = queries.rank_summary(session, pool, rank, federation, women, active)
+        else:
+            listed = queries.rank_history(session, pool, rank, federation, women, active)
+    if summary:
+        render.rank_summary(holders, output)
+    else:
+        render.rank_history(listed, output)
 
 
 @app.command("event")

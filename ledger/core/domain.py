@@ -29,6 +29,7 @@ class Pool(StrEnum):
             raise InvalidInput(f"unknown pool {text!r}; use one of {choices}.") from None
 
 
+_MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _PERIOD_PATTERN = re.compile(r"([0-9]{4})-([0-9]{2})")
 _DATE_PATTERN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
@@ -64,6 +65,13 @@ class Period:
 
     def __sub__(self, months: int) -> Period:
         return self + -months
+
+    @property
+    def list_name(self) -> str:
+        """The list this period's close publishes, named by its date as FIDE names it: the
+        list of period 2026-10 takes effect on 1 November, "Nov 2026"."""
+        effective = self + 1
+        return f"{_MONTH_NAMES[effective.month - 1]} {effective.year:04d}"
 
     def months_until(self, other: Period) -> int:
         """How many periods lie from this one to `other` (0 for the same period)."""

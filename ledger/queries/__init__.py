@@ -22,9 +22,11 @@ from ledger.queries.reports import (
     ListStatistics,
     PeakRow,
     RankHolder,
+    RankSummary,
     list_statistics,
     peaks,
     rank_history,
+    rank_summary,
 )
 from ledger.queries.shape import plain, to_json
 from ledger.queries.versions import ChangedRow, ListDiff, list_diff
@@ -54,6 +56,7 @@ __all__ = [
     "PlayerCard",
     "PoolStanding",
     "RankHolder",
+    "RankSummary",
     "RatingList",
     "Version",
     "check_ledger",
@@ -70,6 +73,7 @@ __all__ = [
     "player_card",
     "published_list",
     "rank_history",
+    "rank_summary",
     "to_json",
     "tournament_report",
 ]

@@ -21,9 +21,11 @@ from ledger.storage.periods import newest_closed_period
 
 @dataclass(frozen=True, slots=True)
 class HistoryRow:
-    """The player's row on one published list (None: not on that list)."""
+    """The player's row on one published list, named by its period and its date ("Nov
+    2026"); `rating` None: not on that list."""
 
     period: Period
+    list: str
     rating: int | None
     change: int | None
     games: int
@@ -169,9 +171,17 @@ def _history(
         carried = entry or carried
         rating = carried.rating if carried.listed else None
         if entry is None:
-            rows.append(HistoryRow(period, rating, 0 if rating is not None else None, 0, None))
+            rows.append(
+                HistoryRow(
+                    period, period.list_name, rating, 0 if rating is not None else None, 0, None
+                )
+            )
         else:
-            rows.append(HistoryRow(period, rating, entry.change, entry.games, entry.k_applied))
+            rows.append(
+                HistoryRow(
+                    period, period.list_name, rating, entry.change, entry.games, entry.k_applied
+                )
+            )
     return rows
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from sqlalchemy import case, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import InvalidInput
@@ -110,6 +110,10 @@ def _average_change(session: Session, pool: Pool, period: Period) -> Decimal | N
 
 @dataclass(frozen=True, slots=True)
 class PeakRow:
+    """A player's peak published rating, the list it was reached on (by its period and by
+    its date, "Nov 2026"; None: before the ledger) and the federation and title that list
+    showed (the first list's for a peak from before the ledger)."""
+
     rank: int
     id: int
     name: str
@@ -117,6 +121,7 @@ class PeakRow:
     title: str | None
     peak: int
     peak_period: Period | None
+    peak_list: str | None
 
 
 def peaks(
@@ -126,37 +131,61 @@ def peaks(
     federation: str | None = None,
     women: bool = False,
 ) -> list[PeakRow]:
-    """The all-time list by peak published rating, with the list each peak was reached on
-    (None: reached before the ledger, as given with the starting rating)."""
+    """The all-time list by peak published rating, with the list each peak was reached on.
+    `federation`: the peaks reached while the player represented it."""
+    at_peak = aliased(ListEntry)
+    on_peak_list = at_peak.player_id.is_not(None)
+    shown_federation = case((on_peak_list, at_peak.federation), else_=PlayerRating.federation)
+    shown_title = case((on_peak_list, at_peak.title), else_=PlayerRating.title)
     statement = (
         select(
             Player.id,
             Player.name,
-            Player.federation,
-            Player.title,
+            shown_federation.label("federation"),
+            shown_title.label("title"),
             PlayerRating.peak,
             PlayerRating.peak_period,
         )
         .join(Player, Player.id == PlayerRating.player_id)
+        .outerjoin(
+            at_peak,
+            (at_peak.pool == pool)
+            & (at_peak.player_id == PlayerRating.player_id)
+            & (at_peak.period == func.coalesce(PlayerRating.peak_period, PlayerRating.first_list)),
+        )
         .where(PlayerRating.pool == pool, PlayerRating.first_list.is_not(None))
         .order_by(PlayerRating.peak.desc(), Player.name, Player.id)
     )
     if min_rating is not None:
         statement = statement.where(PlayerRating.peak >= min_rating)
     if federation:
-        statement = statement.where(Player.federation == federation.upper())
+        statement = statement.where(shown_federation == federation.upper())
     if women:
         statement = statement.where(Player.sex == "F")
     found = session.execute(statement).all()
     places = shared_ranks([row.peak for row in found])
-    return [PeakRow(place, *row) for place, row in zip(places, found, strict=True)]
+    return [
+        PeakRow(
+            place,
+            row.id,
+            row.name,
+            row.federation,
+            row.title,
+            row.peak,
+            row.peak_period,
+            row.peak_period.list_name if row.peak_period else None,
+        )
+        for place, row in zip(places, found, strict=True)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
 class RankHolder:
-    """Who held the rank on one published list (several players when tied)."""
+    """Who held the rank on one published list (several players when tied): the list by its
+    period and by its date ("Nov 2026"), the player as that list showed them."""
 
     period: Period
+    list: str
     id: int
     name: str
     federation: str | None
@@ -164,11 +193,32 @@ class RankHolder:
     lists_held: int
 
 
+@dataclass(frozen=True, slots=True)
+class RankSummary:
+    """One holder of a rank: the first and last lists they held it on and how many lists
+    (the rating articles' "world number ones"); `federation` those they held it for, in
+    order ("UKR/RUS")."""
+
+    id: int
+    name: str
+    federation: str | None
+    first_period: Period
+    first_list: str
+    last_period: Period
+    last_list: str
+    lists_held: int
+
+
 def rank_history(
-    session: Session, pool: Pool, rank: int = 1, federation: str | None = None
+    session: Session,
+    pool: Pool,
+    rank: int = 1,
+    federation: str | None = None,
+    women: bool = False,
+    active: bool = False,
 ) -> list[RankHolder]:
-    """Who held `rank` (in the world, or within a federation) on each published list, with
-    how many lists each of them held it in all."""
+    """Who held `rank` (in the world, or within a federation, among women, among active
+    players) on each published list, with how many lists each of them held it in all."""
     if rank < 1:
         raise InvalidInput(f"rank: {rank} is not a rank; ranks start at 1.")
     newest, _ = published_period(session, pool)
@@ -177,13 +227,43 @@ def rank_history(
             RatingPeriod.pool == pool, RatingPeriod.closed_at.is_not(None)
         )
     )
+    only = ListFilter(federation=federation, women=women, active=active)
     holders: list[tuple[Period, ListRow]] = []
     for period in _periods(first or newest, newest):
-        holders += [(period, row) for row in _holders(session, pool, period, rank, federation)]
+        holders += [(period, row) for row in _holders(session, pool, period, rank, only)]
     held = Counter(row.id for _, row in holders)
     return [
-        RankHolder(period, row.id, row.name, row.federation, row.rating, held[row.id])
+        RankHolder(
+            period, period.list_name, row.id, row.name, row.federation, row.rating, held[row.id]
+        )
         for period, row in holders
+    ]
+
+
+def rank_summary(
+    session: Session,
+    pool: Pool,
+    rank: int = 1,
+    federation: str | None = None,
+    women: bool = False,
+    active: bool = False,
+) -> list[RankSummary]:
+    """Each holder of `rank` once, in the order they first held it (`rank_history`)."""
+    held: dict[int, list[RankHolder]] = {}
+    for holder in rank_history(session, pool, rank, federation, women, active):
+        held.setdefault(holder.id, []).append(holder)
+    return [
+        RankSummary(
+            lists[0].id,
+            lists[-1].name,
+            "/".join(dict.fromkeys(each.federation for each in lists if each.federation)) or None,
+            lists[0].period,
+            lists[0].list,
+            lists[-1].period,
+            lists[-1].list,
+            len(lists),
+        )
+        for lists in held.values()
     ]
 
 
@@ -192,13 +272,12 @@ def _periods(first: Period, last: Period) -> list[Period]:
 
 
 def _holders(
-    session: Session, pool: Pool, period: Period, rank: int, federation: str | None
+    session: Session, pool: Pool, period: Period, rank: int, only: ListFilter
 ) -> list[ListRow]:
-    """The players at `rank` on one list: everyone tied with the player in that place."""
-    only = ListFilter(federation=federation)
+    """The players at `rank` on one list (within `only`): everyone tied with the player in
+    that place."""
     leaders = rating_list(session, pool, period, top=rank, only=only).rows
     if len(leaders) < rank or leaders[-1].rank != rank:
         return []
     rating = leaders[-1].rating
-    tied = ListFilter(federation=federation, min_rating=rating, max_rating=rating)
-    return rating_list(session, pool, period, only=tied).rows
+    return rating_list(session, pool, period, only=only.at_rating(rating)).rows

@@ -17,7 +17,14 @@ from ledger.render.imports import (
 )
 from ledger.render.lists import closed, movement, rating_list
 from ledger.render.players import explanation, player_card, rating_chart
-from ledger.render.reports import calculation, cross_table, peaks, rank_history, statistics
+from ledger.render.reports import (
+    calculation,
+    cross_table,
+    peaks,
+    rank_history,
+    rank_summary,
+    statistics,
+)
 
 __all__ = [
     "Format",
@@ -41,6 +48,7 @@ __all__ = [
     "player_card",
     "progress",
     "rank_history",
+    "rank_summary",
     "rating_chart",
     "rating_list",
     "rerated",

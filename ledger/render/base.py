@@ -10,6 +10,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
+from ledger.core.domain import Period
 from ledger.queries.shape import plain, to_json
 
 
@@ -52,6 +53,11 @@ def error(text: str) -> None:
 
 def text(value: object) -> str:
     return "" if value is None else str(value)
+
+
+def list_text(period: Period | None) -> str:
+    """A list by its date and its period: "Nov 2026 (2026-10)"."""
+    return "" if period is None else f"{period.list_name} ({period})"
 
 
 def points(hundredths: int) -> str:

@@ -9,7 +9,7 @@ from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from ledger.queries import ListRow, RatingList
-from ledger.render.base import Format, print_records
+from ledger.render.base import Format, list_text, print_records
 from ledger.services.closing import ClosedPeriod
 
 
@@ -23,7 +23,7 @@ def rating_list(published: RatingList, output: Format) -> None:
 
 def _list_table(published: RatingList) -> Table:
     table = Table(
-        title=f"{published.pool.capitalize()} rating list {published.period}"
+        title=f"{published.pool.capitalize()} rating list {list_text(published.period)}"
         + (f", {published.version.label}" if published.version else ""),
         title_justify="left",
         box=box.SIMPLE_HEAD,

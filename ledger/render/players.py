@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ledger.queries import ExplainedGame, Explanation, HistoryRow, PlayerCard, PoolStanding, plain
-from ledger.render.base import Format, print_csv, print_json, text
+from ledger.render.base import Format, list_text, print_csv, print_json, text
 
 GAME_FIELDS = tuple(field.name for field in dataclasses.fields(ExplainedGame))
 
@@ -96,7 +96,7 @@ def player_card(card: PlayerCard, output: Format) -> None:
             for standing in card.pools
             for row in standing.history
         ]
-        print_csv(rows, ("pool", "period", "rating", "change", "games", "k"))
+        print_csv(rows, ("pool", "period", "list", "rating", "change", "games", "k"))
     else:
         _card_tables(card)
 
@@ -131,11 +131,11 @@ def _standing_table(standing: PoolStanding) -> Table:
     table.add_column("value")
     rows = [
         ("Rating", _rating_text(standing)),
-        ("On the list of", text(standing.list_period)),
+        ("On the list of", list_text(standing.list_period)),
         ("Rank", _rank_text(standing)),
         ("K in force", standing.k_reason or ""),
         ("Rated games", str(standing.games_completed)),
-        ("Peak", f"{standing.peak} ({standing.peak_period or 'before the ledger'})"),
+        ("Peak", f"{standing.peak} ({list_text(standing.peak_period) or 'before the ledger'})"),
         ("Reached 2400", "yes" if standing.ever_2400 else "no"),
         ("Flag", standing.flag or "active"),
     ]
@@ -169,10 +169,11 @@ def _rank_text(standing: PoolStanding) -> str:
 
 def _history_table(rows: Sequence[HistoryRow]) -> Table:
     table = Table(title="History", title_justify="left", pad_edge=False)
-    for header in ("List", "Rating", "+/-", "Gms", "K"):
+    for header in ("List", "Period", "Rating", "+/-", "Gms", "K"):
         table.add_column(header, justify="right")
     for row in rows:
         table.add_row(
+            row.list,
             str(row.period),
             text(row.rating),
             "" if row.change is None else f"{row.change:+d}" if row.change else "0",

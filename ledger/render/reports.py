@@ -12,8 +12,24 @@ from rich.console import Console
 from rich.table import Table
 
 from ledger.core.calculator import AverageOpponent, Calculation, GameRow, logistic_expected_score
-from ledger.queries import Band, CrossTable, ListStatistics, PeakRow, RankHolder, plain
-from ledger.render.base import Format, points, print_csv, print_json, print_records, text
+from ledger.queries import (
+    Band,
+    CrossTable,
+    ListStatistics,
+    PeakRow,
+    RankHolder,
+    RankSummary,
+    plain,
+)
+from ledger.render.base import (
+    Format,
+    list_text,
+    points,
+    print_csv,
+    print_json,
+    print_records,
+    text,
+)
 
 
 def calculation(
@@ -152,7 +168,7 @@ def statistics(report: ListStatistics, output: Format) -> None:
 
 
 def peaks(rows: Sequence[PeakRow], output: Format) -> None:
-    """The all-time list by peak rating."""
+    """The all-time list by peak rating, each peak's list named by its date."""
     _rows_table(
         "Highest ratings of all time",
         rows,
@@ -164,7 +180,7 @@ def peaks(rows: Sequence[PeakRow], output: Format) -> None:
             row.title or "",
             row.federation or "",
             str(row.peak),
-            text(row.peak_period) or "before the ledger",
+            list_text(row.peak_period) or "before the ledger",
         ),
         ("#", "Name", "Tit", "Fed", "Peak", "Reached on"),
     )
@@ -178,13 +194,31 @@ def rank_history(rows: Sequence[RankHolder], output: Format) -> None:
         output,
         RankHolder,
         lambda row: (
-            str(row.period),
+            list_text(row.period),
             row.name,
             row.federation or "",
             str(row.rating),
             str(row.lists_held),
         ),
         ("List", "Name", "Fed", "Rating", "Lists held"),
+    )
+
+
+def rank_summary(rows: Sequence[RankSummary], output: Format) -> None:
+    """Each holder of a rank once, with the first and last lists held."""
+    _rows_table(
+        "Holders of the rank",
+        rows,
+        output,
+        RankSummary,
+        lambda row: (
+            row.name,
+            row.federation or "",
+            list_text(row.first_period),
+            list_text(row.last_period),
+            str(row.lists_held),
+        ),
+        ("Name", "Fed", "First list", "Last list", "Lists"),
     )
 
 
