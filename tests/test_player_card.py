@@ -110,7 +110,7 @@ def test_the_card_on_the_command_line(database_url: str) -> None:
     assert [row["rating"] for row in data["pools"][0]["history"]] == [2007, 1994]
     rows = run("player", "1", "--format", "csv", db=database_url).stdout.splitlines()
     assert rows == [
-        "pool,period,list,rating,change,games,k",
+        "pool,period,list_name,rating,change,games,k",
         "standard,2026-09,Oct 2026,2007,7,1,20",
         "standard,2026-10,Nov 2026,1994,-13,1,20",
     ]

@@ -120,7 +120,7 @@ def test_reports_on_the_command_line(database_url: str) -> None:
     assert "Ann" in run("peaks", db=database_url).stdout
     rows = run("history", "--format", "csv", db=database_url).stdout.splitlines()
     assert rows == [
-        "period,list,id,name,federation,rating,lists_held",
+        "period,list_name,id,name,federation,rating,lists_held",
         "2026-10,Nov 2026,1,Ann,,2300,1",
     ]
     assert "2300-2349" in run("stats", db=database_url).stdout

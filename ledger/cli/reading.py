@@ -205,6 +205,25 @@ def stats(
     render.statistics(report, output)
 
 
+@app.command("federations")
+def federations(
+    ctx: typer.Context,
+    period: ListPeriodOption = None,
+    top: Annotated[
+        int, typer.Option("--top", min=1, help="How many active players make the average.")
+    ] = queries.federations.TOP_PLAYERS,
+    women: Annotated[bool, typer.Option("--women", help="Women only.")] = False,
+    output: FormatOption = render.Format.TABLE,
+    pool: PoolOption = Pool.STANDARD,
+    db: DbOption = None,
+) -> None:
+    """Federations ranked by the average rating of their best active players."""
+    the_period = parse_given("period", Period.parse, period)
+    with reading(ctx, db) as session:
+        ranking = queries.federation_ranking(session, pool, the_period, top, women)
+    render.federation_ranking(ranking, output)
+
+
 @app.command("peaks")
 def peaks(
     ctx: typer.Context,

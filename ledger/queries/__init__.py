@@ -10,6 +10,7 @@ from ledger.queries.cards import HistoryRow, LiveRating, PlayerCard, PoolStandin
 from ledger.queries.crosstables import CrossGame, CrossRow, CrossTable, cross_table
 from ledger.queries.explanations import EventTotal, ExplainedGame, Explanation, explain
 from ledger.queries.exports import fide_list_file, tournament_report
+from ledger.queries.federations import FederationRanking, FederationRow, federation_ranking
 from ledger.queries.filters import ListFilter
 from ledger.queries.games import GameFilter, ListedGame, game_listing
 from ledger.queries.integrity import check_ledger
@@ -41,6 +42,8 @@ __all__ = [
     "EventTotal",
     "ExplainedGame",
     "Explanation",
+    "FederationRanking",
+    "FederationRow",
     "FoundPlayer",
     "GameFilter",
     "HistoryRow",
@@ -62,6 +65,7 @@ __all__ = [
     "check_ledger",
     "cross_table",
     "explain",
+    "federation_ranking",
     "fide_list_file",
     "find_players",
     "game_listing",

@@ -25,7 +25,7 @@ class HistoryRow:
     2026"); `rating` None: not on that list."""
 
     period: Period
-    list: str
+    list_name: str
     rating: int | None
     change: int | None
     games: int

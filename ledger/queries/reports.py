@@ -185,7 +185,7 @@ class RankHolder:
     period and by its date ("Nov 2026"), the player as that list showed them."""
 
     period: Period
-    list: str
+    list_name: str
     id: int
     name: str
     federation: str | None
@@ -258,9 +258,9 @@ def rank_summary(
             lists[-1].name,
             "/".join(dict.fromkeys(each.federation for each in lists if each.federation)) or None,
             lists[0].period,
-            lists[0].list,
+            lists[0].list_name,
             lists[-1].period,
-            lists[-1].list,
+            lists[-1].list_name,
             len(lists),
         )
         for lists in held.values()

@@ -20,6 +20,7 @@ from ledger.render.players import explanation, player_card, rating_chart
 from ledger.render.reports import (
     calculation,
     cross_table,
+    federation_ranking,
     peaks,
     rank_history,
     rank_summary,
@@ -35,6 +36,7 @@ __all__ = [
     "edited",
     "error",
     "explanation",
+    "federation_ranking",
     "fide_list_imported",
     "found_players",
     "game_listing",

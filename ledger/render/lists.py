@@ -74,7 +74,7 @@ def _list_cells(row: ListRow) -> tuple[str, ...]:
         str(row.k),
         row.flag,
         str(row.peak),
-        str(row.peak_period or "-"),
+        row.peak_period.list_name if row.peak_period else "-",
     )
 
 

@@ -96,7 +96,7 @@ def player_card(card: PlayerCard, output: Format) -> None:
             for standing in card.pools
             for row in standing.history
         ]
-        print_csv(rows, ("pool", "period", "list", "rating", "change", "games", "k"))
+        print_csv(rows, ("pool", "period", "list_name", "rating", "change", "games", "k"))
     else:
         _card_tables(card)
 
@@ -173,7 +173,7 @@ def _history_table(rows: Sequence[HistoryRow]) -> Table:
         table.add_column(header, justify="right")
     for row in rows:
         table.add_row(
-            row.list,
+            row.list_name,
             str(row.period),
             text(row.rating),
             "" if row.change is None else f"{row.change:+d}" if row.change else "0",

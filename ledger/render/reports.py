@@ -15,6 +15,8 @@ from ledger.core.calculator import AverageOpponent, Calculation, GameRow, logist
 from ledger.queries import (
     Band,
     CrossTable,
+    FederationRanking,
+    FederationRow,
     ListStatistics,
     PeakRow,
     RankHolder,
@@ -165,6 +167,36 @@ def statistics(report: ListStatistics, output: Format) -> None:
         f"{report.games_rated} games rated in {report.period}; "
         f"average change of the players rated {average}"
     )
+
+
+def federation_ranking(ranking: FederationRanking, output: Format) -> None:
+    """Federations by the average of their best active players, with their counts."""
+    if output is Format.JSON:
+        print_json(plain(ranking))
+        return
+    if print_records(ranking.rows, FederationRow, output):
+        return
+    who = "women" if ranking.women else "players"
+    table = Table(
+        title=f"{ranking.pool.capitalize()} federations, list of {list_text(ranking.period)}: "
+        f"average of the best {ranking.top} active {who}",
+        title_justify="left",
+        pad_edge=False,
+    )
+    for header in ("#", "Fed", "Average", "Rated", "Active", "Women", "Titled"):
+        table.add_column(header, justify="left" if header == "Fed" else "right")
+    for row in ranking.rows:
+        average = f"{row.average}" if row.rank else f"({row.average} of {row.top_players})"
+        table.add_row(
+            text(row.rank) or "-",
+            row.federation,
+            average,
+            str(row.rated),
+            str(row.active),
+            str(row.women),
+            str(row.titled),
+        )
+    Console().print(table)
 
 
 def peaks(rows: Sequence[PeakRow], output: Format) -> None:
