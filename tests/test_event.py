@@ -107,7 +107,15 @@ def test_the_event_on_the_command_line(database_url: str) -> None:
     assert rows[0] == "number,id,name,rating,score,round_1,performance,change"
     assert rows[1] == "1,1,Aa,2000,1,2w1,2700,7.2"
     refused = run("event", "Nope", db=database_url)
-    assert (refused.exit_code, refused.stderr) == (1, "error: no standard event named 'Nope'.\n")
+    assert (refused.exit_code, refused.stderr) == (
+        1,
+        "error: no standard event named 'Nope'; `ledger events` lists the events.\n",
+    )
+    misspelt = run("event", "cpu", db=database_url)
+    assert misspelt.stderr == (
+        "error: no standard event named 'cpu' (the nearest: 'Cup'); `ledger events` lists the "
+        "events.\n"
+    )
 
 
 def test_missing_rounds_and_unnumbered_games_keep_their_columns(ledger: Ledger) -> None:

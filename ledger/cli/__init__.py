@@ -48,7 +48,7 @@ class LedgerGroup(TyperGroup):
 _HINTS = {
     Hint.CLOSE_A_PERIOD: "{}; close a period first (`ledger close-period YYYY-MM`).",
     Hint.EARLIER_VERSIONS: "{} with --version.",
-    Hint.EVENTS: "{}; `ledger event` lists an event's games.",
+    Hint.EVENTS: "{}; `ledger events` lists the events.",
     Hint.PERIOD_OR_DAY: "as-of: give --period or --as-of, not both.",
     Hint.VERSION_OF_A_PERIOD: "version: give --version with --period, not with --as-of.",
 }

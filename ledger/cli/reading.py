@@ -268,6 +268,40 @@ def history(
         render.rank_history(listed, output)
 
 
+@app.command("periods")
+def periods(
+    ctx: typer.Context,
+    output: FormatOption = render.Format.TABLE,
+    pool: PoolOption = Pool.STANDARD,
+    db: DbOption = None,
+) -> None:
+    """Every rating period: open or closed, games recorded and rated, who closed it, versions."""
+    with reading(ctx, db) as session:
+        rows = queries.period_overview(session, pool)
+    render.period_overview(rows, pool, output)
+
+
+@app.command("events")
+def events(
+    ctx: typer.Context,
+    period: Annotated[
+        str | None, typer.Option("--period", metavar="YYYY-MM", help="Events ending in it.")
+    ] = None,
+    player: Annotated[
+        int | None,
+        typer.Option("--player", min=1, max=LARGEST_ID, help="Events of this ledger ID."),
+    ] = None,
+    output: FormatOption = render.Format.TABLE,
+    pool: PoolOption = Pool.STANDARD,
+    db: DbOption = None,
+) -> None:
+    """Events with their dates, players, games, category and whether they are rated."""
+    only = queries.EventFilter(parse_given("period", Period.parse, period), player)
+    with reading(ctx, db) as session:
+        rows = queries.event_listing(session, pool, only)
+    render.event_listing(rows, pool, output)
+
+
 @app.command("event")
 def event(
     ctx: typer.Context,

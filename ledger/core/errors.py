@@ -18,7 +18,8 @@ class Hint(StrEnum):
     EARLIER_VERSIONS = "earlier-versions"
     """A withdrawn list's versions can still be read, each by its number."""
     EVENTS = "events"
-    """An event was not found; the events are listed elsewhere."""
+    """An event was not found; the events are listed elsewhere (the nearest names are in
+    the message)."""
     PERIOD_OR_DAY = "period-or-day"
     """A list was asked for by its period and by a day at once."""
     VERSION_OF_A_PERIOD = "version-of-a-period"

@@ -16,6 +16,13 @@ from ledger.queries.games import GameFilter, ListedGame, game_listing
 from ledger.queries.integrity import check_ledger
 from ledger.queries.lists import ListRow, RatingList, Version
 from ledger.queries.log import LogRecord, log_records
+from ledger.queries.overviews import (
+    EventFilter,
+    EventRow,
+    PeriodRow,
+    event_listing,
+    period_overview,
+)
 from ledger.queries.people import FIND_LIMIT, FoundPlayer, find_players
 from ledger.queries.published import ListRequest, published_list
 from ledger.queries.reports import (
@@ -39,6 +46,8 @@ __all__ = [
     "CrossGame",
     "CrossRow",
     "CrossTable",
+    "EventFilter",
+    "EventRow",
     "EventTotal",
     "ExplainedGame",
     "Explanation",
@@ -56,6 +65,7 @@ __all__ = [
     "LiveRating",
     "LogRecord",
     "PeakRow",
+    "PeriodRow",
     "PlayerCard",
     "PoolStanding",
     "RankHolder",
@@ -64,6 +74,7 @@ __all__ = [
     "Version",
     "check_ledger",
     "cross_table",
+    "event_listing",
     "explain",
     "federation_ranking",
     "fide_list_file",
@@ -73,6 +84,7 @@ __all__ = [
     "list_statistics",
     "log_records",
     "peaks",
+    "period_overview",
     "plain",
     "player_card",
     "published_list",

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session, aliased
 
 from ledger.core import calculator, rules
 from ledger.core.domain import GameResult, Period, Pool
-from ledger.core.errors import NotFound
+from ledger.queries.overviews import unknown_event
 from ledger.storage.models import Event, Game, GameRating, ListEntry, Player, PlayerRating
 from ledger.storage.periods import is_closed, newest_closed_period
 
@@ -76,7 +76,7 @@ class _Entrant:
 def cross_table(session: Session, pool: Pool, name: str) -> CrossTable:
     event = session.scalars(select(Event).where(Event.pool == pool, Event.name == name)).first()
     if event is None:
-        raise NotFound(f"no {pool} event named {name!r}.")
+        raise unknown_event(session, pool, name)
     period = Period.of(event.end_date)
     rated = is_closed(period, newest_closed_period(session, pool))
     entrants = _entrants(session, pool, event.id, rated)

@@ -15,11 +15,12 @@ from sqlalchemy.orm import Session
 
 from ledger.core import rules
 from ledger.core.domain import Period, Pool
-from ledger.core.errors import Hint, InvalidInput, NotFound
+from ledger.core.errors import InvalidInput, NotFound
 from ledger.formats import fide_list as fide_lists
 from ledger.formats import trf
 from ledger.formats.fide_list import FideListRow, PoolRating
 from ledger.queries import lists as queries
+from ledger.queries.overviews import unknown_event
 from ledger.storage.batches import BATCH_SIZE, AnyRow, AnySelect, select_in
 from ledger.storage.models import Bye, Event, Game, Player, PlayerRating
 
@@ -168,7 +169,7 @@ def tournament_report(session: Session, pool: Pool, name: str) -> trf.Tournament
     (then name) as pairing programs number them."""
     event = session.scalars(select(Event).where(Event.pool == pool, Event.name == name)).first()
     if event is None:
-        raise NotFound(f"no {pool} event named {name!r}.", Hint.EVENTS)
+        raise unknown_event(session, pool, name)
     games = session.scalars(select(Game).where(Game.event_id == event.id)).all()
     byes = session.scalars(select(Bye).where(Bye.event_id == event.id)).all()
     _refuse_what_a_report_cannot_hold(name, games, byes)

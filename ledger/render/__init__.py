@@ -16,6 +16,7 @@ from ledger.render.imports import (
     warnings,
 )
 from ledger.render.lists import closed, movement, rating_list
+from ledger.render.overviews import event_listing, period_overview
 from ledger.render.players import explanation, player_card, rating_chart
 from ledger.render.reports import (
     calculation,
@@ -35,6 +36,7 @@ __all__ = [
     "cross_table",
     "edited",
     "error",
+    "event_listing",
     "explanation",
     "federation_ranking",
     "fide_list_imported",
@@ -46,6 +48,7 @@ __all__ = [
     "message",
     "movement",
     "peaks",
+    "period_overview",
     "pgn_imported",
     "player_card",
     "progress",
