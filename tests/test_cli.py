@@ -344,7 +344,10 @@ def test_bad_input_is_refused_with_one_line(
         pytest.param(["list", "--top", "0"], id="top below one"),
         pytest.param(["list", "--format", "xml"], id="unknown format"),
         pytest.param(["no-such-command"], id="unknown command"),
-        pytest.param(["player", "99999999999999999999"], id="an ID no player can have"),
+        pytest.param(
+            ["edit-player", "99999999999999999999", "--reason", "typo"],
+            id="an ID no player can have",
+        ),
         pytest.param(["games", "--player", "99999999999999999999"], id="games of no player"),
         pytest.param(["export-list"], id="export without a format"),
     ],

@@ -180,7 +180,10 @@ def test_explain_json_and_csv(database_url: str) -> None:
     table = run("explain", "1", db=database_url)
     assert "Period: K × ΣΔR = 20 × +0.36 = +7.20, rounded +7; new rating 2007" in table.stdout
     refused = run("explain", "7", db=database_url)
-    assert (refused.exit_code, refused.stderr) == (1, "error: no player with ID 7.\n")
+    assert (refused.exit_code, refused.stderr) == (
+        1,
+        "error: no player has the ledger or FIDE ID 7.\n",
+    )
 
 
 def test_a_period_without_a_list_or_without_games_is_refused(ledger: Ledger) -> None:

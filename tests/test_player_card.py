@@ -115,7 +115,10 @@ def test_the_card_on_the_command_line(database_url: str) -> None:
         "standard,2026-10,Nov 2026,1994,-13,1,20",
     ]
     refused = run("player", "99", db=database_url)
-    assert (refused.exit_code, refused.stderr) == (1, "error: no player with ID 99.\n")
+    assert (refused.exit_code, refused.stderr) == (
+        1,
+        "error: no player has the ledger or FIDE ID 99.\n",
+    )
 
 
 def test_an_unknown_player_has_no_card(ledger: Ledger) -> None:

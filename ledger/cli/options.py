@@ -51,6 +51,12 @@ PlayerArgument = Annotated[
     int,
     typer.Argument(metavar="PLAYER", min=1, max=LARGEST_ID, help="The player's ledger ID."),
 ]
+NamedPlayerArgument = Annotated[
+    str,
+    typer.Argument(
+        metavar="PLAYER", help="The player's ledger ID, FIDE ID, or a name only they match."
+    ),
+]
 
 OperatorOption = Annotated[
     str | None,

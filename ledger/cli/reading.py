@@ -12,7 +12,7 @@ from ledger.cli.options import (
     FederationOption,
     FormatOption,
     ListPeriodOption,
-    PlayerArgument,
+    NamedPlayerArgument,
     PoolOption,
     now,
     parse_given,
@@ -94,7 +94,7 @@ def games(
 @app.command("explain")
 def explain(
     ctx: typer.Context,
-    player: PlayerArgument,
+    player: NamedPlayerArgument,
     period: Annotated[
         str | None,
         typer.Option(
@@ -108,21 +108,21 @@ def explain(
     """Show how a player's published change came about, game by game (FIDE's calculation)."""
     the_period = parse_given("period", Period.parse, period)
     with reading(ctx, db) as session:
-        explained = queries.explain(session, pool, player, the_period)
+        explained = queries.explain(session, pool, queries.one_player(session, player), the_period)
     render.explanation(explained, output)
 
 
 @app.command("player")
 def player(
     ctx: typer.Context,
-    player: PlayerArgument,
+    player: NamedPlayerArgument,
     output: FormatOption = render.Format.TABLE,
     pool: Annotated[Pool | None, pool_option("Only this pool; default: all.")] = None,
     db: DbOption = None,
 ) -> None:
     """Show a player's card: standing, rank, K, peak, history, chart and live rating."""
     with reading(ctx, db) as session:
-        card = queries.player_card(session, player, pool)
+        card = queries.player_card(session, queries.one_player(session, player), pool)
     render.player_card(card, output)
 
 

@@ -23,7 +23,7 @@ from ledger.queries.overviews import (
     event_listing,
     period_overview,
 )
-from ledger.queries.people import FIND_LIMIT, FoundPlayer, find_players
+from ledger.queries.people import FIND_LIMIT, FoundPlayer, find_players, one_player
 from ledger.queries.published import ListRequest, published_list
 from ledger.queries.reports import (
     Band,
@@ -83,6 +83,7 @@ __all__ = [
     "list_diff",
     "list_statistics",
     "log_records",
+    "one_player",
     "peaks",
     "period_overview",
     "plain",

@@ -1,20 +1,22 @@
 """Finding players by name or number, and spotting two records that may be one person.
 
 The read side of player identity: queries take a session and never commit. Names match by
-their keys (`ledger.core.names`), so accents, case and word order do not matter.
+their keys (`ledger.core.names`), so accents, case, word order and script do not matter
+("ivanov" finds "Иванов, Иван"), nor do umlauts written out ("mueller" finds "Müller").
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import ColumnElement, and_, case, or_, select
+from sqlalchemy import ColumnElement, and_, case, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from ledger.core import names
 from ledger.core.domain import Pool
-from ledger.core.errors import InvalidInput
+from ledger.core.errors import InvalidInput, NotFound
 from ledger.core.records import LARGEST_ID
 from ledger.storage.batches import AnyRow, AnySelect, select_in
 from ledger.storage.database import LIKE_ESCAPE, like_escaped
@@ -40,7 +42,8 @@ def find_players(
     session: Session, text: str, pool: Pool, limit: int = FIND_LIMIT
 ) -> list[FoundPlayer]:
     """The players whose name has a word starting with each word of `text`, in any order
-    ("carl mag" finds "Carlsen, Magnus"); a number also finds that ledger or FIDE ID.
+    ("carl mag" finds "Carlsen, Magnus", "mueller" finds "Müller"); a number also finds that
+    ledger or FIDE ID.
 
     Exact matches (the whole name, or the ID) come first, then by name and ID.
     """
@@ -76,12 +79,46 @@ def find_players(
 
 def _has_word_starting(word: str) -> ColumnElement[bool]:
     """SQL for "a word of the name key starts with `word`" (a key is words joined by
-    single spaces)."""
-    escaped = like_escaped(word)
+    single spaces), both in their search form (`ledger.core.names.search_form`)."""
+    escaped = like_escaped(names.search_form(word))
+    key = _search_form(Player.name_key)
     return or_(
-        Player.name_key.like(f"{escaped}%", escape=LIKE_ESCAPE),
-        Player.name_key.like(f"% {escaped}%", escape=LIKE_ESCAPE),
+        key.like(f"{escaped}%", escape=LIKE_ESCAPE),
+        key.like(f"% {escaped}%", escape=LIKE_ESCAPE),
     )
+
+
+def _search_form(key: Any) -> Any:
+    """SQL for `ledger.core.names.search_form`: the same replacements in the same order."""
+    for pair, letter in names.SPELLED_OUT:
+        key = func.replace(key, pair, letter)
+    return key
+
+
+def one_player(session: Session, text: str) -> int:
+    """The ledger ID of the one player `text` names: a ledger ID, else a FIDE ID, else a
+    name (`find_players`) that matches one player, or exactly one by its whole name.
+    Refused when none matches, or several do (naming the first few to choose from)."""
+    number = _number(text)
+    if number is not None:
+        for column in (Player.id, Player.fide_id):
+            player_id = session.scalar(select(Player.id).where(column == number))
+            if player_id is not None:
+                return player_id
+        raise NotFound(f"no player has the ledger or FIDE ID {number}.")
+    found = find_players(session, text, Pool.STANDARD, CHOICES + 1)
+    whole = [each for each in found if names.name_key(each.name) == names.name_key(text)]
+    if len(found) == 1 or len(whole) == 1:
+        return (whole or found)[0].id
+    if not found:
+        raise NotFound(f"no player matches {text!r}; `ledger find` searches by part of a name.")
+    shown = ", ".join(f"{each.name} ({each.id})" for each in found[:CHOICES])
+    more = " and more" if len(found) > CHOICES else ""
+    raise InvalidInput(f"{text!r} matches several players: {shown}{more}; give the ID.")
+
+
+CHOICES = 5
+"""How many players a refusal of a name matching several names shows."""
 
 
 def _number(text: str) -> int | None:
