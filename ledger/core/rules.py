@@ -267,8 +267,33 @@ class InitialRatingGame:
     score: int
 
 
-def initial_rating(games: Iterable[InitialRatingGame]) -> tuple[int, int] | None:
-    """A first rating and the number of games it rests on, or None if none is due (8.2).
+@dataclass(frozen=True, slots=True)
+class InitialCalculation:
+    """8.2 step by step for the games pooled toward a first rating.
+
+    `counted` are the games rated on, `disregarded` a first event scored zero; `points`
+    is the score and `p` (points + 1) / (n + 2) in hundredths, `dp` its difference (table
+    8.1.1); `opponents` the opponents' ratings with the two hypothetical 1800 draws, over
+    `n + 2`; `uncapped` is Ra + dp rounded, `rating` the first rating published (capped at
+    2200), None below 5 games or under 1400.
+    """
+
+    counted: tuple[InitialRatingGame, ...]
+    disregarded: tuple[InitialRatingGame, ...]
+    points: int
+    p: int
+    dp: int
+    opponents: int
+    uncapped: int
+    rating: int | None
+
+    @property
+    def games(self) -> int:
+        return len(self.counted)
+
+
+def initial_calculation(games: Iterable[InitialRatingGame]) -> InitialCalculation:
+    """The calculation of a first rating from the pooled games (8.2).
 
     - If the first event scores zero, that event is disregarded.
     - At least 5 games against rated opponents are needed.
@@ -278,16 +303,36 @@ def initial_rating(games: Iterable[InitialRatingGame]) -> tuple[int, int] | None
     - Ru = Ra + dp(p) from table 8.1.1, rounded half up, capped at 2200; published only
       if it is at least 1400.
     """
-    pooled = _without_scoreless_first_event(sorted(games, key=lambda game: game.event))
+    ordered = sorted(games, key=lambda game: game.event)
+    pooled = _without_scoreless_first_event(ordered)
     n = len(pooled)
-    if n < INITIAL_RATING_MIN_GAMES:
-        return None
     points = sum(game.score for game in pooled)
     p = divide_half_up(points + 100, n + 2)
+    dp = RATING_DIFFERENCE_BY_SCORE[p]
     opponents = sum(game.opponent_rating for game in pooled) + 2 * INITIAL_RATING_DUMMY_OPPONENT
-    rating = divide_half_up(opponents + RATING_DIFFERENCE_BY_SCORE[p] * (n + 2), n + 2)
-    rating = min(rating, INITIAL_RATING_CAP)
-    return (rating, n) if rating >= RATING_FLOOR else None
+    uncapped = divide_half_up(opponents + dp * (n + 2), n + 2)
+    rating = min(uncapped, INITIAL_RATING_CAP)
+    published = n >= INITIAL_RATING_MIN_GAMES and rating >= RATING_FLOOR
+    disregarded = tuple(ordered[: len(ordered) - n])
+    return InitialCalculation(
+        tuple(pooled),
+        disregarded,
+        points,
+        p,
+        dp,
+        opponents,
+        uncapped,
+        rating if published else None,
+    )
+
+
+def initial_rating(games: Iterable[InitialRatingGame]) -> tuple[int, int] | None:
+    """A first rating and the number of games it rests on, or None if none is due (8.2,
+    `initial_calculation`)."""
+    calculation = initial_calculation(games)
+    if calculation.rating is None:
+        return None
+    return calculation.rating, calculation.games
 
 
 def _without_scoreless_first_event(

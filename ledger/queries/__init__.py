@@ -24,6 +24,7 @@ from ledger.queries.overviews import (
     period_overview,
 )
 from ledger.queries.people import FIND_LIMIT, FoundPlayer, find_players, one_player
+from ledger.queries.pooling import FirstRating, PooledGame
 from ledger.queries.published import ListRequest, published_list
 from ledger.queries.reports import (
     Band,
@@ -53,6 +54,7 @@ __all__ = [
     "Explanation",
     "FederationRanking",
     "FederationRow",
+    "FirstRating",
     "FoundPlayer",
     "GameFilter",
     "HistoryRow",
@@ -68,6 +70,7 @@ __all__ = [
     "PeriodRow",
     "PlayerCard",
     "PoolStanding",
+    "PooledGame",
     "RankHolder",
     "RankSummary",
     "RatingList",

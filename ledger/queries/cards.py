@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, aliased
 from ledger.core import rules
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import NotFound
+from ledger.queries.pooling import FirstRating, pooled_so_far
 from ledger.storage.models import Game, ListEntry, Player, PlayerRating
 from ledger.storage.periods import newest_closed_period
 
@@ -65,6 +66,11 @@ class PoolStanding:
 
 @dataclass(frozen=True, slots=True)
 class PlayerCard:
+    """A player's card. The federation and title are those recorded: `details_from` is the
+    period of the list that will first carry them when the newest list does not yet (None:
+    the next list, or they are on it). `pooling` holds, per pool the player is not rated in,
+    the games pooled so far toward a first rating (8.2)."""
+
     id: int
     fide_id: int | None
     name: str
@@ -73,6 +79,9 @@ class PlayerCard:
     title: str | None
     birth_year: int | None
     pools: list[PoolStanding]
+    pending_details: bool
+    details_from: Period | None
+    pooling: list[FirstRating]
 
 
 def player_card(session: Session, player_id: int, pool: Pool | None = None) -> PlayerCard:
@@ -84,6 +93,18 @@ def player_card(session: Session, player_id: int, pool: Pool | None = None) -> P
     if pool is not None:
         statement = statement.where(PlayerRating.pool == pool)
     standings = session.scalars(statement).all()
+    rated = {Pool(row.pool) for row in standings if row.rating is not None}
+    pooling = [
+        pooled
+        for each in ([pool] if pool is not None else list(Pool))
+        if each not in rated
+        and (pooled := pooled_so_far(session, each, player.id, newest_closed_period(session, each)))
+    ]
+    pending = any(
+        (row.federation, row.title) != (player.federation, player.title)
+        for row in standings
+        if row.first_list is not None
+    )
     return PlayerCard(
         player.id,
         player.fide_id,
@@ -93,6 +114,9 @@ def player_card(session: Session, player_id: int, pool: Pool | None = None) -> P
         player.title,
         player.birth_year,
         [_standing(session, player, row) for row in sorted(standings, key=_pool_order)],
+        pending,
+        player.details_from if pending else None,
+        pooling,
     )
 
 

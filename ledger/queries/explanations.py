@@ -20,6 +20,7 @@ from ledger.core import rules
 from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.errors import NotFound
 from ledger.queries.lists import published_period
+from ledger.queries.pooling import FirstRating, first_rating
 from ledger.storage.models import Event, Game, GameRating, Import, ListEntry, Player
 from ledger.storage.periods import newest_closed_period
 
@@ -60,7 +61,8 @@ class EventTotal:
 
 @dataclass(frozen=True, slots=True)
 class Explanation:
-    """A player's calculation for one period: `games` are the rated games, by event."""
+    """A player's calculation for one period: `games` are the rated games, by event;
+    `first_rating` the whole 8.2 calculation of a player first rated on this list."""
 
     pool: Pool
     period: Period
@@ -77,6 +79,7 @@ class Explanation:
     rating_after: int | None
     note: str | None
     games: list[ExplainedGame]
+    first_rating: FirstRating | None = None
 
 
 def explain(
@@ -116,6 +119,11 @@ def explain(
         rating_after=entry.rating if entry else rating_before,
         note=_note(entry),
         games=rated,
+        first_rating=(
+            first_rating(session, pool, player_id, period, newest_closed_period(session, pool))
+            if entry is not None and entry.change is None
+            else None
+        ),
     )
 
 

@@ -8,7 +8,16 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.table import Table
 
-from ledger.queries import ExplainedGame, Explanation, HistoryRow, PlayerCard, PoolStanding, plain
+from ledger.core import rules
+from ledger.queries import (
+    ExplainedGame,
+    Explanation,
+    FirstRating,
+    HistoryRow,
+    PlayerCard,
+    PoolStanding,
+    plain,
+)
 from ledger.render.base import Format, list_text, print_csv, print_json, text
 
 GAME_FIELDS = tuple(field.name for field in dataclasses.fields(ExplainedGame))
@@ -46,7 +55,11 @@ def _explanation_tables(explained: Explanation) -> None:
         )
     if explained.note:
         console.print(explained.note)
-    if explained.unrated_games:
+    if explained.first_rating is not None:
+        console.print(_pooled_table(explained.first_rating))
+        for line in first_rating_lines(explained.first_rating):
+            console.print(line)
+    elif explained.unrated_games:
         console.print(_unrated_table(explained.unrated_games))
 
 
@@ -66,6 +79,49 @@ def _event_table(event: str | None, games: Sequence[ExplainedGame]) -> Table:
             f"{game.delta:+.2f}" if game.delta is not None else "",
         )
     return table
+
+
+def _pooled_table(pooled: FirstRating) -> Table:
+    table = Table(
+        title=f"Games pooled toward a first rating (8.2), {pooled.since} to {pooled.until}",
+        title_justify="left",
+        pad_edge=False,
+    )
+    for header in ("Period", "Date", "Event", "Opponent", "Rtg", "Score", ""):
+        table.add_column(header, justify="right" if header in ("Rtg", "Score") else "left")
+    for game in pooled.games:
+        table.add_row(
+            str(game.period),
+            str(game.date),
+            game.event or "",
+            f"{game.opponent_name} ({game.opponent})",
+            str(game.opponent_rating),
+            str(game.score),
+            "" if game.counted else "first event scored 0: disregarded",
+        )
+    return table
+
+
+def first_rating_lines(pooled: FirstRating) -> list[str]:
+    """The calculation of 8.2 in words and figures."""
+    n, needed = pooled.counted, pooled.needed
+    counted = f"{n} of {needed}" if n < needed else f"{n} (at least {needed})"
+    lines = [
+        f"{counted} games against rated opponents, within 26 months "
+        f"({pooled.since} to {pooled.until}); scored {pooled.points}",
+        f"Ra = (opponents + 2 × 1800, two hypothetical draws) / ({n} + 2) = {pooled.average}",
+        f"p = ({pooled.points} + 1) / ({n} + 2) = {pooled.p:.2f}; dp = {pooled.dp:+d} "
+        "(table 8.1.1)",
+        f"Ru = Ra + dp = {pooled.average} {pooled.dp:+d}, rounded {pooled.uncapped}"
+        + (f"; capped at {rules.INITIAL_RATING_CAP}" if pooled.capped else ""),
+    ]
+    if pooled.rating is not None:
+        lines.append(f"First rating {pooled.rating}")
+    elif n < needed:
+        lines.append(f"No first rating yet: {needed - n} more games needed")
+    else:
+        lines.append("No first rating: below 1400 (7.1.4)")
+    return lines
 
 
 def _unrated_table(games: Sequence[ExplainedGame]) -> Table:
@@ -115,8 +171,17 @@ def _card_tables(card: PlayerCard) -> None:
         if part
     )
     console.print(f"{card.name} (ID {card.id}){': ' + identity if identity else ''}")
-    if not card.pools:
+    if card.pending_details:
+        since = (
+            f"the list of {list_text(card.details_from)}" if card.details_from else "the next list"
+        )
+        console.print(f"Federation and title as recorded; published lists show them from {since}.")
+    if not card.pools and not card.pooling:
         console.print("Not rated in any pool.")
+    for pooled in card.pooling:
+        console.print(f"{pooled.pool.capitalize()}: not rated; toward a first rating (8.2):")
+        for line in first_rating_lines(pooled)[:1]:
+            console.print(f"  {line}")
     for standing in card.pools:
         console.print(_standing_table(standing))
         if standing.history:
