@@ -49,6 +49,7 @@ _HINTS = {
     Hint.CLOSE_A_PERIOD: "{}; close a period first (`ledger close-period YYYY-MM`).",
     Hint.EARLIER_VERSIONS: "{} with --version.",
     Hint.EVENTS: "{}; `ledger events` lists the events.",
+    Hint.LIVE_IS_NEWEST: "live: give --live without --period, --as-of or --version.",
     Hint.PERIOD_OR_DAY: "as-of: give --period or --as-of, not both.",
     Hint.VERSION_OF_A_PERIOD: "version: give --version with --period, not with --as-of.",
 }

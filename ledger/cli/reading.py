@@ -49,6 +49,10 @@ def list_(
     title: Annotated[str | None, typer.Option("--title", help="E.g. GM.")] = None,
     min_rating: Annotated[int | None, typer.Option("--min-rating")] = None,
     max_rating: Annotated[int | None, typer.Option("--max-rating")] = None,
+    live: Annotated[
+        bool,
+        typer.Option("--live", help="Unofficial: the newest list plus the games recorded since."),
+    ] = False,
     output: FormatOption = render.Format.TABLE,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
@@ -63,6 +67,7 @@ def list_(
         queries.ListFilter(
             federation, women, juniors, girls, active, title, min_rating, max_rating
         ),
+        live,
     )
     with reading(ctx, db) as session:
         published = queries.published_list(session, request)

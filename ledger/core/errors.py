@@ -20,6 +20,8 @@ class Hint(StrEnum):
     EVENTS = "events"
     """An event was not found; the events are listed elsewhere (the nearest names are in
     the message)."""
+    LIVE_IS_NEWEST = "live-is-newest"
+    """A live list was asked for together with an earlier list."""
     PERIOD_OR_DAY = "period-or-day"
     """A list was asked for by its period and by a day at once."""
     VERSION_OF_A_PERIOD = "version-of-a-period"

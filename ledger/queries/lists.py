@@ -91,6 +91,8 @@ class RatingList:
     filtered: bool = False
     version: Version | None = None
     """The version shown, for a list a re-rate revised."""
+    live_since: Period | None = None
+    """For the live list (unofficial): the newest list, whose games since it rates."""
 
 
 def rating_list(

@@ -15,13 +15,15 @@ from ledger.core.errors import Hint, InvalidInput
 from ledger.queries import versions
 from ledger.queries.filters import ListFilter
 from ledger.queries.lists import ORIGINAL, RatingList, published_period, rating_list
+from ledger.queries.live import live_list
 
 
 @dataclass(frozen=True, slots=True)
 class ListRequest:
     """A published list: the newest by default, else the list of `period` or the one in
-    force on `as_of`; with `version`, the list as that version of the period published it.
-    Refused if it names both a period and a day, or a version with a day."""
+    force on `as_of`; with `version`, the list as that version of the period published it;
+    `live`, the newest list with the games recorded since rated (unofficial). Refused if it
+    names both a period and a day, a version with a day, or an earlier list with `live`."""
 
     pool: Pool = Pool.STANDARD
     period: Period | None = None
@@ -29,8 +31,14 @@ class ListRequest:
     version: int | None = None
     top: int | None = None
     only: ListFilter = field(default_factory=ListFilter)
+    live: bool = False
 
     def __post_init__(self) -> None:
+        if self.live and (self.period or self.as_of or self.version):
+            raise InvalidInput(
+                "a live list is the newest list with the games since, not an earlier one.",
+                Hint.LIVE_IS_NEWEST,
+            )
         if self.period is not None and self.as_of is not None:
             raise InvalidInput(
                 "a list is asked for by its period or by a day, not both.", Hint.PERIOD_OR_DAY
@@ -44,6 +52,8 @@ class ListRequest:
 def published_list(session: Session, request: ListRequest) -> RatingList:
     """The list asked for, best first. A list a re-rate revised says which version it is."""
     pool, top, only = request.pool, request.top, request.only
+    if request.live:
+        return live_list(session, pool, top, only)
     if request.version is None:
         published = rating_list(session, pool, request.period, top, only, request.as_of)
         shown = versions.version(session, pool, published.period, None)

@@ -23,8 +23,7 @@ def rating_list(published: RatingList, output: Format) -> None:
 
 def _list_table(published: RatingList) -> Table:
     table = Table(
-        title=f"{published.pool.capitalize()} rating list {list_text(published.period)}"
-        + (f", {published.version.label}" if published.version else ""),
+        title=_title(published),
         title_justify="left",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
@@ -37,6 +36,17 @@ def _list_table(published: RatingList) -> Table:
         world = (_world_cell(row),) if published.filtered else ()
         table.add_row(str(row.position), *world, *_list_cells(row))
     return table
+
+
+def _title(published: RatingList) -> str:
+    pool = published.pool.capitalize()
+    if published.live_since is not None:
+        return (
+            f"{pool} live rating list, UNOFFICIAL: the list of {list_text(published.live_since)} "
+            f"with the games recorded since, rated as their closes would rate them"
+        )
+    version = f", {published.version.label}" if published.version else ""
+    return f"{pool} rating list {list_text(published.period)}{version}"
 
 
 def _world_cell(row: ListRow) -> str:
