@@ -16,7 +16,8 @@ from ledger.services.closing import ClosedPeriod
 def rating_list(published: RatingList, output: Format) -> None:
     """A published list as a table, CSV (one header line) or a JSON array of objects. The
     table numbers the rows by position, as rating tables do (JSON and CSV also give the
-    rank that equal ratings share)."""
+    rank that equal ratings share); a filtered one shows the world position and movement
+    in place of the list each peak was reached on."""
     if not print_records(published.rows, ListRow, output):
         Console().print(_list_table(published))
 
@@ -30,11 +31,12 @@ def _list_table(published: RatingList) -> Table:
         collapse_padding=True,
     )
     columns = (("#", "right"), ("World", "right")) if published.filtered else (("#", "right"),)
-    for header, justify in (*columns, *_LIST_COLUMNS):
+    shown = _LIST_COLUMNS[:-1] if published.filtered else _LIST_COLUMNS
+    for header, justify in (*columns, *shown):
         table.add_column(header, justify=justify, no_wrap=header != "Name")
     for row in published.rows:
         world = (_world_cell(row),) if published.filtered else ()
-        table.add_row(str(row.position), *world, *_list_cells(row))
+        table.add_row(str(row.position), *world, *_list_cells(row)[: len(shown)])
     return table
 
 
@@ -50,8 +52,8 @@ def _title(published: RatingList) -> str:
 
 
 def _world_cell(row: ListRow) -> str:
-    """The position on the whole list, and its movement where there is one: "12 ↑3"."""
-    moved = "" if row.world_movement is None else f" {movement(row.world_movement)}"
+    """The position on the whole list, and its movement where there is one: "12↑3"."""
+    moved = "" if row.world_movement is None else movement(row.world_movement)
     return f"{row.world_position}{moved}"
 
 

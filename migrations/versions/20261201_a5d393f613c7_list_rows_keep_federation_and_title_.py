@@ -49,13 +49,15 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    """Drops the columns in place (SQLite's own DROP COLUMN): copying the players table,
+    which every other table refers to, would break the references of a filled ledger."""
     _fill_name_keys(_words_before)
-    with op.batch_alter_table("players", schema=None) as batch_op:
+    with op.batch_alter_table("players", schema=None, recreate="never") as batch_op:
         batch_op.drop_column("details_from")
     with op.batch_alter_table("player_ratings", schema=None) as batch_op:
         batch_op.drop_index("ix_player_ratings_pool_federation_rating")
     for table in reversed(LISTED):
-        with op.batch_alter_table(table, schema=None) as batch_op:
+        with op.batch_alter_table(table, schema=None, recreate="never") as batch_op:
             batch_op.drop_column("title")
             batch_op.drop_column("federation")
 
