@@ -177,6 +177,8 @@ def _rated_since(
     for row in rows.values():
         if row.listed_rating is None and row.period is None and row.rating is not None:
             _publish(row, period, row.state, True, 0, None, played=False)
+        if row.period is not None:
+            row.period = period  # its figures are those of the live list
     return rows
 
 

@@ -87,7 +87,7 @@ def _operators(session: Session, pool: Pool, moments: list[dt.datetime]) -> dict
         .where(LogEntry.at.in_(moments), (LogEntry.pool == pool) | LogEntry.pool.is_(None))
         .order_by(LogEntry.id)
     )
-    return dict(rows.tuples().all())
+    return dict(rows.all())
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +185,7 @@ def _seats(events: AnySelect) -> Subquery:
 def _counts(session: Session, statement: AnySelect) -> dict[int, int]:
     """Counts per event of a statement selecting an event ID and a count."""
     grouped = statement.group_by(statement.selected_columns[0])
-    return dict(session.execute(grouped).tuples().all())
+    return dict(session.execute(grouped).all())
 
 
 def _ratings(session: Session, pool: Pool, events: AnySelect) -> dict[int, tuple[int, int]]:
