@@ -12,8 +12,9 @@ import datetime as dt
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from typing import cast
 
-from sqlalchemy import func, literal, select, union, update
+from sqlalchemy import Table, bindparam, func, literal, select, union, update
 from sqlalchemy.orm import Session
 
 from ledger.core import rules
@@ -593,7 +594,7 @@ class _Publication:
                 | details.columns()
             )
             self.joined_details.append(
-                {"player_id": row.player_id, "pool": self.pool} | details.columns()
+                {"joined_id": row.player_id, "joined_pool": self.pool} | details.columns()
             )
 
     def add_changed_details(self, session: Session) -> None:
@@ -653,8 +654,20 @@ class _Publication:
             return
         for batch in batched(self.joined):
             session.execute(joined.where(*pending, one_of(session, PlayerRating.player_id, batch)))
-        update_rows(session, PlayerRating, self.joined_details)
+        if self.joined_details:
+            session.execute(_SHOWN_DETAILS, self.joined_details)
 
+
+_STANDINGS = cast(Table, PlayerRating.__table__)
+_SHOWN_DETAILS = (
+    update(_STANDINGS)
+    .where(
+        _STANDINGS.c.pool == bindparam("joined_pool"),
+        _STANDINGS.c.player_id == bindparam("joined_id"),
+    )
+    .values(federation=bindparam("federation"), title=bindparam("title"))
+)
+"""In a re-rate, a starting rating joins with the federation and title its list showed."""
 
 _RECORDED_DETAILS = {
     name: select(getattr(Player, name)).where(Player.id == PlayerRating.player_id).scalar_subquery()
