@@ -115,26 +115,70 @@ def rating_list(
     rows = now.rows(only, top)
     few = len(rows) <= FEW_ROWS
     before = previous_list(session, pool, period, is_newest, few)
-    now.counter = players_above(session, pool, period, few)
+    now.count(few)
     places = ranking.places(rows, only, period, now, before)
     return RatingList(pool, period, ranked(period, rows, places), only != EVERYONE)
 
 
 class PublishedList:
     """A published list as `ledger.queries.ranking` reads it: the list in force at `period`
-    as today's lists give it."""
+    as today's lists give it (a period after the newest list, withdrawn by a reopen, has the
+    newest list's rows). An older list reads the ratings then of the players changed since
+    once (`_ratings_then`), however often its rows and counts are asked for."""
 
     def __init__(self, session: Session, pool: Pool, period: Period) -> None:
         self.session = session
         self.pool = pool
         self.period = period
+        self.newest = newest_closed_period(session, pool)
+        self.is_newest = self.newest is None or period >= self.newest
         self.counter: Callable[[int], int] = lambda rating: 0
+        self._then: dict[int, int] | None = None
+
+    @property
+    def then(self) -> dict[int, int]:
+        if self._then is None:
+            self._then = _ratings_then(self.session, self.pool, self.period)
+        return self._then
+
+    def count(self, few: bool) -> None:
+        """Count players above a rating from here on: `few`, a count per rating asked, else
+        one read of the ratings."""
+        if self.is_newest:
+            listed = (PlayerRating.pool == self.pool, PlayerRating.first_list.is_not(None))
+            self.counter = _above_counter(self.session, PlayerRating.rating, listed, few)
+        else:
+            self.counter = _older_counter(self.session, self.pool, self.period, few, self.then)
 
     def above(self, rating: int) -> int:
         return self.counter(rating)
 
     def rows(self, only: ListFilter, top: int | None) -> list[Any]:
-        return list_rows(self.session, self.pool, self.period, only, top)
+        """The rows that pass the filter, best first (the first `top`), in the columns of
+        `ledger.queries.list_sql.newest_list`."""
+        if self.is_newest:
+            statement = best_first(newest_list(self.pool, self.period), only, self.period, top)
+            return list(self.session.execute(statement))
+        return _older_rows(self.session, self.pool, self.period, only, top, self._changed_within)
+
+    def _changed_within(self, low: int, high: int | None) -> list[int]:
+        """The players changed since whose rating then lies from `low` to `high`. Before the
+        newest list, each one's row on it keeps that rating: a read of the band on its
+        index, without the ratings of all the others."""
+        if self._then is None and self.period + 1 == self.newest:
+            band = select(ListEntry.player_id).where(
+                ListEntry.pool == self.pool,
+                ListEntry.period == self.newest,
+                ListEntry.previous_rating >= low,
+            )
+            if high is not None:
+                band = band.where(ListEntry.previous_rating <= high)
+            return list(self.session.scalars(band))
+        return [
+            player_id
+            for player_id, rating in self.then.items()
+            if rating >= low and (high is None or rating <= high)
+        ]
 
 
 def previous_list(
@@ -145,34 +189,11 @@ def previous_list(
     if not is_published(session, pool, period - 1):
         return None
     before = PublishedList(session, pool, period - 1)
-    before.counter = (
-        _before_newest(session, pool, period, few)
-        if is_newest
-        else players_above(session, pool, period - 1, few)
-    )
+    if is_newest:
+        before.counter = _before_newest(session, pool, period, few)
+    else:
+        before.count(few)
     return before
-
-
-def list_rows(
-    session: Session, pool: Pool, period: Period, only: ListFilter, top: int | None
-) -> list[Any]:
-    """The rows of the list in force at `period` (as today's lists give it) that pass the
-    filter, best first (the first `top`), in the columns of `ledger.queries.list_sql.newest_list`.
-    A period after the newest list (withdrawn by a reopen) has the newest list's rows."""
-    newest = newest_closed_period(session, pool)
-    if newest is None or period >= newest:
-        return list(session.execute(best_first(newest_list(pool, period), only, period, top)))
-    return _older_rows(session, pool, period, only, top, _ratings_then(session, pool, period))
-
-
-def players_above(session: Session, pool: Pool, period: Period, few: bool) -> Callable[[int], int]:
-    """How many players the list in force at `period` (as `list_rows` gives it) has above a
-    rating; `few`: a count per rating asked, else one read of the ratings."""
-    newest = newest_closed_period(session, pool)
-    if newest is None or period >= newest:
-        listed = (PlayerRating.pool == pool, PlayerRating.first_list.is_not(None))
-        return _above_counter(session, PlayerRating.rating, listed, few)
-    return _older_counter(session, pool, period, few, _ratings_then(session, pool, period))
 
 
 def best_first(
@@ -187,27 +208,25 @@ def best_first(
     )
 
 
+Contenders = Callable[[int, int | None], list[int]]
+"""The players changed since an older list whose rating on it lies in a band (low, high)."""
+
+
 def _older_rows(
     session: Session,
     pool: Pool,
     period: Period,
     only: ListFilter,
     top: int | None,
-    then: dict[int, int],
+    changed_within: Contenders,
 ) -> list[Any]:
     """An older list's rows: the best unchanged players, and the changed players who can
-    still reach the first `top` and the filter's band (`then`: their ratings on that list,
-    see `_ratings_then`)."""
+    still reach the first `top` and the filter's band (`changed_within`)."""
     unchanged, _ = older_list(pool, period)
     rows = list(session.execute(best_first(unchanged, only, period, top)).all())
     floor = rows[-1].rating if top is not None and len(rows) == top else None
     low = max(floor or only.min_rating or 0, only.min_rating or 0)
-    high = only.max_rating
-    contenders = [
-        player_id
-        for player_id, rating in then.items()
-        if rating >= low and (high is None or rating <= high)
-    ]
+    contenders = changed_within(low, only.max_rating)
     for batch in batched(contenders):
         changed = list_in_force(pool, period, batch)
         rows += session.execute(best_first(changed, only, period, top)).all()

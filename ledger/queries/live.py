@@ -30,7 +30,6 @@ from ledger.queries.lists import (
     RatingList,
     above,
     best_first,
-    players_above,
     ranked,
 )
 from ledger.queries.pooling import first_rating
@@ -99,9 +98,9 @@ def live_list(
     now = _LiveList(session, pool, period, changed, _playing_since(pool, newest))
     rows = now.rows(only, top)
     few = len(rows) <= FEW_ROWS
-    now.counter = players_above(session, pool, newest, few)
     before = PublishedList(session, pool, newest)
-    before.counter = now.counter
+    before.count(few)
+    now.counter = before.above
     places = ranking.places(rows, only, period, now, before)
     return RatingList(
         pool, period, ranked(period, rows, places), only != EVERYONE, live_since=newest

@@ -10,7 +10,7 @@ ranks are today's counts corrected by them; a diff compares just those players.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,15 +22,7 @@ from ledger.core.errors import Hint, NotFound
 from ledger.queries import ranking
 from ledger.queries.filters import EVERYONE, ListFilter
 from ledger.queries.list_sql import IDENTITY, PERIOD_FIGURES
-from ledger.queries.lists import (
-    RatingList,
-    Version,
-    above,
-    best_first,
-    list_rows,
-    players_above,
-    ranked,
-)
+from ledger.queries.lists import PublishedList, RatingList, Version, above, best_first, ranked
 from ledger.queries.ranking import FEW_ROWS
 from ledger.storage.batches import AnySelect, batched
 from ledger.storage.models import (
@@ -105,7 +97,7 @@ class _ListThen:
     players: set[int]
     listed: dict[int, Any]
     now: dict[int, Any]
-    today_above: Callable[[int], int]
+    today: PublishedList
     ratings_now: list[int] = field(init=False)
     ratings_then: list[int] = field(init=False)
 
@@ -117,6 +109,8 @@ class _ListThen:
     def of(cls, session: Session, pool: Pool, period: Period, stamp: int, few: bool) -> _ListThen:
         then_versions = _versions_then(session, pool, period, stamp)
         players = set(session.scalars(_differing_players(pool, then_versions)))
+        today = PublishedList(session, pool, period)
+        today.count(few)
         return cls(
             session,
             pool,
@@ -125,13 +119,13 @@ class _ListThen:
             players,
             _listed(session, pool, period, then_versions, players),
             _listed(session, pool, period, {}, players),
-            players_above(session, pool, period, few),
+            today,
         )
 
     def above(self, rating: int) -> int:
         """How many players the list then had above `rating`."""
         return (
-            self.today_above(rating)
+            self.today.above(rating)
             - above(self.ratings_now, rating)
             + above(self.ratings_then, rating)
         )
@@ -143,7 +137,7 @@ class _ListThen:
         """The list's rows then that pass the filter, best first (the first `top`): today's,
         with the rows that differ rebuilt."""
         extra = None if top is None else top + len(self.now)
-        others = list_rows(self.session, self.pool, self.period, only, extra)
+        others = self.today.rows(only, extra)
         rows = [row for row in others if row.id not in self.players] + self._passing(only)
         return sorted(rows, key=lambda row: (-row.rating, row.name, row.id))[:top]
 
