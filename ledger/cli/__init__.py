@@ -47,10 +47,13 @@ class LedgerGroup(TyperGroup):
 
 _HINTS = {
     Hint.CLOSE_A_PERIOD: "{}; close a period first (`ledger close-period YYYY-MM`).",
+    Hint.CREATE_A_LEDGER: "{}; create one with `ledger db upgrade`, or give the right --db.",
+    Hint.CREATE_THE_DATABASE: "{}, or give the right --db.",
     Hint.EARLIER_VERSIONS: "{} with --version.",
     Hint.EVENTS: "{}; `ledger events` lists the events.",
     Hint.LIVE_IS_NEWEST: "live: give --live without --period, --as-of or --version.",
     Hint.PERIOD_OR_DAY: "as-of: give --period or --as-of, not both.",
+    Hint.RIGHT_DATABASE: "{}; give the right --db.",
     Hint.VERSION_OF_A_PERIOD: "version: give --version with --period, not with --as-of.",
 }
 """What the command line says of a refusal with a hint: `{}` is the message, without its

@@ -18,10 +18,10 @@ from ledger.cli.options import (
     OperatorOption,
     PoolOption,
     now,
-    open_ledger,
     parse_given,
     pool_option,
     reading,
+    trying,
     writing,
 )
 from ledger.core.domain import Period, Pool
@@ -61,9 +61,9 @@ def import_trf(
 ) -> None:
     """Import a tournament report (TRF16 or TRF-2026): its event, players, games and byes."""
     content = _read(file)
-    with open_ledger(ctx, db) as ledger, ledger.trial() if check else ledger.transaction() as s:
+    with trying(ctx, db) if check else writing(ctx, db) as session:
         by = Author(operator)
-        summary = tournaments.import_trf(s, pool, file.name, content, now(), replace, by)
+        summary = tournaments.import_trf(session, pool, file.name, content, now(), replace, by)
     render.tournament_imported(summary, check)
 
 

@@ -25,7 +25,7 @@ DbOption = Annotated[
     typer.Option(
         "--db",
         metavar="URL",
-        help="Database URL (else $LEDGER_DATABASE_URL, else sqlite:///ledger.db).",
+        help="Database URL or SQLite file (else $LEDGER_DATABASE_URL, else sqlite:///ledger.db).",
         show_default=False,
     ),
 ]
@@ -94,8 +94,10 @@ def database_url(ctx: typer.Context, db: str | None) -> str:
 
 
 @contextmanager
-def open_ledger(ctx: typer.Context, db: str | None) -> Iterator[database.Ledger]:
-    ledger = database.open_ledger(database_url(ctx, db))
+def open_ledger(ctx: typer.Context, db: str | None, *, create: bool) -> Iterator[database.Ledger]:
+    """The command's ledger; `create`: a writing command may create it (a reading one
+    never does: a mistyped --db is refused, not made into a new empty ledger)."""
+    ledger = database.open_ledger(database_url(ctx, db), create=create)
     try:
         yield ledger
     finally:
@@ -105,14 +107,22 @@ def open_ledger(ctx: typer.Context, db: str | None) -> Iterator[database.Ledger]
 @contextmanager
 def reading(ctx: typer.Context, db: str | None) -> Iterator[Session]:
     """A read session on the command's ledger."""
-    with open_ledger(ctx, db) as ledger, ledger.reading() as session:
+    with open_ledger(ctx, db, create=False) as ledger, ledger.reading() as session:
         yield session
 
 
 @contextmanager
 def writing(ctx: typer.Context, db: str | None) -> Iterator[Session]:
     """One transaction on the command's ledger: committed whole, or not at all."""
-    with open_ledger(ctx, db) as ledger, ledger.transaction() as session:
+    with open_ledger(ctx, db, create=True) as ledger, ledger.transaction() as session:
+        yield session
+
+
+@contextmanager
+def trying(ctx: typer.Context, db: str | None) -> Iterator[Session]:
+    """A write session that is always rolled back, on a ledger that must exist: what a
+    change would do, unwritten."""
+    with open_ledger(ctx, db, create=False) as ledger, ledger.trial() as session:
         yield session
 
 

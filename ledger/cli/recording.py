@@ -25,6 +25,7 @@ from ledger.core.errors import InvalidInput
 from ledger.services import closing, corrections, games, imports, players, reopening
 from ledger.services.activity import Author
 from ledger.services.demo import DEMO_URL, build_demo
+from ledger.storage.database import as_url
 
 app = typer.Typer()
 
@@ -209,7 +210,7 @@ def demo(
     ] = None,
 ) -> None:
     """Build a demo ledger in its own database, close its period and show the top 10."""
-    url = db or DEMO_URL
+    url = as_url(db) if db else DEMO_URL
     summary = build_demo(url, pool, replace=db is None, now=now())
     render.closed(summary.closed)
     with reading(ctx, url) as session:

@@ -15,6 +15,12 @@ class Hint(StrEnum):
 
     CLOSE_A_PERIOD = "close-a-period"
     """Nothing is published yet: a period must be closed first."""
+    CREATE_A_LEDGER = "create-a-ledger"
+    """There is no ledger where the user pointed: one can be created there, or the user
+    meant another database."""
+    CREATE_THE_DATABASE = "create-the-database"
+    """The PostgreSQL database does not exist (the message says how to create it), or the
+    user meant another one."""
     EARLIER_VERSIONS = "earlier-versions"
     """A withdrawn list's versions can still be read, each by its number."""
     EVENTS = "events"
@@ -24,6 +30,8 @@ class Hint(StrEnum):
     """A live list was asked for together with an earlier list."""
     PERIOD_OR_DAY = "period-or-day"
     """A list was asked for by its period and by a day at once."""
+    RIGHT_DATABASE = "right-database"
+    """What the user pointed at cannot be a ledger: they meant another database."""
     VERSION_OF_A_PERIOD = "version-of-a-period"
     """A version was asked for with a day; versions belong to a period's list."""
 

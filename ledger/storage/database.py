@@ -10,6 +10,8 @@ ledger checks its schema (`ledger.storage.schema`).
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -39,8 +41,8 @@ from sqlalchemy.exc import (
 from sqlalchemy.orm import Session, sessionmaker
 
 from ledger.core.domain import Pool
-from ledger.core.errors import Conflict, InvalidInput, LedgerError
-from ledger.storage import schema
+from ledger.core.errors import Conflict, Hint, InvalidInput, LedgerError
+from ledger.storage import schema, sqlite_files
 
 URL_VARIABLE = "LEDGER_DATABASE_URL"
 DEFAULT_URL = "sqlite:///ledger.db"
@@ -49,8 +51,23 @@ _WRITES = "ledger_writes"
 
 
 def resolve_url(option: str | None = None) -> str:
-    """The database URL: the `--db` option, else the environment variable, else the default."""
-    return option or os.environ.get(URL_VARIABLE) or DEFAULT_URL
+    """The database URL: the `--db` option, else the environment variable, else the default;
+    a plain file path (`club.db`, `/srv/ledger.db`) is a SQLite database."""
+    return as_url(option or os.environ.get(URL_VARIABLE) or DEFAULT_URL)
+
+
+_URL_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")
+"""How a URL begins (`sqlite:`, `postgresql+psycopg:`); a path does not. Something that
+begins so without being a URL (`officer:secret@host/ledger`) is refused as a malformed URL,
+never taken for a file whose name would show the secret."""
+
+
+def as_url(given: str) -> str:
+    """`given` as a database URL: itself, or the SQLite URL of a plain file path, with the
+    characters a URL would read otherwise (`?`, `#`, `%`) escaped."""
+    if _URL_SCHEME.match(given):
+        return given
+    return URL.create("sqlite", database=given).render_as_string()
 
 
 _SECRET_PARAMETERS = frozenset(("password", "sslpassword"))
@@ -220,6 +237,8 @@ def _database_errors(engine: Engine) -> Iterator[None]:
             raise Conflict(
                 "the ledger is busy: another process is writing to it; try again when it is done."
             ) from None
+        _refuse_missing_database(text, engine.url)
+        _refuse_unwritable_file(text, engine.url)
         raise LedgerError(
             f"database {shown_url(engine.url)} failed: {_first_line(text, engine)}"
         ) from None
@@ -227,6 +246,35 @@ def _database_errors(engine: Engine) -> Iterator[None]:
         raise LedgerError(
             f"database {shown_url(engine.url)} refused the command: "
             f"{_first_line(str(error.orig), engine)}"
+        ) from None
+
+
+_MISSING_DATABASE = re.compile(r'database "(.+?)" does not exist')
+
+
+def _refuse_missing_database(text: str, url: URL) -> None:
+    """PostgreSQL's refusal of a database that does not exist, as what to do."""
+    missing = _MISSING_DATABASE.search(text)
+    if missing:
+        name = missing.group(1)
+        server = f"{url.host or 'localhost'}:{url.port or 5432}"
+        raise LedgerError(
+            f"database {name} does not exist on the PostgreSQL server at {server}; "
+            f"create it with `createdb {shlex.quote(name)}`",
+            Hint.CREATE_THE_DATABASE,
+        ) from None
+
+
+_UNWRITABLE = ("attempt to write a readonly database", "unable to open database file")
+"""SQLite's words for a file or folder it may not write (its -wal and -shm files beside
+the ledger included)."""
+
+
+def _refuse_unwritable_file(text: str, url: URL) -> None:
+    if url.get_backend_name() == "sqlite" and any(words in text for words in _UNWRITABLE):
+        raise LedgerError(
+            f"cannot write to {url.database}: {text}; check the permissions of the file and "
+            "its folder (the ledger writes its -wal and -shm files beside it)."
         ) from None
 
 
@@ -291,12 +339,21 @@ def refresh_statistics(
             session.execute(text(f"ANALYZE {table}"))
 
 
-def open_ledger(url: str) -> Ledger:
-    """Open the ledger at `url`, creating its schema if the database is empty."""
-    engine = create_ledger_engine(url)
+def open_ledger(url: str, *, create: bool = True) -> Ledger:
+    """Open the ledger at `url`. An empty database (or a SQLite file not made yet, in a
+    folder that exists) gets the newest schema if `create`, and is refused otherwise; a
+    database that is not a ledger is refused before anything in it changes."""
+    where = shown_url(url)
+    engine = _engine_for(url, create=create)
     try:
-        with _database_errors(engine), engine.begin() as connection:
-            schema.ensure_schema(connection, shown_url(url))
+        with _database_errors(engine):
+            with engine.begin() as connection:
+                empty = schema.check_schema(connection, where)
+            if empty and not create:
+                raise schema.no_ledger(where, "the database is empty")
+            if empty:
+                with _schema_transaction(engine) as connection:
+                    schema.ensure_schema(connection, where)
     except BaseException:
         engine.dispose()
         raise
@@ -305,23 +362,51 @@ def open_ledger(url: str) -> Ledger:
 
 def upgrade_schema(url: str) -> tuple[str | None, str | None]:
     """Run every pending migration; returns the revisions before and after."""
-    engine = create_ledger_engine(url)
+    engine = _engine_for(url, create=True)
     try:
-        with _database_errors(engine), engine.begin() as connection:
+        with _database_errors(engine), _schema_transaction(engine) as connection:
             before = schema.schema_revision(connection)
-            if before is None:
-                schema.refuse_foreign_database(connection, shown_url(url))
+            schema.refuse_unknown_revision(connection, before, shown_url(url))
             schema.upgrade(connection)
             return before, schema.schema_revision(connection)
     finally:
         engine.dispose()
 
 
-def current_revision(url: str) -> tuple[str | None, str | None]:
-    """The database's schema revision and the newest revision this ledger knows."""
-    engine = create_ledger_engine(url)
+def current_revision(url: str) -> tuple[str, str | None]:
+    """The ledger's schema revision and the newest revision this ledger knows."""
+    where = shown_url(url)
+    engine = _engine_for(url, create=False)
     try:
         with _database_errors(engine), engine.connect() as connection:
-            return schema.schema_revision(connection), schema.head_revision()
+            current = schema.schema_revision(connection)
+            if current is None:
+                schema.refuse_foreign_database(connection, where)
+                raise schema.no_ledger(where, "the database is empty")
+            return current, schema.head_revision()
     finally:
         engine.dispose()
+
+
+def _engine_for(url: str, *, create: bool) -> Engine:
+    """The engine of `url`, once what a SQLite path holds allows opening it (see
+    `sqlite_files.check_path`; `create`: the command may create the ledger)."""
+    parsed = parsed_url(url)
+    path = sqlite_files.ledger_path(parsed) if parsed.get_backend_name() == "sqlite" else None
+    if path is not None:
+        sqlite_files.check_path(path, shown_url(url), create=create)
+    return create_ledger_engine(url)
+
+
+_SCHEMA_LOCK = _POOL_LOCK_BASE - 1
+
+
+@contextmanager
+def _schema_transaction(engine: Engine) -> Iterator[Connection]:
+    """A transaction that alone may create or upgrade the schema: on SQLite it takes the
+    write lock first (BEGIN IMMEDIATE), on PostgreSQL an advisory lock. Two first commands
+    on an empty database run one after the other; the second finds the schema made."""
+    with engine.execution_options(**{_WRITES: True}).begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _SCHEMA_LOCK})
+        yield connection

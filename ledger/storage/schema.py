@@ -1,8 +1,9 @@
 """The database schema, which Alembic manages: the revisions shipped with the ledger, the
 revision a database is at, and bringing it to the newest.
 
-An empty database is brought to the newest revision on first use; an older one is refused
-until `ledger db upgrade`; a database holding other tables is never touched.
+An empty database is brought to the newest revision on the first command that writes; an
+older one is refused until `ledger db upgrade`; a database holding other tables is never
+touched.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, inspect
 
-from ledger.core.errors import LedgerError
+from ledger.core.errors import Hint, LedgerError, NotFound
 
 
 def migrations_directory() -> Path:
@@ -34,26 +35,46 @@ def alembic_config(connection: Connection | None = None) -> Config:
     return config
 
 
-def ensure_schema(connection: Connection, where: str) -> None:
-    """Bring an empty database to the newest revision; refuse one at another revision, or a
-    database that holds tables of something else (`where` names it in the message)."""
+def check_schema(connection: Connection, where: str) -> bool:
+    """Whether the database is empty (a ledger to create); refuse one at another revision
+    than this ledger's, or a database that holds tables of something else (`where` names it
+    in the message)."""
     current = schema_revision(connection)
-    head = head_revision()
-    if current == head:
-        return
     if current is None:
         refuse_foreign_database(connection, where)
-        upgrade(connection)
-    elif _is_known_revision(current):
+        return True
+    head = head_revision()
+    if current != head:
+        refuse_unknown_revision(connection, current, where)
         raise LedgerError(
             f"the database schema is at revision {current}, older than this ledger's {head}; "
             "run `ledger db upgrade` first."
         )
-    else:
+    return False
+
+
+def ensure_schema(connection: Connection, where: str) -> None:
+    """Bring an empty database to the newest revision (one made meanwhile by another
+    process is checked, as any other)."""
+    if check_schema(connection, where):
+        upgrade(connection)
+
+
+def refuse_unknown_revision(connection: Connection, current: str | None, where: str) -> None:
+    """Refuse a database that is not empty and not at a revision this ledger knows: one
+    written by a newer ledger, or something else."""
+    if current is None:
+        refuse_foreign_database(connection, where)
+    elif not _is_known_revision(current):
         raise LedgerError(
             f"the database schema is at revision {current}, which this ledger does not know; "
             "it was written by a newer ledger."
         )
+
+
+def no_ledger(where: str, reason: str) -> NotFound:
+    """The refusal of a command that needs a ledger where there is none yet."""
+    return NotFound(f"no ledger at {where} ({reason})", Hint.CREATE_A_LEDGER)
 
 
 def refuse_foreign_database(connection: Connection, where: str) -> None:
