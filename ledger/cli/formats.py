@@ -24,6 +24,7 @@ from ledger.cli.options import (
     trying,
     writing,
 )
+from ledger.cli.outputs import ForceOption, OutputOption, written
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import InvalidInput
 from ledger.formats import trf
@@ -33,9 +34,6 @@ from ledger.services.activity import Author
 app = typer.Typer()
 
 FileArgument = Annotated[Path, typer.Argument(metavar="FILE", show_default=False)]
-OutputOption = Annotated[
-    Path | None, typer.Option("--output", "-o", metavar="FILE", help="Default: standard output.")
-]
 
 
 class ExportFormat(StrEnum):
@@ -124,6 +122,7 @@ def export_list(
         Pool | None, pool_option("Default: standard; FIDE formats: all three pools.")
     ] = None,
     output: OutputOption = None,
+    force: ForceOption = False,
     db: DbOption = None,
 ) -> None:
     """Write a published rating list as CSV, JSON or FIDE's TXT or XML layout."""
@@ -132,14 +131,14 @@ def export_list(
         if output_format in (ExportFormat.CSV, ExportFormat.JSON):
             request = queries.ListRequest(pool or Pool.STANDARD, the_period)
             published = queries.published_list(session, request)
-            with _written(output) as out, contextlib.redirect_stdout(out):
+            with written(output, force=force) as out, contextlib.redirect_stdout(out):
                 render.rating_list(published, render.Format(output_format.value))
             return
         pools = (pool,) if pool is not None else tuple(Pool)
         chunks = queries.fide_list_file(
             session, pools, the_period, xml=output_format is ExportFormat.FIDE_XML
         )
-        with _written(output) as out:
+        with written(output, force=force) as out:
             _write(out, chunks)
 
 
@@ -149,12 +148,13 @@ def export_trf(
     event: Annotated[str, typer.Argument(metavar="EVENT", help="The event's name.")],
     pool: PoolOption = Pool.STANDARD,
     output: OutputOption = None,
+    force: ForceOption = False,
     db: DbOption = None,
 ) -> None:
     """Write an event as a TRF16 tournament report."""
     with reading(ctx, db) as session:
         report = queries.tournament_report(session, pool, event)
-    with _written(output) as out:
+    with written(output, force=force) as out:
         _write(out, [trf.write_trf(report)])
 
 
@@ -171,23 +171,6 @@ def _opened(file: Path) -> Iterator[IO[bytes]]:
         raise InvalidInput(f"{file}: {error.strerror or 'cannot be read'}.") from None
     with stream:
         yield stream
-
-
-@contextlib.contextmanager
-def _written(output: Path | None) -> Iterator[IO[str]]:
-    """The output file (written whole or not at all), or standard output."""
-    if output is None:
-        yield typer.get_text_stream("stdout")
-        return
-    partial = output.with_name(output.name + ".partial")
-    try:
-        with partial.open("w", encoding="utf-8", newline="") as out:
-            yield out
-        partial.replace(output)
-    except OSError as error:
-        raise InvalidInput(f"{output}: {error.strerror or 'cannot be written'}.") from None
-    finally:
-        partial.unlink(missing_ok=True)
 
 
 def _write(out: IO[str], chunks: Iterable[str]) -> None:
