@@ -223,6 +223,50 @@ def test_a_close_rerate_or_import_killed_while_it_writes_leaves_the_ledger_befor
     assert in_the_middle >= KILLS // 2, f"only {in_the_middle} kills landed mid-close"
 
 
+INTERRUPTS = 6
+NOTHING_WRITTEN = "error: interrupted; nothing was written.\n"
+WRITTEN = "warning: interrupted after the change was written; it is in the ledger.\n"
+PYTHON_STARTS = 0.2
+"""Seconds after which the interpreter itself has started and the ledger's code runs
+(an interrupt before it is Python's own, with its traceback)."""
+
+
+@pytest.mark.parametrize("name", ["close", "import"])
+def test_ctrl_c_at_any_moment_says_whether_the_change_was_written(
+    copies: _Copies, name: str
+) -> None:
+    """SIGINT at random moments from start-up to the end of a close or an import: one line
+    and exit 130 with the ledger as before, or exit 0 with it as after (and the line that
+    says so if the interrupt came after the commit); never a traceback."""
+    command: str | list[str] = name
+    if name == "import":
+        command = ["import-games", str(_october_games(copies.tmp_path))]
+    before = _state(copies.template)
+    reference = copies.copy()
+    began = time.perf_counter()
+    code, stderr = _finish(_start(reference, command))
+    assert code == 0, stderr
+    whole = time.perf_counter() - began
+    after = _state(reference)
+    chance = random.Random(13)
+    stopped = 0
+    for interrupt in range(INTERRUPTS):
+        url = copies.copy()
+        process = _start(url, command)
+        time.sleep(chance.uniform(PYTHON_STARTS, whole))
+        process.send_signal(signal.SIGINT)
+        code, stderr = _finish(process)
+        state = _state(url)
+        if code == 130:
+            stopped += 1
+            assert (stderr, state == before) == (NOTHING_WRITTEN, True), f"interrupt {interrupt}"
+        else:
+            assert code == 0, f"interrupt {interrupt}: {code} {stderr}"
+            assert stderr in ("", WRITTEN)
+            assert state == after, f"interrupt {interrupt} said it wrote, and did not"
+    assert stopped >= INTERRUPTS // 2, f"only {stopped} interrupts landed before the end"
+
+
 def _october_games(folder: Path) -> Path:
     """A CSV file of GAMES games of 2026-10 between the ledger's players."""
     chance = random.Random(7)

@@ -14,7 +14,7 @@ import typer
 from typer.core import TyperGroup
 
 from ledger import render
-from ledger.cli import corrections, formats, identity, reading, recording, schema
+from ledger.cli import corrections, formats, identity, interrupts, reading, recording, schema
 from ledger.cli.options import DbOption
 from ledger.core.errors import Hint, InvalidInput, LedgerError, RejectedRecords
 
@@ -26,7 +26,8 @@ class LedgerGroup(TyperGroup):
         kwargs["standalone_mode"] = False
         try:
             _refuse_undecodable(kwargs.get("args") or (args[0] if args else sys.argv[1:]))
-            code = super().main(*args, **kwargs)
+            with interrupts.reported():
+                code = super().main(*args, **kwargs)
         except RejectedRecords as refused:
             for line in refused.problems:
                 render.error(line)
@@ -96,4 +97,6 @@ def root(ctx: typer.Context, db: DbOption = None) -> None:
 
 
 def main() -> None:
-    app()
+    """The `ledger` script: the command line as the whole process, Ctrl-C included."""
+    with interrupts.reported(process=True):
+        app()

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Annotated, Any, TypeVar
 
 import typer
 from sqlalchemy.orm import Session
 
 from ledger import render
+from ledger.cli import interrupts
 from ledger.core.domain import Pool
 from ledger.core.errors import InvalidInput
 from ledger.core.records import LARGEST_ID
@@ -113,9 +114,15 @@ def reading(ctx: typer.Context, db: str | None) -> Iterator[Session]:
 
 @contextmanager
 def writing(ctx: typer.Context, db: str | None) -> Iterator[Session]:
-    """One transaction on the command's ledger: committed whole, or not at all."""
-    with open_ledger(ctx, db, create=True) as ledger, ledger.transaction() as session:
+    """One transaction on the command's ledger: committed whole, or not at all; an
+    interrupt never cuts the commit in two (`interrupts.committing`)."""
+    with (
+        open_ledger(ctx, db, create=True) as ledger,
+        ExitStack() as commit,
+        ledger.transaction() as session,
+    ):
         yield session
+        commit.enter_context(interrupts.committing())  # ends after the transaction's commit
 
 
 @contextmanager

@@ -1,0 +1,123 @@
+"""Ctrl-C: every interrupt ends with one line that says whether the change was made, and an
+exit code that agrees with it.
+
+An interrupt before a write transaction has committed rolls the transaction back: "interrupted;
+nothing was written", exit 130 (128 + SIGINT, what a shell reports for a command stopped by
+Ctrl-C). The commit itself is never cut in two: an interrupt that arrives while it runs is
+held until it has ended. An interrupt after the commit (while the answer is printed) cannot
+undo the change: the line says it was written, and the exit code is 0, so that a script does
+not run again a change that was made.
+
+Whatever the interrupt turned into on its way out (a driver's error on a connection it cut,
+a rollback that failed), the line is the same: the watch knows an interrupt arrived.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+INTERRUPTED = 130
+NOTHING_WRITTEN = "interrupted; nothing was written."
+WRITTEN = "interrupted after the change was written; it is in the ledger."
+
+
+class _Watch:
+    """What the interrupts of one command have found: whether one arrived, whether the
+    command's change was committed, whether a commit is running (and an interrupt is held
+    until it ends), and whether the command has ended (and the process with it)."""
+
+    def __init__(self) -> None:
+        self.arrived = False
+        self.committing = False
+        self.held = False
+        self.written = False
+        self.finished = False
+
+    def interrupt(self, _signal: int, _frame: FrameType | None) -> None:
+        if self.finished:
+            return  # the command has said what it did
+        self.arrived = True
+        if self.committing:
+            self.held = True
+            return
+        raise KeyboardInterrupt
+
+    def end(self) -> None:
+        """Say what the interrupt left, and exit with the code that agrees."""
+        self.finished = True
+        exits_by_its_code()
+        if self.written:
+            print(f"warning: {WRITTEN}", file=sys.stderr)
+            sys.exit(0)
+        print(f"error: {NOTHING_WRITTEN}", file=sys.stderr)
+        sys.exit(INTERRUPTED)
+
+
+def exits_by_its_code() -> None:
+    """Let the process end with the code it exits with. A KeyboardInterrupt that went
+    through `eval()` of a string (Typer and SQLAlchemy read annotations so) leaves CPython
+    set to end the process by SIGINT whatever its exit code; evaluating a string resets it."""
+    eval("None")
+
+
+_watch: _Watch | None = None
+"""The watch of the command that runs in this process: signals belong to the process."""
+
+
+@contextmanager
+def reported(*, process: bool = False) -> Iterator[None]:
+    """Run a command under a watch: an interrupt ends it with the watch's line, whether it
+    surfaced as an exception or was turned into an exit code on the way. `process`: the
+    command is the whole process (the `ledger` script), which then ignores interrupts once
+    the command has ended; otherwise (a command run inside a program) the previous handler
+    comes back. A command inside a watched one shares its watch."""
+    global _watch
+    ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # e.g. a background job
+    main_thread = threading.current_thread() is threading.main_thread()
+    if _watch is not None or ignored or not main_thread:  # only the main thread gets signals
+        yield
+        return
+    watch = _watch = _Watch()
+    previous = signal.signal(signal.SIGINT, watch.interrupt)
+    if process:
+        # The connection pool logs, with a traceback, a connection it could not reset after
+        # an interrupt cut it; the command has its own line for what happened.
+        logging.getLogger("sqlalchemy.pool").addHandler(logging.NullHandler())
+    try:
+        try:
+            yield
+        except BaseException:
+            if not watch.arrived:
+                raise
+        if watch.arrived:
+            watch.end()
+    finally:
+        watch.finished = True
+        # The script's process ignores a late Ctrl-C while it exits (Python would restore
+        # the default handler, and a signal then would end it contrary to what was said).
+        signal.signal(signal.SIGINT, signal.SIG_IGN if process else previous)
+        _watch = None
+
+
+@contextmanager
+def committing() -> Iterator[None]:
+    """The commit of the command's change: an interrupt waits until it has ended, and once it
+    has, the change is reported as written."""
+    watch = _watch
+    if watch is None:
+        yield
+        return
+    watch.committing = True
+    try:
+        yield
+        watch.written = True
+    finally:
+        watch.committing = False
+    if watch.held:
+        raise KeyboardInterrupt
