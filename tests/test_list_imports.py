@@ -37,7 +37,7 @@ def _import(url: str, path: Path, period: Period = LIST) -> str:
 
 def _export(url: str, tmp_path: Path, *options: str) -> bytes:
     out = tmp_path / "exported"
-    exported = run("export-list", *options, "-o", str(out), db=url)
+    exported = run("export-list", *options, "-o", str(out), "--force", db=url)
     assert exported.exit_code == 0, exported.stderr
     return out.read_bytes()
 
