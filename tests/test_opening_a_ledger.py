@@ -170,6 +170,17 @@ def test_a_read_only_folder_is_refused_for_a_new_ledger(
     )
 
 
+def test_a_file_sqlite_cannot_open_is_refused_with_what_to_do(tmp_path: Path) -> None:
+    """A `file:` URI is SQLite's to resolve, so only SQLite's refusal tells."""
+    database = f"file:{tmp_path}/missing/ledger.db"
+    result = run("add-player", "--name", "Uri, Una", db=f"sqlite:///{database}?uri=true")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: cannot open {database}: check that its folder exists, and the permissions of "
+        "the file and the folder (the ledger keeps its -wal and -shm files beside it).\n",
+    )
+
+
 @pytest.fixture
 def missing_postgresql_database(postgresql_server: PostgreSQLServer | None) -> str:
     if postgresql_server is None:

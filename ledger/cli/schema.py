@@ -33,7 +33,7 @@ def db_current(ctx: typer.Context, db: DbOption = None) -> None:
     """Show the database's schema revision and the newest one this ledger knows."""
     current, head = database.current_revision(database_url(ctx, db))
     state = "up to date" if current == head else "run `ledger db upgrade`"
-    render.message(f"{current or 'empty'} (newest: {head}; {state})")
+    render.message(f"{current} (newest: {head}; {state})")
 
 
 @app.command("backup")

@@ -273,8 +273,8 @@ the ledger included)."""
 def _refuse_unwritable_file(text: str, url: URL) -> None:
     if url.get_backend_name() == "sqlite" and any(words in text for words in _UNWRITABLE):
         raise LedgerError(
-            f"cannot write to {url.database}: {text}; check the permissions of the file and "
-            "its folder (the ledger writes its -wal and -shm files beside it)."
+            f"cannot open {url.database}: check that its folder exists, and the permissions "
+            "of the file and the folder (the ledger keeps its -wal and -shm files beside it)."
         ) from None
 
 
