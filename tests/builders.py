@@ -21,6 +21,12 @@ from ledger.storage.models import Base
 NOW = dt.datetime(2030, 1, 1, 12, 0)
 """The clock of service tests: every period they use has ended."""
 
+ALLOW_REPEAT_HINT = (
+    "a game played again (a match of several games on one day, or in one round) is recorded "
+    "with --allow-repeat."
+)
+"""The line below the refusal of a game recorded twice."""
+
 
 def player(
     ledger: Ledger,

@@ -65,7 +65,7 @@ def test_add_player_prints_the_new_id(database_url: str) -> None:
     assert after.stdout == "4101\n"
 
 
-def test_add_game_says_which_period_it_falls_in(filled: str) -> None:
+def test_add_game_prints_its_id_and_period_and_is_logged(filled: str) -> None:
     result = run(
         "add-game",
         "--white",
@@ -82,7 +82,14 @@ def test_add_game_says_which_period_it_falls_in(filled: str) -> None:
         "1",
         db=filled,
     )
-    assert (result.exit_code, result.stdout) == (0, "Game recorded in standard period 2026-10.\n")
+    assert (result.exit_code, result.stdout) == (
+        0,
+        "Game 5 recorded in standard period 2026-10.\n",
+    )
+    logged = json.loads(run("log", "--format", "json", db=filled).stdout)
+    assert [
+        (e["action"], e["period"], e["summary"]) for e in logged if e["action"] == "add-game"
+    ] == [("add-game", "2026-10", "game 5")]
 
 
 def test_close_period_reports_what_it_published(filled: str) -> None:

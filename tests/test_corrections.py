@@ -422,7 +422,7 @@ def test_bad_correction_commands_give_one_line(
     assert len(result.output.strip().splitlines()) == 1
 
 
-def test_the_log_records_imports_merges_closes_and_reopens(
+def test_the_log_records_imports_merges_games_closes_and_reopens(
     database_url: str, tmp_path: Path
 ) -> None:
     roster = tmp_path / "players.csv"

@@ -32,6 +32,8 @@ class LedgerGroup(TyperGroup):
                 render.error(line)
             if len(refused.problems) > 1:
                 render.error(f"{len(refused.problems)} problems; nothing was written.")
+            if refused.hint is not None:
+                render.error(_RECORD_HINTS[refused.hint])
             sys.exit(1)
         except LedgerError as refused:
             render.error(_in_our_words(refused))
@@ -55,6 +57,13 @@ _HINTS = {
 }
 """What the command line says of a refusal with a hint: `{}` is the message, without its
 final full stop; the request checks are worded by the options that make the request."""
+
+
+_RECORD_HINTS = {
+    Hint.ALLOW_REPEAT: "a game played again (a match of several games on one day, or in one "
+    "round) is recorded with --allow-repeat.",
+}
+"""The line the command line adds below the problems of a refused file or game."""
 
 
 def _in_our_words(refused: LedgerError) -> str:

@@ -13,6 +13,7 @@ import typer
 
 from ledger import queries, render
 from ledger.cli.options import (
+    AllowRepeatOption,
     DbOption,
     ListPeriodOption,
     OperatorOption,
@@ -55,6 +56,7 @@ def import_trf(
     replace: Annotated[
         bool, typer.Option("--replace", help="Put the report in place of its event's games.")
     ] = False,
+    allow_repeat: AllowRepeatOption = False,
     operator: OperatorOption = None,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
@@ -63,7 +65,9 @@ def import_trf(
     content = _read(file)
     with open_ledger(ctx, db) as ledger, ledger.trial() if check else ledger.transaction() as s:
         by = Author(operator)
-        summary = tournaments.import_trf(s, pool, file.name, content, now(), replace, by)
+        summary = tournaments.import_trf(
+            s, pool, file.name, content, now(), replace, by, allow_repeat
+        )
     render.tournament_imported(summary, check)
 
 
@@ -71,6 +75,7 @@ def import_trf(
 def import_pgn(
     ctx: typer.Context,
     file: FileArgument,
+    allow_repeat: AllowRepeatOption = False,
     operator: OperatorOption = None,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
@@ -78,7 +83,8 @@ def import_pgn(
     """Import the results of a PGN file's games (from their headers; moves are not kept)."""
     content = _read(file)
     with writing(ctx, db) as session:
-        summary = imports.import_pgn(session, pool, file.name, content, now(), Author(operator))
+        by = Author(operator)
+        summary = imports.import_pgn(session, pool, file.name, content, now(), by, allow_repeat)
     render.pgn_imported(summary)
 
 

@@ -47,6 +47,14 @@ ListPeriodOption = Annotated[
     str | None, typer.Option("--period", metavar="YYYY-MM", help="Default: the newest.")
 ]
 FederationOption = Annotated[str | None, typer.Option("--federation", metavar="XXX")]
+AllowRepeatOption = Annotated[
+    bool,
+    typer.Option(
+        "--allow-repeat",
+        help="Record a game even if the ledger holds the same one, or the player a game in "
+        "that round: a game played again (a match of several games on one day).",
+    ),
+]
 PlayerArgument = Annotated[
     int,
     typer.Argument(metavar="PLAYER", min=1, max=LARGEST_ID, help="The player's ledger ID."),

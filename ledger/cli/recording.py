@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 
 from ledger import queries, render
 from ledger.cli.options import (
+    AllowRepeatOption,
     DbOption,
     FederationOption,
     NoteOption,
@@ -68,8 +70,9 @@ def add_player(
         today=now().date(),
     )
     with writing(ctx, db) as session:
-        (player_id,) = players.add_players(session, pool, [player])
-    render.message(str(player_id))
+        added = players.add_player(session, pool, player)
+    render.message(str(added.id))
+    render.warnings(added.duplicates)
 
 
 @app.command("add-game")
@@ -89,12 +92,14 @@ def add_game(
             "--late", help="The game's period is closed: add it and re-rate (needs --reason)."
         ),
     ] = False,
+    allow_repeat: AllowRepeatOption = False,
     reason: NoteOption = None,
     operator: OperatorOption = None,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """Record a game's result; with --late, a game of a closed period, re-rating from it."""
+    """Record a game's result and print its ID; with --late, a game of a closed period,
+    re-rating from it."""
     if late != (reason is not None):
         raise InvalidInput("reason: --late and --reason go together: a late game needs a reason.")
     game = records.new_game(
@@ -107,17 +112,18 @@ def add_game(
         today=now().date(),
     )
     with writing(ctx, db) as session:
+        by = Author(operator, reason)
         if late:
-            by = Author(operator, reason)
-            rerated = corrections.add_late_game(session, pool, game, now(), by)
+            rerated = corrections.add_late_game(session, pool, game, now(), by, allow_repeat)
         else:
-            (period,) = games.add_games(session, pool, [game])
+            added = games.add_game(session, pool, game, now(), by, allow_repeat)
     if late:
         render.rerated(rerated)
         return
-    render.message(f"Game recorded in {pool} period {period}.")
+    render.message(f"Game {added.game} recorded in {pool} period {added.period}.")
 
 
+Summary = TypeVar("Summary", bound=imports.ImportSummary)
 FileArgument = Annotated[
     Path, typer.Argument(exists=True, dir_okay=False, readable=True, metavar="FILE.csv")
 ]
@@ -132,19 +138,22 @@ def import_players(
     db: DbOption = None,
 ) -> None:
     """Import players from CSV: id,name,federation,sex,title,birth_year,rating,games,ever_2400."""
-    _import(ctx, db, pool, file, imports.import_players, operator)
+    imported = _import(ctx, db, pool, file, imports.import_players, operator)
+    render.warnings(imported.duplicates)
 
 
 @app.command("import-games")
 def import_games(
     ctx: typer.Context,
     file: FileArgument,
+    allow_repeat: AllowRepeatOption = False,
     operator: OperatorOption = None,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
     """Import games from CSV: date,white,black,result[,event,round]."""
-    _import(ctx, db, pool, file, imports.import_games, operator)
+    service = functools.partial(imports.import_games, allow_repeat=allow_repeat)
+    _import(ctx, db, pool, file, service, operator)
 
 
 def _import(
@@ -152,13 +161,14 @@ def _import(
     db: str | None,
     pool: Pool,
     file: Path,
-    service: imports.ImportService,
+    service: imports.ImportService[Summary],
     operator: str | None,
-) -> None:
+) -> Summary:
     content = file.read_bytes()
     with writing(ctx, db) as session:
         summary = service(session, pool, file.name, content, now(), Author(operator))
-    render.message(f"Imported {summary.rows} {summary.kind} from {summary.file_name}.")
+    render.file_imported(summary)
+    return summary
 
 
 @app.command("close-period")

@@ -54,11 +54,21 @@ def db_backup(
 @app.command("check")
 def db_check(ctx: typer.Context, db: DbOption = None) -> None:
     """Check that the ledger agrees with itself: periods closed in order, every rated game
-    recorded, each list row's arithmetic, each player's standing."""
+    recorded, each list row's arithmetic, each player's standing; and list the games to
+    review: a game recorded twice, a player's two games in one round."""
     with reading(ctx, db) as session:
         problems = queries.check_ledger(session)
-    for line in problems:
+        to_review = queries.games_to_review(session)
+    for line in problems + to_review:
         render.message(line)
     if problems:
         raise LedgerError(f"the ledger disagrees with itself in {len(problems)} places (above).")
+    if to_review:
+        findings = f"{len(to_review)} finding{'' if len(to_review) == 1 else 's'}"
+        render.message(
+            f"The ledger agrees with itself; {findings} to review (above): a game recorded "
+            "twice is deleted with `ledger delete-game GAME`, one played again (recorded with "
+            "--allow-repeat) stays."
+        )
+        return
     render.message("The ledger agrees with itself: no problems found.")

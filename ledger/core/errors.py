@@ -13,6 +13,8 @@ from enum import StrEnum
 class Hint(StrEnum):
     """The next step a face may add to a refusal, in its own words."""
 
+    ALLOW_REPEAT = "allow-repeat"
+    """A game was refused as recorded twice; one played again is recorded on purpose."""
     CLOSE_A_PERIOD = "close-a-period"
     """Nothing is published yet: a period must be closed first."""
     EARLIER_VERSIONS = "earlier-versions"
@@ -54,6 +56,6 @@ class RejectedRecords(InvalidInput):
     Each problem is one line, `file:line: message` for imports.
     """
 
-    def __init__(self, problems: list[str]) -> None:
+    def __init__(self, problems: list[str], hint: Hint | None = None) -> None:
         self.problems = problems
-        super().__init__("\n".join(problems))
+        super().__init__("\n".join(problems), hint)

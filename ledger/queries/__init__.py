@@ -13,7 +13,7 @@ from ledger.queries.exports import fide_list_file, tournament_report
 from ledger.queries.federations import FederationRanking, FederationRow, federation_ranking
 from ledger.queries.filters import ListFilter
 from ledger.queries.games import GameFilter, ListedGame, game_listing
-from ledger.queries.integrity import check_ledger
+from ledger.queries.integrity import check_ledger, games_to_review
 from ledger.queries.lists import ListRow, RatingList, Version
 from ledger.queries.log import LogRecord, log_records
 from ledger.queries.overviews import (
@@ -83,6 +83,7 @@ __all__ = [
     "fide_list_file",
     "find_players",
     "game_listing",
+    "games_to_review",
     "list_diff",
     "list_statistics",
     "log_records",

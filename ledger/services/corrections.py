@@ -194,10 +194,16 @@ def delete_game(
 
 
 def add_late_game(
-    session: Session, pool: Pool, game: NewGame, now: dt.datetime, author: Author = OS_USER
+    session: Session,
+    pool: Pool,
+    game: NewGame,
+    now: dt.datetime,
+    author: Author = OS_USER,
+    allow_repeat: bool = False,
 ) -> Rerated:
     """Record a game reported after its period closed, and re-rate from the earliest period
-    it touches (its own, or that of the event it extends)."""
+    it touches (its own, or that of the event it extends); a repeat of a recorded game is
+    refused unless `allow_repeat` (`ledger.services.repeats`)."""
     lock_pool(session, pool)
     start = games.earliest_period(session, pool, game)
     if not is_closed(start, newest_closed_period(session, pool)):
@@ -206,7 +212,11 @@ def add_late_game(
             "rated when the period closes."
         )
     rerated = rerate_from(
-        session, pool, start, now, lambda session: games.add_games(session, pool, [game])
+        session,
+        pool,
+        start,
+        now,
+        lambda session: games.add_games(session, pool, [game], allow_repeat=allow_repeat),
     )
     activity.record(session, "late-game", rerated, author, now, pool, min(rerated.versions))
     return rerated
