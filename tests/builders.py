@@ -61,6 +61,7 @@ def game(
     round: int | None = None,
     pool: Pool = Pool.STANDARD,
 ) -> None:
+    """Record a game; a scenario may have two players meet twice on a day (a match)."""
     record = new_game(
         date=parse_date(date),
         white=white,
@@ -71,7 +72,7 @@ def game(
         today=NOW.date(),
     )
     with ledger.transaction() as session:
-        add_games(session, pool, [record])
+        add_games(session, pool, [record], allow_repeat=True)
 
 
 def close(ledger: Ledger, period: str, pool: Pool = Pool.STANDARD) -> ClosedPeriod:

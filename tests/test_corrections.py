@@ -450,13 +450,15 @@ def test_the_log_records_imports_merges_games_closes_and_reopens(
     assert [(e["action"], e["operator"], e["reason"]) for e in logged] == [
         ("reopen", "alice", "wrong result"),
         ("close", "alice", None),
+        ("add-game", getpass.getuser(), None),
         ("merge", getpass.getuser(), "one person"),
         ("import-players", "bob", None),
     ]
     assert logged[1]["period"] == "2026-10"
     assert "games rated 1" in logged[1]["summary"]
-    assert "kept id 2; kept name Berg, Bo; dropped id 3" in logged[2]["summary"]
-    assert logged[3]["summary"] == "kind players; file name players.csv; rows 3"
+    assert logged[2]["summary"] == "game 1"
+    assert "kept id 2; kept name Berg, Bo; dropped id 3" in logged[3]["summary"]
+    assert logged[4]["summary"] == "kind players; file name players.csv; rows 3; duplicates 1"
     newest = run("log", "--limit", "1", "--action", "close", "--format", "csv", db=database_url)
     assert newest.stdout.splitlines()[1].split(",")[2:5] == ["alice", "close", "standard"]
 
