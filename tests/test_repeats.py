@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select, text
+from sqlalchemy import func, inspect, select, text
 
 from ledger.core.domain import Pool
 from ledger.core.errors import Conflict
@@ -338,3 +338,12 @@ def test_import_players_warns_of_likely_duplicates(database_url: str, tmp_path: 
         'warning: player 4 "Roe, Rita" (born 1999) may be the same person as 3 "Roe, Rita"; '
         "merge them with `ledger merge-players 3 4` if so.",
     ]
+
+
+def test_the_migrated_schema_finds_games_by_white_and_date(ledger: Ledger) -> None:
+    """Revision f2233e654eaa: the index the lookup of a batch's loose games reads."""
+    indexes = {
+        index["name"]: index["column_names"]
+        for index in inspect(ledger.engine).get_indexes("games")
+    }
+    assert indexes["ix_games_white_id_date"] == ["white_id", "date"]

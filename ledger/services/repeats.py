@@ -28,12 +28,14 @@ def repeat_problems(
     session: Session, pool: Pool, games: Sequence[NewGame], event_ids: Mapping[str, int]
 ) -> list[str]:
     """A problem for each game of `games` that repeats a recorded or an earlier one, or
-    gives a player a second game in one round of an event. `event_ids` are the ledger IDs
-    of the batch's events that the ledger already holds."""
+    gives a player a second game in one round of an event (naming the first recorded, or
+    the earlier line). `event_ids` are the ledger IDs of the batch's events that the ledger
+    already holds."""
     names = {event_id: name for name, event_id in event_ids.items()}
     same: dict[tuple[object, ...], str] = {}
     rounds: dict[_RoundKey, str] = {}
-    for row in _recorded(session, pool, games, event_ids.values()):
+    recorded = sorted(_recorded(session, pool, games, event_ids.values()), key=lambda r: r.id)
+    for row in recorded:
         event = names.get(row.event_id) if row.event_id is not None else None
         game = NewGame(row.date, row.white_id, row.black_id, row.result, event, row.round)
         _remember(game, f"game {row.id}, already in the ledger", same, rounds)
