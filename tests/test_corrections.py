@@ -226,7 +226,11 @@ def test_a_deleted_game_and_a_late_game_equal_a_ledger_built_with_them(
     assert gone.new_result is None
     assert gone.rerated is not None
     assert list(gone.rerated.versions) == [Period(2026, 9), Period(2026, 10)]
-    assert added.versions == {Period(2026, 8): 2, Period(2026, 9): 3, Period(2026, 10): 3}
+    assert added.rerated.versions == {
+        Period(2026, 8): 2,
+        Period(2026, 9): 3,
+        Period(2026, 10): 3,
+    }
 
     _build(scratch, [g for g in games if g != deleted] + [late])
     assert _lists(ledger) == _lists(scratch)

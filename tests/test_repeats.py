@@ -140,6 +140,10 @@ def test_a_late_game_repeating_a_rated_one_is_refused(october: str) -> None:
     )
     assert refused[:2] == (1, "")
     assert refused[2].startswith("error: the same game as game 1, already in the ledger.\n")
+    late = ("2026-10-30", "--late", "--reason", "mailed late")
+    code, printed, _ = _add_game(october, 1, 2, *late)
+    assert (code, printed.splitlines()[0]) == (0, "Game 50 recorded in standard period 2026-10.")
+    assert printed.splitlines()[1].startswith("Re-rated standard: ")
 
 
 def test_a_second_game_in_a_round_is_refused(october: str, tmp_path: Path) -> None:

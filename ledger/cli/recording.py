@@ -114,13 +114,13 @@ def add_game(
     with writing(ctx, db) as session:
         by = Author(operator, reason)
         if late:
-            rerated = corrections.add_late_game(session, pool, game, now(), by, allow_repeat)
+            late_game = corrections.add_late_game(session, pool, game, now(), by, allow_repeat)
+            added = late_game.game
         else:
             added = games.add_game(session, pool, game, now(), by, allow_repeat)
-    if late:
-        render.rerated(rerated)
-        return
     render.message(f"Game {added.game} recorded in {pool} period {added.period}.")
+    if late:
+        render.rerated(late_game.rerated)
 
 
 Summary = TypeVar("Summary", bound=imports.ImportSummary)

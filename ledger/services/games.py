@@ -95,13 +95,20 @@ def add_game(
     allow_repeat: bool = False,
 ) -> AddedGame:
     """Record one game in an open period, as `add_games` does, and log it."""
+    added = record_game(session, pool, game, allow_repeat)
+    activity.record(session, "add-game", added, author, now, pool, added.period)
+    return added
+
+
+def record_game(
+    session: Session, pool: Pool, game: NewGame, allow_repeat: bool = False
+) -> AddedGame:
+    """Record one game as `add_games` does, unlogged (a late game is logged by its re-rate)."""
     (row,) = _game_rows(session, pool, [game], None, {}, allow_repeat)
     recorded = Game(**row)
     session.add(recorded)
     session.flush()
-    added = AddedGame(recorded.id, pool, row["period"])
-    activity.record(session, "add-game", added, author, now, pool, added.period)
-    return added
+    return AddedGame(recorded.id, pool, row["period"])
 
 
 def _game_rows(
