@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import func, inspect, select, text
 
 from ledger.core.domain import Pool
-from ledger.core.errors import Conflict
+from ledger.core.errors import Conflict, RejectedRecords
 from ledger.services.imports import import_games
 from ledger.storage.database import Ledger, open_ledger
 from ledger.storage.models import Game, Import
@@ -310,6 +310,34 @@ def test_the_same_file_imported_at_once_twice_is_already_imported(
     ]
     with ledger.reading() as session:
         assert session.scalar(select(func.count()).select_from(Import)) == 2
+
+
+def test_the_same_games_in_two_files_imported_at_once_are_refused_once(
+    october: str, ledger: Ledger
+) -> None:
+    """The second import waits for the first (the pool's lock), then finds its games."""
+    game = "2026-10-20,1,2,0-1,,"
+    now = dt.datetime(2026, 12, 1, 12, 0)
+    refusals: list[Exception] = []
+
+    def second() -> None:
+        content = f"{HEADER}\n{game}\n2026-10-21,3,4,1-0,,\n".encode()
+        try:
+            with ledger.transaction() as session:
+                import_games(session, Pool.STANDARD, "two.csv", content, now)
+        except RejectedRecords as refused:
+            refusals.append(refused)
+
+    with ledger.transaction() as session:
+        import_games(session, Pool.STANDARD, "one.csv", f"{HEADER}\n{game}\n".encode(), now)
+        waiting = threading.Thread(target=second)
+        waiting.start()
+        waiting.join(timeout=1)
+    waiting.join()
+    assert [str(refused) for refused in refusals] == [
+        "two.csv:2: the same game as game 50, already in the ledger."
+    ]
+    assert _games(october) == 50
 
 
 def test_add_player_warns_of_a_likely_duplicate(database_url: str) -> None:
