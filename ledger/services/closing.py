@@ -177,19 +177,23 @@ def _close_one(
     shown: Mapping[int, Details] | None,
 ) -> None:
     _mark_closed(session, pool, period, now, closed_by)
-    games = session.execute(
-        select(
-            Game.id,
-            Game.white_id,
-            Game.black_id,
-            Game.result,
-            Game.rated,
-            Game.event_id,
-            _EVENT_END,
+    games = (
+        session.connection()
+        .execute(
+            select(
+                Game.id,
+                Game.white_id,
+                Game.black_id,
+                Game.result,
+                Game.rated,
+                Game.event_id,
+                _EVENT_END,
+            )
+            .outerjoin(Event, Event.id == Game.event_id)
+            .where(Game.pool == pool, Game.period == period)
         )
-        .outerjoin(Event, Event.id == Game.event_id)
-        .where(Game.pool == pool, Game.period == period)
-    ).all()
+        .all()
+    )
     standings = _load_standings(session, pool, period, shown)
     game_ratings = [_rate_game(pool, period, game, standings) for game in games]
     insert_rows(session, GameRating, game_ratings)
@@ -260,7 +264,8 @@ def _load_standings(
             PlayerRating, (PlayerRating.player_id == Player.id) & (PlayerRating.pool == pool)
         )
     )
-    return {row[0]: _standing(row, period, shown) for row in session.execute(statement)}
+    rows = session.connection().execute(statement)
+    return {row[0]: _standing(row, period, shown) for row in rows}
 
 
 _STANDING_READ = (
