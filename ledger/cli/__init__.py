@@ -8,18 +8,20 @@ exit 1 for a refused request, 2 for a usage error (Typer's own exceptions carry 
 from __future__ import annotations
 
 import sys
-from typing import Any
+from importlib import metadata
+from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer import _click
 
 from ledger import render
 from ledger.cli import corrections, formats, identity, reading, recording, schema
 from ledger.cli.options import DbOption
+from ledger.cli.usage import CommandGroup
 from ledger.core.errors import Hint, InvalidInput, LedgerError, RejectedRecords
 
 
-class LedgerGroup(TyperGroup):
+class LedgerGroup(CommandGroup):
     """The command group with the ledger's one error boundary."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
@@ -36,6 +38,10 @@ class LedgerGroup(TyperGroup):
         except LedgerError as refused:
             render.error(_in_our_words(refused))
             sys.exit(1)
+        except _click.exceptions.NoArgsIsHelpError as help_shown:
+            if help_shown.format_message().strip():
+                render.message(help_shown.format_message())
+            sys.exit(0)
         except typer.TyperException as failure:
             render.error(" ".join(failure.format_message().split()))
             sys.exit(failure.exit_code)
@@ -73,9 +79,10 @@ def _refuse_undecodable(arguments: list[str]) -> None:
 
 app = typer.Typer(
     cls=LedgerGroup,
-    help="A rating ledger for chess federations: FIDE rating periods and published lists.",
+    help="A rating ledger for chess federations: FIDE rating periods and published lists.\n\n"
+    "Example: `ledger demo`, then `ledger list --top 10`. `ledger COMMAND --help` shows a "
+    "command's options and an example.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_show_locals=False,
 )
 app.add_typer(recording.app)
@@ -86,8 +93,23 @@ app.add_typer(corrections.app)
 app.add_typer(schema.app, name="db")
 
 
+def _show_version(shown: bool) -> None:
+    if shown:
+        render.message(f"ledger {metadata.version('ledger')}")
+        raise typer.Exit()
+
+
 @app.callback()
-def root(ctx: typer.Context, db: DbOption = None) -> None:
+def root(
+    ctx: typer.Context,
+    db: DbOption = None,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", is_eager=True, callback=_show_version, help="Show the version and exit."
+        ),
+    ] = False,
+) -> None:
     """Record players and games, close monthly rating periods, publish rating lists."""
     ctx.obj = db
 
