@@ -397,15 +397,15 @@ def test_corrections_on_the_command_line_with_diff_versions_and_log(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["correct-game", "1", "--result", "1-0"], "Missing option '--reason'"),
+        (["correct-game", "1", "--result", "1-0"], "missing --reason"),
         (["correct-game", "1", "--result", "2-0", "--reason", "x"], "result:"),
-        (["correct-game", "0", "--result", "1-0", "--reason", "x"], "GAME"),
+        (["correct-game", "0", "--result", "1-0", "--reason", "x"], "game:"),
         (["delete-game", "424242", "--reason", "x"], "no game with ID 424242"),
         (["rerate", "--from", "2026-13", "--reason", "x"], "from:"),
-        (["rerate", "--from", "2026-10", "--reason", " "], "--reason"),
+        (["rerate", "--from", "2026-10", "--reason", " "], "reason:"),
         (["rerate", "--from", "2026-10", "--reason", "x"], "has no published list"),
         (["diff", "--period", "2026-10"], "no standard list was published for period 2026-10"),
-        (["list", "--version", "0"], "--version"),
+        (["list", "--version", "0"], "version:"),
         (
             ["add-game", "--white", "1", "--black", "2", "--result", "1-0",
              "--date", "2026-09-01", "--late"],

@@ -2,7 +2,8 @@
 
 No SQL and no rating logic here. Errors are printed by one boundary (`LedgerGroup`) as
 `error: <message>` on stderr, with the command to run next where the error has a hint:
-exit 1 for a refused request, 2 for a usage error (Typer's own exceptions carry that code).
+exit 1 for a refused request, 2 for a usage error (Typer's own exceptions carry that code;
+`ledger.cli.usage` words them as the ledger's own lines).
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ def _refuse_undecodable(arguments: list[str]) -> None:
 
 app = typer.Typer(
     cls=LedgerGroup,
+    name="ledger",
     help="A rating ledger for chess federations: FIDE rating periods and published lists.\n\n"
     "Example: `ledger demo`, then `ledger list --top 10`. `ledger COMMAND --help` shows a "
     "command's options and an example.",

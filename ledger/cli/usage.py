@@ -15,13 +15,15 @@ import os
 import stat
 from collections.abc import Callable
 from enum import Enum
-from typing import Any
+from typing import Any, TypeVar
 
 import typer
 from typer import _click  # Typer's own Click: the exceptions its parser raises
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 Parameter = _click.core.Parameter
+Callback = TypeVar("Callback", bound=Callable[..., Any])
+Parsed = TypeVar("Parsed")
 
 
 class Misuse(_click.exceptions.UsageError):
@@ -72,7 +74,7 @@ class CommandGroup(TyperGroup):
 class Commands(typer.Typer):
     """A Typer app whose commands are `LedgerCommand`s."""
 
-    def command(self, *args: Any, **kwargs: Any) -> Any:
+    def command(self, *args: Any, **kwargs: Any) -> Callable[[Callback], Callback]:
         kwargs.setdefault("cls", LedgerCommand)
         return super().command(*args, **kwargs)
 
@@ -97,8 +99,8 @@ def plain_help(params: list[Parameter]) -> list[Parameter]:
 
 
 def worded(
-    parse: Callable[[_click.Context, list[str]], Any], ctx: _click.Context, args: list[str]
-) -> Any:
+    parse: Callable[[_click.Context, list[str]], Parsed], ctx: _click.Context, args: list[str]
+) -> Parsed:
     """`parse(ctx, args)`, a usage error raised again in the ledger's words."""
     given = list(args)
     try:
