@@ -65,6 +65,50 @@ def test_query_errors_speak_of_the_data_and_the_cli_adds_the_command(
     )
 
 
+def test_a_hint_about_a_rapid_list_names_the_rapid_pool(ledger: Ledger, database_url: str) -> None:
+    shown = run("list", "--pool", "rapid", db=database_url)
+    assert shown.stderr == (
+        "error: no rapid list has been published yet; close a period first "
+        "(`ledger close-period YYYY-MM --pool rapid`).\n"
+    )
+    event = run("event", "Blitz Open", "--pool", "blitz", db=database_url)
+    assert event.stderr == (
+        "error: no blitz event named 'Blitz Open'; `ledger events --pool blitz` lists the events.\n"
+    )
+
+
+def test_closing_a_closed_period_hints_at_correcting_and_reopening(
+    ledger: Ledger, database_url: str
+) -> None:
+    ann, bob = player(ledger, "Ann", rating=2000), player(ledger, "Bob", rating=1900)
+    game(ledger, ann, bob, "1-0", "2026-09-05", pool=Pool.RAPID)
+    close(ledger, "2026-09", Pool.RAPID)
+    again = run("close-period", "2026-09", "--pool", "rapid", db=database_url)
+    assert again.exit_code == 1
+    assert again.stderr == (
+        "error: period 2026-09 is already closed; correct a game of it with `ledger "
+        "correct-game GAME` (`ledger games --period 2026-09 --pool rapid` lists them), add a "
+        "missed one with `ledger add-game --late --pool rapid`, or reopen it with `ledger "
+        "reopen-period 2026-09 --pool rapid`.\n"
+    )
+
+
+def test_closing_past_an_open_period_names_it_and_its_pool(
+    ledger: Ledger, database_url: str
+) -> None:
+    ann, bob = player(ledger, "Ann", rating=2000), player(ledger, "Bob", rating=1900)
+    game(ledger, ann, bob, "1-0", "2026-09-05", pool=Pool.BLITZ)
+    close(ledger, "2026-09", Pool.BLITZ)
+    game(ledger, bob, ann, "1-0", "2026-10-05", pool=Pool.BLITZ)
+    game(ledger, ann, bob, "0-1", "2026-11-06", pool=Pool.BLITZ)
+    refused = run("close-period", "2026-11", "--pool", "blitz", db=database_url)
+    assert refused.exit_code == 1
+    assert refused.stderr == (
+        "error: period 2026-10 holds games and is still open; close it first "
+        "(`ledger close-period 2026-10 --pool blitz`).\n"
+    )
+
+
 def test_a_reopened_lists_error_names_its_versions_and_the_cli_the_option(
     ledger: Ledger, two_lists: dict[str, int], database_url: str
 ) -> None:

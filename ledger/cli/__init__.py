@@ -19,6 +19,7 @@ from ledger import render
 from ledger.cli import corrections, formats, identity, reading, recording, schema
 from ledger.cli.options import DbOption
 from ledger.cli.usage import CommandGroup
+from ledger.core.domain import Pool
 from ledger.core.errors import Hint, InvalidInput, LedgerError, RejectedRecords
 
 
@@ -53,21 +54,30 @@ class LedgerGroup(CommandGroup):
 
 
 _HINTS = {
-    Hint.CLOSE_A_PERIOD: "{}; close a period first (`ledger close-period YYYY-MM`).",
-    Hint.EARLIER_VERSIONS: "{} with --version.",
-    Hint.EVENTS: "{}; `ledger events` lists the events.",
+    Hint.CLOSE_A_PERIOD: "{message}; close a period first (`ledger close-period YYYY-MM{pool}`).",
+    Hint.CLOSE_EARLIER: "{message}; close it first (`ledger close-period {period}{pool}`).",
+    Hint.CORRECT_OR_REOPEN: "{message}; correct a game of it with `ledger correct-game GAME` "
+    "(`ledger games --period {period}{pool}` lists them), add a missed one with "
+    "`ledger add-game --late{pool}`, or reopen it with `ledger reopen-period {period}{pool}`.",
+    Hint.EARLIER_VERSIONS: "{message} with --version.",
+    Hint.EVENTS: "{message}; `ledger events{pool}` lists the events.",
     Hint.LIVE_IS_NEWEST: "live: give --live without --period, --as-of or --version.",
     Hint.PERIOD_OR_DAY: "as-of: give --period or --as-of, not both.",
     Hint.VERSION_OF_A_PERIOD: "version: give --version with --period, not with --as-of.",
 }
-"""What the command line says of a refusal with a hint: `{}` is the message, without its
-final full stop; the request checks are worded by the options that make the request."""
+"""What the command line says of a refusal with a hint: `{message}` is the message, without
+its final full stop; `{pool}` the option that names the pool concerned (none for standard,
+the default), `{period}` the period concerned; the request checks are worded by the options
+that make the request."""
 
 
 def _in_our_words(refused: LedgerError) -> str:
     if refused.hint is None:
         return str(refused)
-    return _HINTS[refused.hint].format(str(refused).removesuffix("."))
+    pool = "" if refused.pool in (None, Pool.STANDARD) else f" --pool {refused.pool}"
+    return _HINTS[refused.hint].format(
+        message=str(refused).removesuffix("."), pool=pool, period=refused.period
+    )
 
 
 def _refuse_undecodable(arguments: list[str]) -> None:
