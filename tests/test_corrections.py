@@ -8,6 +8,7 @@ from __future__ import annotations
 import getpass
 import json
 import random
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -457,6 +458,11 @@ def test_the_log_records_imports_merges_closes_and_reopens(
     assert "games rated 1" in logged[1]["summary"]
     assert "kept id 2; kept name Berg, Bo; dropped id 3" in logged[2]["summary"]
     assert logged[3]["summary"] == "kind players; file name players.csv; rows 3"
+    assert logged[3]["counts"] == {"rows": 3}
+    assert logged[1]["counts"]["games_rated"] == 1
+    assert {"kept_id": 2, "dropped_id": 3}.items() <= logged[2]["counts"].items()
+    for entry in logged:
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00", entry["at"])
     newest = run("log", "--limit", "1", "--action", "close", "--format", "csv", db=database_url)
     assert newest.stdout.splitlines()[1].split(",")[2:5] == ["alice", "close", "standard"]
 

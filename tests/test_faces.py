@@ -12,6 +12,7 @@ from sqlalchemy import select
 from ledger import queries
 from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.errors import Hint, InvalidInput, NotFound
+from ledger.queries.log import counts
 from ledger.services import closing, reopening
 from ledger.services.activity import Author
 from ledger.storage.database import Ledger
@@ -213,3 +214,40 @@ def test_a_refused_change_logs_nothing(ledger: Ledger, two_lists: dict[str, int]
 )
 def test_a_results_score_from_either_side(result: GameResult, white: int, black: int) -> None:
     assert (result.score(True), result.score(False)) == (white, black)
+
+
+@pytest.mark.parametrize(
+    ("summary", "expected"),
+    [
+        ("kind players; file name players.csv; rows 3", {"rows": 3}),
+        (
+            "kept id 2; kept name Berg, Bo; dropped id 3; dropped name Berg, B; games moved 4",
+            {"kept_id": 2, "dropped_id": 3, "games_moved": 4},
+        ),
+        (
+            "versions 2026-10: 2, 2026-11: 1; games rated 3; players rated 2",
+            {"versions": {"2026-10": 2, "2026-11": 1}, "games_rated": 3, "players_rated": 2},
+        ),
+        (
+            "game id 5; old result 1-0; new result 0-1; rerated (versions 2026-10: 2; "
+            "games rated 3; players rated 2)",
+            {
+                "game_id": 5,
+                "rerated": {"versions": {"2026-10": 2}, "games_rated": 3, "players_rated": 2},
+            },
+        ),
+        (
+            "file name list.zip; rated standard: 10, rapid: 3; replaced yes",
+            {"rated": {"standard": 10, "rapid": 3}},
+        ),
+        ("", {}),
+    ],
+    ids=["import", "merge", "rerate", "correction", "fide-list", "empty"],
+)
+def test_the_logs_counts_are_fields(summary: str, expected: dict[str, object]) -> None:
+    assert counts(summary) == expected
+
+
+def test_times_in_json_are_iso_8601_with_the_zone() -> None:
+    moment = dt.datetime(2026, 11, 3, 10, 15)
+    assert json.loads(queries.to_json({"at": moment})) == {"at": "2026-11-03T10:15:00+00:00"}

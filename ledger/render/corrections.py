@@ -98,7 +98,7 @@ _LOG_COLUMNS = (
 
 
 def log_records(records: Sequence[LogRecord], output: Format) -> None:
-    if print_records(records, LogRecord, output):
+    if print_records(records, LogRecord, output, not_in_csv=("counts",)):
         return
     if not records:
         message("The log is empty.")
