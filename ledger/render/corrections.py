@@ -59,28 +59,33 @@ def list_diff(diff: ListDiff, output: Format) -> None:
         if players:
             message(f"{label}: {', '.join(str(each) for each in players)}")
     if diff.changed:
-        Console().print(_changed_table(diff.changed))
+        console = Console()
+        console.print(_changed_table(console, diff.changed))
 
 
-def _changed_table(changed: Sequence[ChangedRow]) -> Table:
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    for header, justify in (
-        ("ID", "right"),
-        ("Name", "left"),
-        ("Rating", "right"),
-        ("+/-", "right"),
-        ("Gms", "right"),
-    ):
-        table.add_column(header, justify=justify)  # type: ignore[arg-type]
-    for row in changed:
-        table.add_row(
+_CHANGED_COLUMNS = (
+    Column("ID", "right"),
+    Column("Name", name=True),
+    Column("Rating", "right", no_wrap=True),
+    Column("+/-", "right", spare=2, no_wrap=True),
+    Column("Gms", "right", spare=1, no_wrap=True),
+)
+
+
+def _changed_table(console: Console, changed: Sequence[ChangedRow]) -> Table:
+    rows = [
+        (
             str(row.id),
             row.name,
             f"{row.old_rating} -> {row.new_rating}",
             f"{_change(row.old_change)} -> {_change(row.new_change)}",
             f"{row.old_games} -> {row.new_games}",
         )
-    return table
+        for row in changed
+    ]
+    return fitted(
+        console, _CHANGED_COLUMNS, rows, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True
+    )
 
 
 def _change(change: int | None) -> str:
