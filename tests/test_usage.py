@@ -20,6 +20,7 @@ import typer.testing
 from typer.testing import Result
 
 from ledger.cli import app
+from ledger.cli.usage import Parameter
 
 from builders import run
 
@@ -156,7 +157,8 @@ def test_help_lists_the_accepted_values(
 def _wrong_values(
     param: typer.core.TyperArgument | typer.core.TyperOption, folder: Path
 ) -> list[str]:
-    """Values Typer must refuse for `param`, by what it converts the value to."""
+    """Values the ledger must refuse for `param`: by what Typer converts it to, or for a period
+    or a day (parsed by the ledger itself), by its form."""
     descriptor = param.type_descriptor
     if getattr(param, "is_flag", False):
         return []
@@ -171,7 +173,32 @@ def _wrong_values(
         return wrong
     if descriptor.is_path and descriptor.parameter_info.exists:
         return [str(folder / "no-such-file.csv"), str(folder)]
-    return []
+    return {"YYYY-MM": ["2026-13", "Oct 2026"], "YYYY-MM-DD": ["2026-02-30", "3.10.2026"]}.get(
+        param.metavar or "", []
+    )
+
+
+FILLERS = {"ID": "1", "RESULT": "1-0", "TEXT": "typo", "NAME": "Doe, Jane", "RATING": "2000"}
+"""Right values, by metavar, for the required options beside the one given a wrong value."""
+TEXT_FILLERS = {
+    "YYYY-MM-DD": "2026-10-01",
+    "YYYY-MM": "2026-10",
+    "csv|json|fide-txt|fide-xml": "csv",
+}
+
+
+def _required(command: typer.core.TyperCommand, wrong: Parameter) -> list[str]:
+    """Right values for the command's other required arguments and options (the arguments
+    first): a period or a day is parsed by the command itself, after all of them are read."""
+    given: list[str] = []
+    for param in command.params:
+        if param is wrong or not param.required:
+            continue
+        if isinstance(param, typer.core.TyperArgument):
+            given.insert(0, "1")
+        else:
+            given += [max(param.opts, key=len), (FILLERS | TEXT_FILLERS)[param.metavar or ""]]
+    return given
 
 
 def _cases(folder: Path) -> list[tuple[list[str], str]]:
@@ -185,12 +212,13 @@ def _cases(folder: Path) -> list[tuple[list[str], str]]:
                 cases.append(([*path, f"{flag}=3"], flag))
                 continue
             for wrong in _wrong_values(param, folder):  # type: ignore[arg-type]
+                others = _required(command, param) if param.metavar in TEXT_FILLERS else []
                 if isinstance(param, typer.core.TyperArgument):
                     before = ["1"] * arguments.index(param)
-                    cases.append(([*path, *before, wrong], param.name or ""))
+                    cases.append(([*path, *before, wrong, *others], param.name or ""))
                 else:
                     option = max(param.opts, key=len)
-                    cases.append(([*path, option, wrong], option.lstrip("-")))
+                    cases.append(([*path, *others, option, wrong], option.lstrip("-")))
             if isinstance(param, typer.core.TyperOption) and not param.is_flag:
                 option = max(param.opts, key=len)
                 cases.append(([*path, option], option))

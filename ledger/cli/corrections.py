@@ -135,7 +135,13 @@ def log_(
     ] = None,
     action: Annotated[
         str | None,
-        typer.Option("--action", metavar="ACTION", help="Only one kind, e.g. close or rerate."),
+        typer.Option(
+            "--action",
+            metavar="ACTION",
+            help="Only one kind: close, rerate, reopen, correct-game, delete-game, late-game, "
+            "edit-player, merge, import-players, import-games, import-pgn, import-trf or "
+            "import-fide-list.",
+        ),
     ] = None,
     output: FormatOption = render.Format.TABLE,
     db: DbOption = None,

@@ -13,8 +13,9 @@ from ledger.render.fitting import Column, compact, fits, fitted
 
 
 def game_listing(games: Sequence[ListedGame], output: Format) -> None:
-    """The games as a table, or, where the players' names do not fit beside each other on
-    the terminal, one line a game."""
+    """The games as a table: on a narrow terminal without the event, then the round, then the
+    date (one line a game still), so that the players' names stay whole; where even then
+    they do not fit beside each other, one line of text a game."""
     if print_records(games, ListedGame, output):
         return
     if not games:
@@ -38,9 +39,9 @@ def game_listing(games: Sequence[ListedGame], output: Format) -> None:
 
 _GAME_COLUMNS = (
     Column("ID", "right", no_wrap=True),
-    Column("Date", no_wrap=True),
-    Column("Event"),
-    Column("Rd", "right", no_wrap=True),
+    Column("Date", spare=3, no_wrap=True),
+    Column("Event", spare=1),
+    Column("Rd", "right", spare=2, no_wrap=True),
     Column("White", name=True),
     Column("Black", name=True),
     Column("Result", no_wrap=True),
