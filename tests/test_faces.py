@@ -240,9 +240,10 @@ def test_a_results_score_from_either_side(result: GameResult, white: int, black:
             "file name list.zip; rated standard: 10, rapid: 3; replaced yes",
             {"rated": {"standard": 10, "rapid": 3}},
         ),
+        ("file name 2026.csv; event rapid 2026; games rated 2", {"games_rated": 2}),
         ("", {}),
     ],
-    ids=["import", "merge", "rerate", "correction", "fide-list", "empty"],
+    ids=["import", "merge", "rerate", "correction", "fide-list", "names-with-numbers", "empty"],
 )
 def test_the_logs_counts_are_fields(summary: str, expected: dict[str, object]) -> None:
     assert counts(summary) == expected
