@@ -273,6 +273,10 @@ def test_every_option_of_every_command_refuses_a_wrong_value_in_one_line(
             "takes.",
         ),
         (
+            ["merge-players", "1", "2", "3"],
+            "error: unexpected argument '3'; `ledger merge-players --help` shows what it takes.",
+        ),
+        (
             ["log", "--action", "close", "--limit", "\x1b[2J"],
             "error: limit: '\\x1b[2J' is not a whole number from 1 to 2147483647.",
         ),

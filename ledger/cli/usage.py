@@ -128,7 +128,7 @@ def in_our_words(
         return f"give a command; {command} lists them."
     extra = _extra_arguments(ctx, given)
     what = "argument" if len(extra) == 1 else "arguments"
-    return f"unexpected {what} {', '.join(extra)}; {command} shows what it takes."
+    return f"unexpected {what} {', '.join(extra) or 'given'}; {command} shows what it takes."
 
 
 def _name(param: Parameter) -> str:
@@ -216,14 +216,12 @@ def _typed(ctx: _click.Context, given: list[str], param: Parameter) -> str | Non
 
 
 def _extra_arguments(ctx: _click.Context, given: list[str]) -> list[str]:
+    """The arguments left over once the command's own have taken theirs."""
     try:
         _, rest, _ = ctx.command.make_parser(ctx).parse_args(args=list(given))
     except _click.exceptions.UsageError:
         return []
-    taken = sum(
-        max(param.nargs, 0) for param in ctx.command.params if param.param_type_name == "argument"
-    )
-    return [shown(each) for each in rest[taken:]]
+    return [shown(each) for each in rest]
 
 
 def shown(text: str) -> str:
