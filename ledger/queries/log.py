@@ -42,7 +42,16 @@ count, counts by key (`standard: 3, rapid: 1`), or a part's own summary in paren
 name is lower-case words, as field names are; other values (names, yes) are not counts."""
 
 
-TEXTS = ("kind", "file name", "event", "name", "kept name", "dropped name", "changed", "affects")
+_TEXT_FIELDS = (
+    "kind",
+    "file name",
+    "event",
+    "name",
+    "kept name",
+    "dropped name",
+    "changed",
+    "affects",
+)
 """The outcomes' fields that hold text: a name or a file name ending in a number ("event
 rapid 2026") is not a count."""
 
@@ -53,7 +62,7 @@ def counts(summary: str) -> dict[str, Counts]:
     found: dict[str, Counts] = {}
     for part in _parts(summary):
         matched = _PART.fullmatch(part)
-        if matched is None or part.startswith(tuple(f"{text} " for text in TEXTS)):
+        if matched is None or part.startswith(tuple(f"{text} " for text in _TEXT_FIELDS)):
             continue
         name, value = matched["name"].replace(" ", "_"), matched["value"]
         if matched["inner"] is not None:
