@@ -40,24 +40,36 @@ def fitted(
     columns: Sequence[Column],
     rows: Sequence[Sequence[str]],
     *,
+    chosen_by: Sequence[Sequence[str]] | None = None,
     squeeze: bool = True,
     **options: Any,
 ) -> Table:
     """A table of `rows` (a cell for each of `columns`) without the spare columns that would
     make it wider than the console, its names wrapped if it is still too wide and `squeeze`
     (else left too wide, for a `compact` listing instead); `options` are Rich's `Table`
-    options."""
-    shown = list(range(len(columns)))
-    spares = sorted((i for i, column in enumerate(columns) if column.spare), key=_spare(columns))
+    options. `chosen_by`: the rows that choose the columns (default: `rows`), so that the
+    tables of one report, each of some of its rows, show the same columns."""
+    shown = _fitting(console, columns, rows if chosen_by is None else chosen_by, options)
     table = _table(columns, shown, rows, options)
-    for index in spares:
-        if fits(console, table):
-            return table
-        shown.remove(index)
-        table = _table(columns, shown, rows, options)
     if not squeeze or fits(console, table):
         return table
     return _table(columns, shown, rows, options, squeezed=True)
+
+
+def _fitting(
+    console: Console,
+    columns: Sequence[Column],
+    rows: Sequence[Sequence[str]],
+    options: dict[str, Any],
+) -> list[int]:
+    """The columns shown: every one, but the spare ones the console is too narrow for."""
+    shown = list(range(len(columns)))
+    spares = sorted((i for i, column in enumerate(columns) if column.spare), key=_spare(columns))
+    for index in spares:
+        if fits(console, _table(columns, shown, rows, options)):
+            break
+        shown.remove(index)
+    return shown
 
 
 def fits(console: Console, table: Table) -> bool:

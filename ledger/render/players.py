@@ -41,9 +41,10 @@ def _explanation_tables(explained: Explanation) -> None:
         f"{explained.name} ({explained.player}), {explained.pool} period {explained.period}: "
         f"rating on the previous list {text(explained.rating_before) or 'none (unrated)'}"
     )
+    every_game = [_event_cells(game) for game in explained.games]
     for event in explained.events:
         games = [game for game in explained.games if game.event == event.event]
-        console.print(_event_table(console, event.event, games))
+        console.print(_event_table(console, event.event, games, every_game))
         k_part = "" if event.k_times_sum is None else f", K × ΣΔR {event.k_times_sum:+.2f}"
         console.print(f"  ΣΔR {event.sum:+.2f} over {event.games} games{k_part}")
     if explained.k_reason:
@@ -77,27 +78,34 @@ _EVENT_COLUMNS = (
 """A narrow terminal leaves out the difference before the 400-point cap, then the round."""
 
 
-def _event_table(console: Console, event: str | None, games: Sequence[ExplainedGame]) -> Table:
-    rows = [
-        (
-            text(game.round),
-            f"{game.opponent_name} ({game.opponent})",
-            text(game.opponent_rating),
-            text(game.d),
-            text(game.d_capped),
-            "" if game.pd is None else f"{game.pd:.2f}",
-            text(game.score),
-            f"{game.delta:+.2f}" if game.delta is not None else "",
-        )
-        for game in games
-    ]
+def _event_table(
+    console: Console,
+    event: str | None,
+    games: Sequence[ExplainedGame],
+    every_game: Sequence[tuple[str, ...]],
+) -> Table:
+    """An event's games, with the columns that every event's games fit in."""
     return fitted(
         console,
         _EVENT_COLUMNS,
-        rows,
+        [_event_cells(game) for game in games],
+        chosen_by=every_game,
         title=event or "(no event)",
         title_justify="left",
         pad_edge=False,
+    )
+
+
+def _event_cells(game: ExplainedGame) -> tuple[str, ...]:
+    return (
+        text(game.round),
+        f"{game.opponent_name} ({game.opponent})",
+        text(game.opponent_rating),
+        text(game.d),
+        text(game.d_capped),
+        "" if game.pd is None else f"{game.pd:.2f}",
+        text(game.score),
+        f"{game.delta:+.2f}" if game.delta is not None else "",
     )
 
 
