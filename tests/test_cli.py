@@ -369,7 +369,12 @@ def test_usage_errors_exit_2_with_one_line(filled: str, arguments: list[str]) ->
 def test_closing_twice_is_refused(filled: str) -> None:
     assert run("close-period", "2026-10", db=filled).exit_code == 0
     again = run("close-period", "2026-10", db=filled)
-    assert (again.exit_code, again.stderr) == (1, "error: period 2026-10 is already closed.\n")
+    assert again.exit_code == 1
+    assert again.stderr == (
+        "error: period 2026-10 is already closed; correct a game of it with `ledger "
+        "correct-game GAME` (`ledger games --period 2026-10` lists them), add a missed one "
+        "with `ledger add-game --late`, or reopen it with `ledger reopen-period 2026-10`.\n"
+    )
 
 
 def test_a_game_in_a_closed_period_is_refused(filled: str) -> None:

@@ -42,7 +42,9 @@ def pool_option(help: str) -> Any:
 
 
 PoolOption = Annotated[Pool, pool_option("Rating pool: standard, rapid or blitz.")]
-FormatOption = Annotated[render.Format, typer.Option("--format", help="Output format.")]
+FormatOption = Annotated[
+    render.Format, typer.Option("--format", metavar="|".join(render.Format), help="Output format.")
+]
 ListPeriodOption = Annotated[
     str | None, typer.Option("--period", metavar="YYYY-MM", help="Default: the newest.")
 ]

@@ -17,6 +17,11 @@ class Hint(StrEnum):
     """A game was refused as recorded twice; one played again is recorded on purpose."""
     CLOSE_A_PERIOD = "close-a-period"
     """Nothing is published yet: a period must be closed first."""
+    CLOSE_EARLIER = "close-earlier"
+    """An earlier period (the error's `period`) is still open and must be closed first."""
+    CORRECT_OR_REOPEN = "correct-or-reopen"
+    """A closed period (the error's `period`) is not closed again: its games are corrected,
+    or it is reopened."""
     EARLIER_VERSIONS = "earlier-versions"
     """A withdrawn list's versions can still be read, each by its number."""
     EVENTS = "events"
@@ -31,11 +36,24 @@ class Hint(StrEnum):
 
 
 class LedgerError(Exception):
-    """Something the user asked for cannot be done; the message says why."""
+    """Something the user asked for cannot be done; the message says why.
 
-    def __init__(self, message: str, hint: Hint | None = None) -> None:
+    A hint may concern a pool and a period: the face names them in the next step it gives
+    (the CLI's `--pool rapid`), so the step is the one for the list the error is about.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        hint: Hint | None = None,
+        *,
+        pool: str | None = None,
+        period: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.hint = hint
+        self.pool = pool
+        self.period = period
 
 
 class InvalidInput(LedgerError):

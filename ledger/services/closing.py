@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from ledger.core import rules
 from ledger.core.domain import Period, Pool
-from ledger.core.errors import Conflict
+from ledger.core.errors import Conflict, Hint
 from ledger.services import activity, list_details
 from ledger.services.activity import OS_USER, Author
 from ledger.services.list_details import NO_DETAILS, Details, Shown, carried
@@ -90,7 +90,12 @@ def close_through(
     lock_pool(session, pool)
     newest = newest_closed_period(session, pool)
     if is_closed(period, newest):
-        raise Conflict(f"period {period} is already closed.")
+        raise Conflict(
+            f"period {period} is already closed.",
+            Hint.CORRECT_OR_REOPEN,
+            pool=pool,
+            period=str(period),
+        )
     first = newest + 1 if newest is not None else period
     _refuse_open_games_before(session, pool, first, period, newest)
     if period >= Period.of(now.date()):
@@ -121,8 +126,10 @@ def _refuse_open_games_before(
     earlier = session.scalar(statement)
     if earlier is not None:
         raise Conflict(
-            f"period {earlier} holds games and is still open; close it first "
-            f"(`ledger close-period {earlier}`)."
+            f"period {earlier} holds games and is still open.",
+            Hint.CLOSE_EARLIER,
+            pool=pool,
+            period=str(earlier),
         )
 
 
