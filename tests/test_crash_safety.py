@@ -70,7 +70,7 @@ def _fill(url: str) -> None:
                         today=NOW.date(),
                     )
                 )
-            add_games(session, Pool.STANDARD, games)
+            add_games(session, Pool.STANDARD, games, allow_repeat=True)  # random pairs repeat
     finally:
         ledger.dispose()
 
@@ -199,7 +199,7 @@ def test_a_close_rerate_or_import_killed_while_it_writes_leaves_the_ledger_befor
     if name == "rerate":
         copies.close_template()
     if name == "import":
-        command = ["import-games", str(_october_games(copies.tmp_path))]
+        command = ["import-games", str(_october_games(copies.tmp_path)), "--allow-repeat"]
     before = _state(copies.template)
     reference = copies.copy()
     process, began = _while_writing(reference, command)
@@ -240,7 +240,7 @@ def test_ctrl_c_at_any_moment_says_whether_the_change_was_written(
     says so if the interrupt came after the commit); never a traceback."""
     command: str | list[str] = name
     if name == "import":
-        command = ["import-games", str(_october_games(copies.tmp_path))]
+        command = ["import-games", str(_october_games(copies.tmp_path)), "--allow-repeat"]
     before = _state(copies.template)
     reference = copies.copy()
     began = time.perf_counter()
