@@ -17,10 +17,12 @@ from ledger.cli.options import (
     ListPeriodOption,
     OperatorOption,
     PoolOption,
+    import_file,
     now,
     open_ledger,
     parse_given,
     pool_option,
+    read_import,
     reading,
     writing,
 )
@@ -60,7 +62,7 @@ def import_trf(
     db: DbOption = None,
 ) -> None:
     """Import a tournament report (TRF16 or TRF-2026): its event, players, games and byes."""
-    content = _read(file)
+    content = read_import(file)
     with open_ledger(ctx, db) as ledger, ledger.trial() if check else ledger.transaction() as s:
         by = Author(operator)
         summary = tournaments.import_trf(s, pool, file.name, content, now(), replace, by)
@@ -76,7 +78,7 @@ def import_pgn(
     db: DbOption = None,
 ) -> None:
     """Import the results of a PGN file's games (from their headers; moves are not kept)."""
-    content = _read(file)
+    content = read_import(file)
     with writing(ctx, db) as session:
         summary = imports.import_pgn(session, pool, file.name, content, now(), Author(operator))
     render.pgn_imported(summary)
@@ -105,7 +107,7 @@ def import_fide_list(
     """Publish a FIDE rating list file (TXT, XML or zipped) as the ledger's list of a period."""
     the_period = parse_given("period", Period.parse, period)
     with (
-        _opened(file) as stream,
+        import_file(file) as stream,
         writing(ctx, db) as session,
         render.progress(f"Importing {file.name}") as advance,
     ):
@@ -156,21 +158,6 @@ def export_trf(
         report = queries.tournament_report(session, pool, event)
     with _written(output) as out:
         _write(out, [trf.write_trf(report)])
-
-
-def _read(file: Path) -> bytes:
-    with _opened(file) as stream:
-        return stream.read()
-
-
-@contextlib.contextmanager
-def _opened(file: Path) -> Iterator[IO[bytes]]:
-    try:
-        stream = file.open("rb")
-    except OSError as error:
-        raise InvalidInput(f"{file}: {error.strerror or 'cannot be read'}.") from None
-    with stream:
-        yield stream
 
 
 @contextlib.contextmanager

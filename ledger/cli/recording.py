@@ -16,6 +16,7 @@ from ledger.cli.options import (
     PoolOption,
     now,
     parse,
+    read_import,
     reading,
     writing,
 )
@@ -155,7 +156,7 @@ def _import(
     service: imports.ImportService,
     operator: str | None,
 ) -> None:
-    content = file.read_bytes()
+    content = read_import(file)
     with writing(ctx, db) as session:
         summary = service(session, pool, file.name, content, now(), Author(operator))
     render.message(f"Imported {summary.rows} {summary.kind} from {summary.file_name}.")

@@ -5,11 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich import box
-from rich.console import Console
-from rich.table import Table
 
 from ledger.queries import ListedGame
-from ledger.render.base import Format, message, print_records
+from ledger.render.base import Console, Format, Table, message, print_records
 
 
 def game_listing(games: Sequence[ListedGame], output: Format) -> None:

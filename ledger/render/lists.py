@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich import box
-from rich.console import Console, JustifyMethod
-from rich.table import Table
+from rich.console import JustifyMethod
 
 from ledger.queries import ListRow, RatingList
-from ledger.render.base import Format, list_text, print_records
+from ledger.render.base import Console, Format, Table, list_text, print_records
 from ledger.services.closing import ClosedPeriod
 
 

@@ -1,0 +1,36 @@
+"""Text that reaches a terminal, a spreadsheet or an XML file as text: the control characters
+the ledger refuses in what it records and escapes in what it prints, and the cells a
+spreadsheet would run as formulas."""
+
+from __future__ import annotations
+
+import re
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+"""C0 (with tab, newline and carriage return), DEL and C1: an escape sequence (`\\x1b[2J`,
+an OSC title) starts with one, and XML 1.0 allows none of them but tab, CR and LF."""
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads as the start of a formula (OWASP, CSV injection)."""
+_NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
+
+
+def control_character(text: str, *, tab: bool = False) -> str | None:
+    """The first control character of `text`, escaped (`\\x1b`), or None; `tab` allows tabs."""
+    for match in _CONTROL.finditer(text):
+        if not (tab and match[0] == "\t"):
+            return escaped(match[0])
+    return None
+
+
+def escaped(text: str) -> str:
+    """`text` with each control character written as its escape (`\\x1b`), so that a stored
+    name prints as text and never drives the terminal."""
+    return _CONTROL.sub(lambda match: f"\\x{ord(match[0]):02x}", text)
+
+
+def spreadsheet_cell(text: str) -> str:
+    """A CSV cell a spreadsheet shows as text: one that would start a formula gets a leading
+    `'` (OWASP's advice); numbers such as `-5` or `+12` stay as they are."""
+    if text.startswith(_FORMULA_START) and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
