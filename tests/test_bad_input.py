@@ -247,11 +247,14 @@ NASTY = (
     "🙂",
     "Robert'); DROP TABLE players;--",
     "x" * 300,
+    "\x1b[2J\x1b]0;title\x07",
+    "9" * 5000,
     "M\udcfcller",
     "\udcff",
 )
-"""Values a user might type; the last two are what undecodable bytes on a command line
-become (Python decodes arguments with surrogate escapes)."""
+"""Values a user might type (a terminal escape, a number past Python's 4,300 digits); the last
+two are what undecodable bytes on a command line become (Python decodes arguments with
+surrogate escapes)."""
 TEXT = st.one_of(st.sampled_from(NASTY), st.text(max_size=16))
 INTEGERS = st.one_of(
     st.sampled_from(PLAYER_IDS),
@@ -719,6 +722,7 @@ FIELD_VALUES = st.one_of(
     st.sampled_from(NASTY).map(lambda text: text.encode("utf-8", "surrogateescape")),
     INTEGERS.map(lambda number: str(number).encode()),
     st.sampled_from((b"2026-13-01", b"2026.02.30", b"1-0", b"*", b"\xff\xfe", b"\xc3", b"PK")),
+    st.sampled_from((b"0,5-0,5", b";", b"\x1b[2J", b"\x00", b"\x9b", b"9" * 5000)),
     st.binary(max_size=8),
 )
 

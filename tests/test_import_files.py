@@ -386,8 +386,9 @@ def test_a_pgn_mixing_utf8_and_latin1_keeps_its_names(database_url: str, tmp_pat
     content = _pgn().encode() + _pgn(round="2").encode("latin-1")
     result = run("import-pgn", _write(tmp_path, "g.pgn", content), db=database_url)
     assert result.exit_code == 0, result.stderr
-    found = json.loads(run("find", "Muller", "--format", "json", db=database_url).stdout)
-    assert [player["name"] for player in found] == ["Müller, Jörg"]
+    assert result.stdout.endswith("0 players matched, 2 new.\n")
+    games = json.loads(run("games", "--format", "json", db=database_url).stdout)
+    assert [game["white_name"] for game in games] == ["Müller, Jörg", "Müller, Jörg"]
 
 
 # -- Stored text on output ---------------------------------------------------------------------
