@@ -9,6 +9,7 @@ import re
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 """C0 (with tab, newline and carriage return), DEL and C1: an escape sequence (`\\x1b[2J`,
 an OSC title) starts with one, and XML 1.0 allows none of them but tab, CR and LF."""
+_CONTROL_BUT_LINES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """What a spreadsheet reads as the start of a formula (OWASP, CSV injection)."""
 _NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
@@ -22,10 +23,12 @@ def control_character(text: str, *, tab: bool = False) -> str | None:
     return None
 
 
-def escaped(text: str) -> str:
+def escaped(text: str, *, lines: bool = False) -> str:
     """`text` with each control character written as its escape (`\\x1b`), so that a stored
-    name prints as text and never drives the terminal."""
-    return _CONTROL.sub(lambda match: f"\\x{ord(match[0]):02x}", text)
+    name prints as text and never drives the terminal; `lines` keeps newlines and tabs (of
+    the ledger's own output around the text, which no stored name holds)."""
+    control = _CONTROL_BUT_LINES if lines else _CONTROL
+    return control.sub(lambda match: f"\\x{ord(match[0]):02x}", text)
 
 
 def spreadsheet_cell(text: str) -> str:

@@ -56,11 +56,11 @@ def print_records(records: Sequence[Any], kind: type[Any], output: Format) -> bo
 
 
 def message(text: str) -> None:
-    print(escaped(text))
+    print(escaped(text, lines=True))
 
 
 def _escaped(value: Any) -> Any:
-    return escaped(value) if isinstance(value, str) else value
+    return escaped(value, lines=True) if isinstance(value, str) else value
 
 
 class Console(rich.console.Console):
