@@ -118,7 +118,13 @@ CSV_REFUSALS = {
     ),
     "an escape sequence in an event": (
         f"date,white,black,result,event\n2026-10-03,101,102,1-0,Cup{ESCAPE}\n".encode(),
-        "error: games.csv:2: event: the name holds the control character \\x1b.",
+        "error: games.csv:2: event: the name holds the control character \\x1b; names, titles and "
+        "events are plain text.",
+    ),
+    "a byte Windows-1252 leaves unused": (
+        b"date,white,black,result,event\n2026-10-03,101,102,1-0,Caf\xe9 \x81\n",
+        "error: games.csv:2: event: the name holds the control character \\x81; the file's "
+        "encoding is wrong (save it as UTF-8).",
     ),
     "a NUL byte in an event": (
         b"date,white,black,result,event\n2026-10-03,101,102,1-0,C\x00up\n",
@@ -138,11 +144,13 @@ def test_a_games_csv_is_refused_with_the_reason(
 PLAYER_REFUSALS = {
     "an escape sequence in a name": (
         f'201,"Evil{ESCAPE}",ENG,M,,1990,,,\n',
-        "error: players.csv:2: name: the name holds the control character \\x1b; names are text.",
+        "error: players.csv:2: name: the name holds the control character \\x1b; names, titles "
+        "and events are plain text.",
     ),
     "a C1 control in a name": (
         '201,"Evil\u009b2J",ENG,M,,1990,,,\n',
-        "error: players.csv:2: name: the name holds the control character \\x9b",
+        "error: players.csv:2: name: the name holds the control character \\x9b; the file's "
+        "encoding is wrong (save it as UTF-8).",
     ),
     "a rating of 5,000 digits": (
         f'201,"Doe, Jane",ENG,F,,1990,{HUGE},10,\n',
@@ -298,6 +306,16 @@ def test_a_fide_list_cut_off_in_a_row_is_refused(
     assert line.endswith("download the file again: a list cut off is not imported.")
 
 
+def test_a_fide_xml_list_with_a_text_longer_than_any_element_is_refused(
+    database_url: str, tmp_path: Path
+) -> None:
+    path = _write(tmp_path, "list.xml", _xml_with("name", "x" * (2 << 20)))
+    assert _refused(database_url, "import-fide-list", path, "--period", "2026-10") == [
+        "error: list.xml: the XML runs more than 1048576 characters without a tag; a FIDE "
+        "list's elements are short, so a list that long is not imported."
+    ]
+
+
 def test_a_fide_list_without_a_final_line_end_imports(database_url: str, tmp_path: Path) -> None:
     path = _write(tmp_path, "list.txt", COMBINED.rstrip(b"\r\n"))
     result = run("import-fide-list", path, "--period", "2026-10", db=database_url)
@@ -343,7 +361,7 @@ def test_a_trf_name_with_an_escape_sequence_is_refused(database_url: str, tmp_pa
     content = SWISS.replace(b"012 Bilbao Autumn Open 2024", f"012 Bilbao{ESCAPE}".encode())
     lines = _refused(database_url, "import-trf", _write(tmp_path, "r.trf", content))
     assert lines[0].startswith("error: r.trf:")
-    assert "event: the name holds the control character \\x1b." in lines[0]
+    assert "event: the name holds the control character \\x1b; names" in lines[0]
 
 
 PGN_GAME = '[Event "{event}"]\n[Date "2026.10.03"]\n[Round "{round}"]\n[White "{white}"]\n'
@@ -371,7 +389,8 @@ def _pgn(event: str = "Cup", round: str = "1", white: str = "Müller, Jörg", id
         ),
         pytest.param(
             _pgn(white=f"Evil{ESCAPE}"),
-            "error: g.pgn:1: name: the name holds the control character \\x1b; names are text.",
+            "error: g.pgn:1: name: the name holds the control character \\x1b; names, titles and "
+            "events are plain text.",
             id="an escape sequence in a name",
         ),
     ],
@@ -423,6 +442,7 @@ def escapes(players: str, tmp_path: Path) -> str:
         pytest.param(("event", f"Cup{ESCAPE}"), id="event"),
         pytest.param(("list",), id="list"),
         pytest.param(("events",), id="events"),
+        pytest.param(("find", "Muller", "--format", "csv"), id="find as CSV"),
     ],
 )
 def test_stored_control_characters_print_escaped(escapes: str, arguments: tuple[str, ...]) -> None:

@@ -16,11 +16,17 @@ _NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
 
 
 def control_character(text: str, *, tab: bool = False) -> str | None:
-    """The first control character of `text`, escaped (`\\x1b`), or None; `tab` allows tabs."""
+    """The first control character of `text`, or None; `tab` allows tabs."""
     for match in _CONTROL.finditer(text):
         if not (tab and match[0] == "\t"):
-            return escaped(match[0])
+            return match[0]
     return None
+
+
+def is_c1(character: str) -> bool:
+    """A C1 control (U+0080 to U+009F): what Latin-1 makes of bytes that UTF-8 or
+    Windows-1252 text holds, so a sign of a file read in the wrong encoding."""
+    return "\x80" <= character <= "\x9f"
 
 
 def escaped(text: str, *, lines: bool = False) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ledger.core.domain import GameResult
 from ledger.core.errors import InvalidInput
-from ledger.core.printable import control_character
+from ledger.core.printable import control_character, escaped, is_c1
 from ledger.core.rules import K_PRODUCT_CAP, RATING_FLOOR
 
 _Bad = Callable[[str, str], InvalidInput]
@@ -57,20 +57,32 @@ def whole_number(digits: str) -> int:
 def stored_text(field: str, text: str, length: int, source: str | None = None) -> str:
     """`text` as a text column stores it: no control characters (a tab is read as a space),
     at most `length` characters; raises InvalidInput naming the field."""
-    character = control_character(text, tab=True)
-    if character is not None:
-        raise InvalidInput(
-            problem(
-                source,
-                f"{field}: the text holds the control character {character}; "
-                "names and events are plain text.",
-            )
-        )
+    refuse_controls(field, "the text", text, source)
     if len(text) > length:
         raise InvalidInput(
             problem(source, f"{field}: the text is longer than {length} characters.")
         )
     return text
+
+
+def refuse_controls(
+    field: str, what: str, text: str, source: str | None = None, *, tab: bool = True
+) -> None:
+    """Raises InvalidInput where `text` holds a control character (a terminal escape, a NUL;
+    a tab where `tab`, to be read as a space): C1 characters come of a file read in another
+    encoding than it was written in, and the message says so."""
+    character = control_character(text, tab=tab)
+    if character is None:
+        return
+    if is_c1(character):
+        hint = "the file's encoding is wrong (save it as UTF-8)"
+    else:
+        hint = "names, titles and events are plain text"
+    raise InvalidInput(
+        problem(
+            source, f"{field}: {what} holds the control character {escaped(character)}; {hint}."
+        )
+    )
 
 
 def next_free_id(highest: int | None, source: str | None = None) -> int:
@@ -160,8 +172,7 @@ def new_player(
     def bad(field: str, message: str) -> InvalidInput:
         return InvalidInput(problem(source, f"{field}: {message}"))
 
-    if (character := control_character(name, tab=True)) is not None:
-        raise bad("name", f"the name holds the control character {character}; names are text.")
+    refuse_controls("name", "the name", name, source)
     name = " ".join(name.split())
     if not name:
         raise bad("name", "a player needs a name.")
@@ -170,8 +181,8 @@ def new_player(
     for field, number in (("id", id), ("fide-id", fide_id)):
         if number is not None and not 1 <= number <= LARGEST_ID:
             raise bad(field, f"{number} is not a valid ID; IDs run from 1 to {LARGEST_ID}.")
-    if title is not None and (character := control_character(title)) is not None:
-        raise bad("title", f"the title holds the control character {character}.")
+    if title is not None:
+        refuse_controls("title", "the title", title, source, tab=False)
     if title is not None and len(title := title.strip()) > TITLE_LENGTH:
         raise bad("title", f"{title!r} is longer than {TITLE_LENGTH} characters.")
     if federation is not None and not _FEDERATION.fullmatch(federation := federation.upper()):
@@ -247,10 +258,8 @@ def new_game(
         raise InvalidInput(problem(source, f"date: {date} is in the future."))
     if round is not None and not 1 <= round <= MOST_ROUNDS:
         raise InvalidInput(problem(source, f"round: {round} is not a round number."))
-    if event and (character := control_character(event, tab=True)) is not None:
-        raise InvalidInput(
-            problem(source, f"event: the name holds the control character {character}.")
-        )
+    if event:
+        refuse_controls("event", "the name", event, source)
     event = " ".join(event.split()) if event else None
     if event is not None and len(event) > NAME_LENGTH:
         raise InvalidInput(

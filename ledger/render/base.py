@@ -32,14 +32,15 @@ def print_json(data: object) -> None:
 
 def print_csv(rows: Sequence[dict[str, object]], fields: Sequence[str]) -> None:
     """Every CSV the ledger writes: a text cell a spreadsheet would run as a formula starts
-    with `'` (`ledger.core.printable.spreadsheet_cell`)."""
+    with `'` (`ledger.core.printable.spreadsheet_cell`), and a control character stored
+    before the ledger refused them is written as its escape."""
     writer = csv.DictWriter(sys.stdout, fieldnames=fields, lineterminator="\n")
     writer.writeheader()
     writer.writerows([{key: _cell(value) for key, value in row.items()} for row in rows])
 
 
 def _cell(value: object) -> object:
-    return spreadsheet_cell(value) if isinstance(value, str) else value
+    return spreadsheet_cell(escaped(value)) if isinstance(value, str) else value
 
 
 def print_records(records: Sequence[Any], kind: type[Any], output: Format) -> bool:
