@@ -33,6 +33,8 @@ def escaped(text: str, *, lines: bool = False) -> str:
     """`text` with each control character written as its escape (`\\x1b`), so that a stored
     name prints as text and never drives the terminal; `lines` keeps newlines and tabs (of
     the ledger's own output around the text, which no stored name holds)."""
+    if text.isprintable():
+        return text  # the common case, checked much faster than by the pattern
     control = _CONTROL_BUT_LINES if lines else _CONTROL
     return control.sub(lambda match: f"\\x{ord(match[0]):02x}", text)
 

@@ -29,7 +29,6 @@ NAME_LENGTH = 200
 TITLE_LENGTH = 8
 OTHER_TITLES_LENGTH = 100
 CITY_LENGTH = 100
-FILE_NAME_LENGTH = 500
 """The lengths of the stored text columns (`ledger.storage.models`), the same on SQLite and
 PostgreSQL: a text longer than its column is refused here, on either."""
 MOST_DIGITS = 18

@@ -7,7 +7,6 @@ lines); this module checks the headers a rated game needs and reports every prob
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import functools
 import io
@@ -20,7 +19,7 @@ import chess.pgn
 
 from ledger.core.domain import GameResult
 from ledger.core.errors import InvalidInput, RejectedRecords
-from ledger.core.records import LARGEST_ID, problem, whole_number
+from ledger.core.records import LARGEST_ID, MOST_DIGITS, problem, whole_number
 from ledger.formats.texts import file_text
 
 T = TypeVar("T")
@@ -193,15 +192,12 @@ def _fide_id(tags: Mapping[str, str], tag: str) -> int | None:
     text = tags.get(tag, "").strip()
     if text in _UNKNOWN:
         return None
-    fide_id = LARGEST_ID + 1
-    with contextlib.suppress(InvalidInput):
-        fide_id = whole_number(text) if _NUMBER.fullmatch(text) else fide_id
-    if fide_id > LARGEST_ID:
+    if not _NUMBER.fullmatch(text) or len(text) > MOST_DIGITS or int(text) > LARGEST_ID:
         raise InvalidInput(
             f"{tag} {_quoted(text)} is not a FIDE ID; give the player's FIDE number or leave "
             "it out."
         )
-    return fide_id or None
+    return int(text) or None
 
 
 def _result(tags: Mapping[str, str]) -> GameResult:

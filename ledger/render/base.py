@@ -36,7 +36,7 @@ def print_csv(rows: Sequence[dict[str, object]], fields: Sequence[str]) -> None:
     before the ledger refused them is written as its escape."""
     writer = csv.DictWriter(sys.stdout, fieldnames=fields, lineterminator="\n")
     writer.writeheader()
-    writer.writerows([{key: _cell(value) for key, value in row.items()} for row in rows])
+    writer.writerows({key: _cell(value) for key, value in row.items()} for row in rows)
 
 
 def _cell(value: object) -> object:
