@@ -13,6 +13,7 @@ cannot change what the next one sees.
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import io
 import re
@@ -690,10 +691,20 @@ def _data(folder: str, *names: str) -> tuple[bytes, ...]:
     return tuple((DATA / folder / name).read_bytes() for name in names)
 
 
+def excel(text: str) -> tuple[bytes]:
+    """A CSV as Excel saves it in much of Europe: semicolons, Windows-1252, CRLF, and a draw
+    with a decimal comma."""
+    out = io.StringIO()
+    csv.writer(out, delimiter=";", lineterminator="\r\n").writerows(csv.reader(io.StringIO(text)))
+    return (out.getvalue().replace("1/2-1/2", "0,5-0,5").encode("cp1252"),)
+
+
 STANDARD_LIST = (DATA / "fide" / "standard_list.txt").read_bytes()
 IMPORTS = (
-    ImportKind("import-players", "players.csv", (NEW_PLAYERS.encode(),), "filled"),
-    ImportKind("import-games", "games.csv", (NEW_GAMES.encode(),), "filled"),
+    ImportKind(
+        "import-players", "players.csv", (NEW_PLAYERS.encode(), *excel(NEW_PLAYERS)), "filled"
+    ),
+    ImportKind("import-games", "games.csv", (NEW_GAMES.encode(), *excel(NEW_GAMES)), "filled"),
     ImportKind(
         "import-trf",
         "report.trf",
