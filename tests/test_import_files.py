@@ -19,6 +19,7 @@ from sqlalchemy import update
 
 from ledger.core.records import LARGEST_ID
 from ledger.formats.fide_list import open_fide_list
+from ledger.formats.trf import read_trf
 from ledger.storage.database import open_ledger
 from ledger.storage.models import Event, Player
 
@@ -473,6 +474,17 @@ def test_a_fide_xml_export_of_stored_control_characters_reads_back(
     names = [row.name for row in reader.rows()]
     assert reader.problems == []
     assert "Evil\\x1b[2J\\x1b]0;owned\\x07" in names
+
+
+def test_a_trf_export_of_stored_control_characters_reads_back(escapes: str, tmp_path: Path) -> None:
+    out = tmp_path / "cup.trf"
+    exported = run("export-trf", f"Cup{ESCAPE}", "-o", str(out), db=escapes)
+    assert exported.exit_code == 0, exported.stderr
+    report, problems = read_trf(out.read_bytes(), "cup.trf")
+    assert problems == []
+    assert report is not None
+    assert report.event.name == "Cup\\x1b[2J\\x1b]0;owned\\x07"
+    assert "Evil\\x1b[2J" in report.players[0].name + report.players[1].name
 
 
 # -- CSV opened in a spreadsheet ------------------------------------------------------------
