@@ -17,6 +17,7 @@ from xml.etree import ElementTree
 import pytest
 from sqlalchemy import update
 
+from ledger.cli import options
 from ledger.core.records import LARGEST_ID
 from ledger.formats.fide_list import open_fide_list
 from ledger.formats.trf import read_trf
@@ -226,6 +227,16 @@ def test_a_named_pipe_without_a_writer_is_refused_at_once(
 def test_a_directory_is_refused(database_url: str, tmp_path: Path, command: str) -> None:
     (line,) = _refused(database_url, command, str(tmp_path))
     assert "is a directory" in line
+
+
+def test_a_file_larger_than_any_import_is_refused(
+    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(options, "LARGEST_IMPORT", 1 << 20)
+    path = _write(tmp_path, "games.csv", GAMES + "2026-10-03,101,102,1-0,Cup,1\n" * 50_000)
+    assert _refused(database_url, "import-games", path) == [
+        f"error: {path} is larger than 1 MB; no CSV, TRF or PGN file the ledger reads is so large."
+    ]
 
 
 def test_a_line_longer_than_any_file_has_is_refused(database_url: str, tmp_path: Path) -> None:

@@ -136,8 +136,9 @@ def import_file(file: Path) -> Iterator[IO[bytes]]:
     """An import file, open for reading. Anything but a regular file is refused before a
     byte is read: a device never ends, a named pipe without a writer would hang, and the
     file is opened without waiting for one."""
+    nonblocking = getattr(os, "O_NONBLOCK", 0)  # POSIX: open() of a pipe then never waits
     try:
-        descriptor = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        descriptor = os.open(file, os.O_RDONLY | nonblocking)
     except OSError as error:
         raise InvalidInput(f"{file}: {error.strerror or 'cannot be read'}.") from None
     mode = os.fstat(descriptor).st_mode
@@ -147,7 +148,8 @@ def import_file(file: Path) -> Iterator[IO[bytes]]:
         raise InvalidInput(
             f"{file} is {kind}, not a file to import; give the path of the file itself."
         )
-    os.set_blocking(descriptor, True)
+    if nonblocking:
+        os.set_blocking(descriptor, True)
     with os.fdopen(descriptor, "rb") as stream:
         yield stream
 
