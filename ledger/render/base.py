@@ -43,16 +43,21 @@ def _cell(value: object) -> object:
     return spreadsheet_cell(escaped(value)) if isinstance(value, str) else value
 
 
-def print_records(records: Sequence[Any], kind: type[Any], output: Format) -> bool:
+def print_records(
+    records: Sequence[Any], kind: type[Any], output: Format, not_in_csv: tuple[str, ...] = ()
+) -> bool:
     """Records of one dataclass as a JSON array, or as CSV with the dataclass's fields (one
-    header line); False, printing nothing, when the output is a table."""
+    header line) but those `not_in_csv` (fields that a cell cannot hold, or that repeat
+    another column for programs); False, printing nothing, when the output is a table."""
     if output is Format.TABLE:
         return False
     rows = [plain(record) for record in records]
     if output is Format.JSON:
         print_json(rows)
     else:
-        print_csv(rows, [field.name for field in dataclasses.fields(kind)])
+        fields = [field.name for field in dataclasses.fields(kind)]
+        shown = [name for name in fields if name not in not_in_csv]
+        print_csv([{name: row[name] for name in shown} for row in rows], shown)
     return True
 
 
