@@ -226,7 +226,7 @@ def test_a_named_pipe_without_a_writer_is_refused_at_once(
 @pytest.mark.parametrize("command", IMPORTS)
 def test_a_directory_is_refused(database_url: str, tmp_path: Path, command: str) -> None:
     (line,) = _refused(database_url, command, str(tmp_path))
-    assert "is a directory" in line
+    assert "is a folder" in line
 
 
 def test_a_file_larger_than_any_import_is_refused(

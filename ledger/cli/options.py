@@ -133,7 +133,7 @@ def writing(ctx: typer.Context, db: str | None) -> Iterator[Session]:
 LARGEST_IMPORT = 1 << 28
 """The most bytes of a file read whole (CSV, TRF, PGN): 256 MB, far beyond any real one."""
 _NOT_REGULAR = (
-    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISDIR, "a folder"),
     (stat.S_ISFIFO, "a named pipe"),
     (stat.S_ISCHR, "a device"),
     (stat.S_ISBLK, "a device"),
