@@ -13,6 +13,7 @@ cannot change what the next one sees.
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import io
 import re
@@ -249,11 +250,14 @@ NASTY = (
     "🙂",
     "Robert'); DROP TABLE players;--",
     "x" * 300,
+    "\x1b[2J\x1b]0;title\x07",
+    "9" * 5000,
     "M\udcfcller",
     "\udcff",
 )
-"""Values a user might type; the last two are what undecodable bytes on a command line
-become (Python decodes arguments with surrogate escapes)."""
+"""Values a user might type (a terminal escape, a number past Python's 4,300 digits); the last
+two are what undecodable bytes on a command line become (Python decodes arguments with
+surrogate escapes)."""
 TEXT = st.one_of(st.sampled_from(NASTY), st.text(max_size=16))
 INTEGERS = st.one_of(
     st.sampled_from(PLAYER_IDS),
@@ -689,10 +693,20 @@ def _data(folder: str, *names: str) -> tuple[bytes, ...]:
     return tuple((DATA / folder / name).read_bytes() for name in names)
 
 
+def excel(text: str) -> tuple[bytes]:
+    """A CSV as Excel saves it in much of Europe: semicolons, Windows-1252, CRLF, and a draw
+    with a decimal comma."""
+    out = io.StringIO()
+    csv.writer(out, delimiter=";", lineterminator="\r\n").writerows(csv.reader(io.StringIO(text)))
+    return (out.getvalue().replace("1/2-1/2", "0,5-0,5").encode("cp1252"),)
+
+
 STANDARD_LIST = (DATA / "fide" / "standard_list.txt").read_bytes()
 IMPORTS = (
-    ImportKind("import-players", "players.csv", (NEW_PLAYERS.encode(),), "filled"),
-    ImportKind("import-games", "games.csv", (NEW_GAMES.encode(),), "filled"),
+    ImportKind(
+        "import-players", "players.csv", (NEW_PLAYERS.encode(), *excel(NEW_PLAYERS)), "filled"
+    ),
+    ImportKind("import-games", "games.csv", (NEW_GAMES.encode(), *excel(NEW_GAMES)), "filled"),
     ImportKind(
         "import-trf",
         "report.trf",
@@ -721,6 +735,7 @@ FIELD_VALUES = st.one_of(
     st.sampled_from(NASTY).map(lambda text: text.encode("utf-8", "surrogateescape")),
     INTEGERS.map(lambda number: str(number).encode()),
     st.sampled_from((b"2026-13-01", b"2026.02.30", b"1-0", b"*", b"\xff\xfe", b"\xc3", b"PK")),
+    st.sampled_from((b"0,5-0,5", b";", b"\x1b[2J", b"\x00", b"\x9b", b"9" * 5000)),
     st.binary(max_size=8),
 )
 

@@ -495,14 +495,6 @@ def test_a_copy_with_other_line_endings_is_the_same_file(filled: str, tmp_path: 
     assert "copy.csv was already imported" in again.stderr
 
 
-def test_a_file_that_is_not_utf8_is_refused(database_url: str, tmp_path: Path) -> None:
-    path = tmp_path / "latin.csv"
-    path.write_bytes("date,white,black,result\n2026-10-01,1,2,½-½\n".encode("latin-1"))
-    result = run("import-games", str(path), db=database_url)
-    assert result.exit_code == 1
-    assert "latin.csv: the file is not UTF-8 text" in result.stderr
-
-
 def test_a_missing_file_is_a_usage_error(database_url: str) -> None:
     result = run("import-games", "nowhere.csv", db=database_url)
     assert result.exit_code == 2

@@ -636,7 +636,8 @@ def test_utf8_and_latin1_read_the_same(encoding: str) -> None:
 def test_decode() -> None:
     assert decode("\ufeffMüller".encode()) == "Müller"
     assert decode("Müller".encode("latin-1")) == "Müller"
-    assert decode(b"\xff\xfe\x80") == "\xff\xfe\x80"
+    assert decode(b"\xff\xfe\x80\x81") == "ÿþ€\x81"  # Windows-1252, else Latin-1
+    assert decode("Müller\n".encode() + "Jörg\n".encode("latin-1")) == "Müller\nJörg\n"
 
 
 @given(st.binary(max_size=400))

@@ -4,7 +4,7 @@ tournament reports out."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
 from typing import IO, Annotated
@@ -18,9 +18,11 @@ from ledger.cli.options import (
     ListPeriodOption,
     OperatorOption,
     PoolOption,
+    import_file,
     now,
     parse_given,
     pool_option,
+    read_import,
     reading,
     trying,
     writing,
@@ -28,7 +30,6 @@ from ledger.cli.options import (
 from ledger.cli.outputs import ForceOption, OutputOption, written
 from ledger.cli.usage import Commands
 from ledger.core.domain import Period, Pool
-from ledger.core.errors import InvalidInput
 from ledger.formats import trf
 from ledger.services import imports, list_imports, tournaments
 from ledger.services.activity import Author
@@ -64,7 +65,7 @@ def import_trf(
 
     Example: ledger import-trf autumn-cup.trf --check
     """
-    content = _read(file)
+    content = read_import(file)
     with trying(ctx, db) if check else writing(ctx, db) as session:
         by = Author(operator)
         summary = tournaments.import_trf(
@@ -86,7 +87,7 @@ def import_pgn(
 
     Example: ledger import-pgn club-night.pgn --pool blitz
     """
-    content = _read(file)
+    content = read_import(file)
     with writing(ctx, db) as session:
         by = Author(operator)
         summary = imports.import_pgn(session, pool, file.name, content, now(), by, allow_repeat)
@@ -121,7 +122,7 @@ def import_fide_list(
     """
     the_period = parse_given("period", Period.parse, period)
     with (
-        _opened(file) as stream,
+        import_file(file) as stream,
         writing(ctx, db) as session,
         render.progress(f"Importing {file.name}") as advance,
     ):
@@ -184,21 +185,6 @@ def export_trf(
         report = queries.tournament_report(session, pool, event)
     with written(output, force=force) as out:
         _write(out, [trf.write_trf(report)])
-
-
-def _read(file: Path) -> bytes:
-    with _opened(file) as stream:
-        return stream.read()
-
-
-@contextlib.contextmanager
-def _opened(file: Path) -> Iterator[IO[bytes]]:
-    try:
-        stream = file.open("rb")
-    except OSError as error:
-        raise InvalidInput(f"{file}: {error.strerror or 'cannot be read'}.") from None
-    with stream:
-        yield stream
 
 
 def _write(out: IO[str], chunks: Iterable[str]) -> None:

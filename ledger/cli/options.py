@@ -1,12 +1,16 @@
 """What every command shares: the --db, --pool and --format options, opening the ledger to
-read or to write, parsing a value with the name of its option in the error, and the clock."""
+read or to write, opening an import file, parsing a value with the name of its option in the
+error, and the clock."""
 
 from __future__ import annotations
 
 import datetime as dt
+import os
+import stat
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
-from typing import Annotated, Any, TypeVar
+from pathlib import Path
+from typing import IO, Annotated, Any, TypeVar
 
 import typer
 from sqlalchemy.orm import Session
@@ -141,6 +145,52 @@ def trying(ctx: typer.Context, db: str | None) -> Iterator[Session]:
     change would do, unwritten."""
     with open_ledger(ctx, db, create=False) as ledger, ledger.trial() as session:
         yield session
+
+
+LARGEST_IMPORT = 1 << 28
+"""The most bytes of a file read whole (CSV, TRF, PGN): 256 MB, far beyond any real one."""
+_NOT_REGULAR = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+@contextmanager
+def import_file(file: Path) -> Iterator[IO[bytes]]:
+    """An import file, open for reading. Anything but a regular file is refused before a
+    byte is read: a device never ends, a named pipe without a writer would hang, and the
+    file is opened without waiting for one."""
+    nonblocking = getattr(os, "O_NONBLOCK", 0)  # POSIX: open() of a pipe then never waits
+    try:
+        descriptor = os.open(file, os.O_RDONLY | nonblocking)
+    except OSError as error:
+        raise InvalidInput(f"{file}: {error.strerror or 'cannot be read'}.") from None
+    mode = os.fstat(descriptor).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(descriptor)
+        kind = next((kind for is_kind, kind in _NOT_REGULAR if is_kind(mode)), "not a file")
+        raise InvalidInput(
+            f"{file} is {kind}, not a file to import; give the path of the file itself."
+        )
+    if nonblocking:
+        os.set_blocking(descriptor, True)
+    with os.fdopen(descriptor, "rb") as stream:
+        yield stream
+
+
+def read_import(file: Path) -> bytes:
+    """The whole content of an import file (`import_file`), at most `LARGEST_IMPORT` bytes."""
+    with import_file(file) as stream:
+        content = stream.read(LARGEST_IMPORT + 1)
+    if len(content) > LARGEST_IMPORT:
+        raise InvalidInput(
+            f"{file} is larger than {LARGEST_IMPORT >> 20} MB; no CSV, TRF or PGN file the "
+            "ledger reads is so large."
+        )
+    return content
 
 
 def parse(field: str, parser: Callable[[str], T], text: str) -> T:

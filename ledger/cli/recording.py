@@ -18,6 +18,7 @@ from ledger.cli.options import (
     PoolOption,
     now,
     parse,
+    read_import,
     reading,
     writing,
 )
@@ -199,7 +200,7 @@ def _import(
     service: imports.ImportService[Summary],
     operator: str | None,
 ) -> Summary:
-    content = file.read_bytes()
+    content = read_import(file)
     with writing(ctx, db) as session:
         summary = service(session, pool, file.name, content, now(), Author(operator))
     render.file_imported(summary)

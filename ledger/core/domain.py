@@ -147,4 +147,7 @@ _RESULT_SPELLINGS = {result.value: result for result in GameResult} | {
     "½-½": GameResult.DRAW,
     "=": GameResult.DRAW,
     "0.5-0.5": GameResult.DRAW,
+    "0,5-0,5": GameResult.DRAW,
 }
+"""Besides the results' own spellings: ½, and 0.5 with a decimal point or comma (as a
+spreadsheet in much of Europe writes it)."""

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from ledger.core.domain import GameResult
 from ledger.core.errors import InvalidInput
-from ledger.core.rules import RATING_FLOOR
+from ledger.core.printable import control_character, escaped, is_c1
+from ledger.core.rules import K_PRODUCT_CAP, RATING_FLOOR
 
 _Bad = Callable[[str, str], InvalidInput]
 
@@ -26,12 +27,76 @@ MOST_ROUNDS = 1_000
 EARLIEST_GAME_YEAR = 1800
 NAME_LENGTH = 200
 TITLE_LENGTH = 8
+OTHER_TITLES_LENGTH = 100
+CITY_LENGTH = 100
+"""The lengths of the stored text columns (`ledger.storage.models`), the same on SQLite and
+PostgreSQL: a text longer than its column is refused here, on either."""
+MOST_DIGITS = 18
+"""More digits than any stored number has (IDs have 10); a longer run of digits is refused
+before it is converted, so a number of thousands of digits is one clear problem."""
 _FEDERATION = re.compile(r"[A-Z]{3}")
 
 
 def problem(source: str | None, message: str) -> str:
     """A problem as one line: `file:line: message`, or the message alone."""
     return f"{source}: {message}" if source else message
+
+
+def whole_number(digits: str) -> int:
+    """The number a run of digits (a sign allowed) writes; raises InvalidInput where it has
+    more digits than any number the ledger stores."""
+    if len(digits.lstrip("+-").lstrip("0")) > MOST_DIGITS:
+        raise InvalidInput(
+            f"{digits[:12]}... ({len(digits)} digits) is too large a number; "
+            f"no number the ledger stores has more than {MOST_DIGITS} digits."
+        )
+    return int(digits)
+
+
+def stored_text(field: str, text: str, length: int, source: str | None = None) -> str:
+    """`text` as a text column stores it: no control characters (a tab is read as a space),
+    at most `length` characters; raises InvalidInput naming the field."""
+    refuse_controls(field, "the text", text, source)
+    if len(text) > length:
+        raise InvalidInput(
+            problem(source, f"{field}: the text is longer than {length} characters.")
+        )
+    return text
+
+
+def refuse_controls(
+    field: str, what: str, text: str, source: str | None = None, *, tab: bool = True
+) -> None:
+    """Raises InvalidInput where `text` holds a control character (a terminal escape, a NUL;
+    a tab where `tab`, to be read as a space): C1 characters come of a file read in another
+    encoding than it was written in, and the message says so."""
+    character = control_character(text, tab=tab)
+    if character is None:
+        return
+    if is_c1(character):
+        hint = "the file's encoding is wrong (save it as UTF-8)"
+    else:
+        hint = "names, titles and events are plain text"
+    raise InvalidInput(
+        problem(
+            source, f"{field}: {what} holds the control character {escaped(character)}; {hint}."
+        )
+    )
+
+
+def next_free_id(highest: int | None, source: str | None = None) -> int:
+    """The ID after the highest in use; raises InvalidInput when that is the largest an ID
+    can be, so the ledger never hands out an ID no command can address."""
+    following = (highest or 0) + 1
+    if following > LARGEST_ID:
+        raise InvalidInput(
+            problem(
+                source,
+                f"id: the ledger is full at ID {LARGEST_ID}, the largest an ID can be; give "
+                "the new player a lower ID that no player has (--id, or the file's id column).",
+            )
+        )
+    return following
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +169,7 @@ def new_player(
     def bad(field: str, message: str) -> InvalidInput:
         return InvalidInput(problem(source, f"{field}: {message}"))
 
+    refuse_controls("name", "the name", name, source)
     name = " ".join(name.split())
     if not name:
         raise bad("name", "a player needs a name.")
@@ -112,6 +178,8 @@ def new_player(
     for field, number in (("id", id), ("fide-id", fide_id)):
         if number is not None and not 1 <= number <= LARGEST_ID:
             raise bad(field, f"{number} is not a valid ID; IDs run from 1 to {LARGEST_ID}.")
+    if title is not None:
+        refuse_controls("title", "the title", title, source, tab=False)
     if title is not None and len(title := title.strip()) > TITLE_LENGTH:
         raise bad("title", f"{title!r} is longer than {TITLE_LENGTH} characters.")
     if federation is not None and not _FEDERATION.fullmatch(federation := federation.upper()):
@@ -187,9 +255,24 @@ def new_game(
         raise InvalidInput(problem(source, f"date: {date} is in the future."))
     if round is not None and not 1 <= round <= MOST_ROUNDS:
         raise InvalidInput(problem(source, f"round: {round} is not a round number."))
+    if event:
+        refuse_controls("event", "the name", event, source)
     event = " ".join(event.split()) if event else None
     if event is not None and len(event) > NAME_LENGTH:
         raise InvalidInput(
             problem(source, f"event: the name is longer than {NAME_LENGTH} characters.")
         )
     return NewGame(date, white, black, result, event or None, round, source, rated)
+
+
+def listed_figures(pool: str, games: int, k: int | None, source: str | None = None) -> None:
+    """Refuse the games and K of a published list's row that no list can hold: more games
+    than a player completes, a K beyond the 700 that 8.3.3 caps K x games at."""
+    if not 0 <= games <= MOST_GAMES:
+        raise InvalidInput(
+            problem(source, f"{pool} games: {games} is more games than a list holds.")
+        )
+    if k is not None and not 0 <= k <= K_PRODUCT_CAP:
+        raise InvalidInput(
+            problem(source, f"{pool} K: {k} is not a K factor (8.3.3: at most {K_PRODUCT_CAP}).")
+        )

@@ -16,7 +16,7 @@ from typing import Generic, TypeVar
 
 from ledger.core.domain import GameResult, parse_date
 from ledger.core.errors import InvalidInput, RejectedRecords
-from ledger.core.records import NewGame, NewPlayer, new_game, new_player, problem
+from ledger.core.records import NewGame, NewPlayer, new_game, new_player, problem, whole_number
 
 PLAYER_COLUMNS = (
     "id",
@@ -121,7 +121,7 @@ def _read(
     optional: tuple[str, ...],
     record: Callable[[dict[str, str], str], T],
 ) -> ReadFile[T]:
-    reader = csv.DictReader(io.StringIO(text, newline=""))
+    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=_separator(text))
     reader.fieldnames = _header(reader, file_name, required, optional)
     records: list[T] = []
     problems: list[str] = []
@@ -135,6 +135,13 @@ def _read(
     if not records and not problems:
         raise RejectedRecords([f"{file_name}: the file has a header but no rows."])
     return ReadFile(records, problems)
+
+
+def _separator(text: str) -> str:
+    """The header's separator: a semicolon where it has more of them than commas (as a
+    spreadsheet saves CSV where the comma is the decimal sign), else a comma."""
+    header = text.split("\n", 1)[0]
+    return ";" if header.count(";") > header.count(",") else ","
 
 
 def _cleaned(fields: dict[str | None, str | None], optional: tuple[str, ...]) -> dict[str, str]:
@@ -176,6 +183,13 @@ def _header(
         raise RejectedRecords([f"{file_name}:1: column(s) {_shown(repeated)} appear twice."])
     missing = [name for name in required if name not in columns]
     unknown = [name for name in columns if name not in required + optional]
+    if missing and _one_column_of_several(columns, required):
+        raise RejectedRecords(
+            [
+                f"{file_name}:1: the separator is wrong: the header {_shown(columns)} is one "
+                f"column; separate the columns {','.join(required)} by commas or semicolons."
+            ]
+        )
     if missing or unknown:
         parts = [f"missing column(s) {', '.join(missing)}"] if missing else []
         parts += [f"unknown column(s) {_shown(unknown)}"] if unknown else []
@@ -185,10 +199,30 @@ def _header(
     return columns
 
 
+MOST_NAMES_SHOWN = 5
+"""A message names this many columns of a longer list, and the count of the rest."""
+_LONGEST_NAME_SHOWN = 40
+
+
+def _one_column_of_several(columns: list[str], required: tuple[str, ...]) -> bool:
+    """A header read as one column that holds the names of several: another separator."""
+    return len(columns) == 1 and sum(name in columns[0] for name in required) > 1
+
+
 def _shown(names: list[str]) -> str:
     """Column names from a file for a one-line message: as written, or quoted with escapes
-    where a name is empty or holds characters a terminal would not show as text."""
-    return ", ".join(name if name and name.isprintable() else repr(name) for name in names)
+    where a name is empty or holds characters a terminal would not show as text; the first
+    few of a long list, and how many more."""
+    shown = [_name_shown(name) for name in names[:MOST_NAMES_SHOWN]]
+    if len(names) > MOST_NAMES_SHOWN:
+        shown.append(f"and {len(names) - MOST_NAMES_SHOWN} more")
+    return ", ".join(shown)
+
+
+def _name_shown(name: str) -> str:
+    if len(name) > _LONGEST_NAME_SHOWN:
+        return f"{name[:_LONGEST_NAME_SHOWN]!r}... ({len(name)} characters)"
+    return name if name and name.isprintable() else repr(name)
 
 
 def _field(fields: dict[str, str], column: str, parse: Callable[[str], T]) -> T:
@@ -204,7 +238,10 @@ def _whole(fields: dict[str, str], column: str) -> int | None:
         return None
     if not _WHOLE_NUMBER.fullmatch(text):
         raise InvalidInput(f"{column}: {text!r} is not a whole number.")
-    return int(text)
+    try:
+        return whole_number(text)
+    except InvalidInput as error:
+        raise InvalidInput(f"{column}: {error}") from None
 
 
 def _player_id(fields: dict[str, str], column: str) -> int:

@@ -19,8 +19,8 @@ import chess.pgn
 
 from ledger.core.domain import GameResult
 from ledger.core.errors import InvalidInput, RejectedRecords
-from ledger.core.records import LARGEST_ID, problem
-from ledger.formats.texts import decode
+from ledger.core.records import LARGEST_ID, MOST_DIGITS, problem, whole_number
+from ledger.formats.texts import file_text
 
 T = TypeVar("T")
 _DATE = re.compile(r"([0-9]{4})\.([0-9]{2})\.([0-9]{2})")
@@ -57,12 +57,16 @@ class PgnGame:
 def read_pgn(content: bytes, file_name: str) -> tuple[list[PgnGame], list[str]]:
     """Every good game of a PGN file, and every problem as `file:line: game N: message`.
 
-    The text is read by `decode`. Problems come in the order of the file; a file without
-    games is one problem.
+    The text is read by `texts.decode`, line by line where the file mixes UTF-8 and Latin-1.
+    Problems come in the order of the file; a file without games is one problem.
     """
     games: list[PgnGame] = []
     problems: list[str] = []
-    for number, headers in enumerate(_headers(decode(content)), start=1):
+    try:
+        text = file_text(content, file_name)
+    except InvalidInput as error:
+        return games, [str(error)]
+    for number, headers in enumerate(_headers(text), start=1):
         try:
             games.append(_game(number, headers))
         except RejectedRecords as rejected:
@@ -188,9 +192,10 @@ def _fide_id(tags: Mapping[str, str], tag: str) -> int | None:
     text = tags.get(tag, "").strip()
     if text in _UNKNOWN:
         return None
-    if not _NUMBER.fullmatch(text) or int(text) > LARGEST_ID:
+    if not _NUMBER.fullmatch(text) or len(text) > MOST_DIGITS or int(text) > LARGEST_ID:
         raise InvalidInput(
-            f"{tag} {text!r} is not a FIDE ID; give the player's FIDE number or leave it out."
+            f"{tag} {_quoted(text)} is not a FIDE ID; give the player's FIDE number or leave "
+            "it out."
         )
     return int(text) or None
 
@@ -234,5 +239,15 @@ def _round(tags: Mapping[str, str]) -> int | None:
         return None
     match = _ROUND.fullmatch(text)
     if match is None:
-        raise InvalidInput(f"the Round {text!r} is not a round number; write it as 3 or 3.1.")
-    return int(match[1])
+        raise InvalidInput(
+            f"the Round {_quoted(text)} is not a round number; write it as 3 or 3.1."
+        )
+    try:
+        return whole_number(match[1])
+    except InvalidInput as error:
+        raise InvalidInput(f"the Round {error}") from None
+
+
+def _quoted(text: str) -> str:
+    """A header's value for a one-line message: quoted, and cut short where it is long."""
+    return repr(text) if len(text) <= 40 else f"{text[:40]!r}... ({len(text)} characters)"

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, aliased
 from ledger.core import names
 from ledger.core.domain import Pool
 from ledger.core.errors import InvalidInput, NotFound
-from ledger.core.records import LARGEST_ID
+from ledger.core.records import LARGEST_ID, MOST_DIGITS
 from ledger.storage.batches import AnyRow, AnySelect, select_in
 from ledger.storage.database import LIKE_ESCAPE, like_escaped
 from ledger.storage.models import Player, PlayerRating
@@ -124,7 +124,7 @@ CHOICES = 5
 def _number(text: str) -> int | None:
     """The ID a query of digits names, or None (also for numbers no ID can be)."""
     digits = text.strip()
-    if not (digits.isascii() and digits.isdigit()):
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > MOST_DIGITS:
         return None
     number = int(digits)
     return number if number <= LARGEST_ID else None

@@ -1,4 +1,6 @@
-"""What every renderer shares: the output formats, JSON and CSV of plain data, messages."""
+"""What every renderer shares: the output formats, JSON and CSV of plain data, messages, and
+the console and table every text output prints stored text through (escaped: see
+`ledger.core.printable`)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,11 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
+import rich.console
+import rich.table
+
 from ledger.core.domain import Period
+from ledger.core.printable import escaped, spreadsheet_cell
 from ledger.queries.shape import plain, to_json
 
 
@@ -25,9 +31,16 @@ def print_json(data: object) -> None:
 
 
 def print_csv(rows: Sequence[dict[str, object]], fields: Sequence[str]) -> None:
+    """Every CSV the ledger writes: a text cell a spreadsheet would run as a formula starts
+    with `'` (`ledger.core.printable.spreadsheet_cell`), and a control character stored
+    before the ledger refused them is written as its escape."""
     writer = csv.DictWriter(sys.stdout, fieldnames=fields, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows({key: _cell(value) for key, value in row.items()} for row in rows)
+
+
+def _cell(value: object) -> object:
+    return spreadsheet_cell(escaped(value)) if isinstance(value, str) else value
 
 
 def print_records(
@@ -49,11 +62,32 @@ def print_records(
 
 
 def message(text: str) -> None:
-    print(text)
+    print(escaped(text, lines=True))
+
+
+def _escaped(value: Any) -> Any:
+    return escaped(value, lines=True) if isinstance(value, str) else value
+
+
+class Console(rich.console.Console):
+    """Rich's console, printing the text it is given with control characters escaped."""
+
+    def print(self, *objects: Any, **options: Any) -> None:
+        super().print(*(_escaped(each) for each in objects), **options)
+
+
+class Table(rich.table.Table):
+    """Rich's table, its title and cells with control characters escaped."""
+
+    def __init__(self, *headers: Any, title: Any = None, **options: Any) -> None:
+        super().__init__(*headers, title=_escaped(title), **options)
+
+    def add_row(self, *renderables: Any, **options: Any) -> None:
+        super().add_row(*(_escaped(each) for each in renderables), **options)
 
 
 def error(text: str) -> None:
-    print(f"error: {text}", file=sys.stderr)
+    print(f"error: {escaped(text)}", file=sys.stderr)
 
 
 def text(value: object) -> str:

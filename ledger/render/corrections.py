@@ -5,12 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich import box
-from rich.console import Console
-from rich.table import Table
 
 from ledger.core.domain import Pool
 from ledger.queries import ChangedRow, ListDiff, LogRecord, plain
-from ledger.render.base import Format, message, print_json, print_records
+from ledger.render.base import Console, Format, Table, message, print_json, print_records
 from ledger.render.fitting import Column, compact, fits, fitted
 from ledger.services.corrections import GameCorrected, Rerated
 

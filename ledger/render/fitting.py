@@ -16,8 +16,10 @@ from typing import Any
 from rich.cells import cell_len
 from rich.console import Console, JustifyMethod
 from rich.table import Column as RichColumn
-from rich.table import Table
 from rich.text import Text
+
+from ledger.core.printable import escaped
+from ledger.render.base import Table
 
 UNBOUNDED = 1_000_000
 """A width no table reaches: Rich measures a table no wider than the width it is given."""
@@ -98,7 +100,7 @@ def _widths(column: RichColumn) -> tuple[int, int]:
 def compact(console: Console, lines: Sequence[str]) -> None:
     """One line for each row, as long as it needs: the terminal, not the ledger, breaks it."""
     for line in lines:
-        console.print(Text(line), soft_wrap=True)
+        console.print(Text(escaped(line)), soft_wrap=True)
 
 
 def _spare(columns: Sequence[Column]) -> Any:

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich import box
-from rich.console import Console
 
 from ledger.queries import ListedGame
-from ledger.render.base import Format, message, print_records
+from ledger.render.base import Console, Format, message, print_records
 from ledger.render.fitting import Column, compact, fits, fitted
 
 

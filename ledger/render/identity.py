@@ -6,12 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich import box
-from rich.console import Console
-from rich.table import Table
 
 from ledger.core.domain import Pool
 from ledger.queries import FIND_LIMIT, FoundPlayer
-from ledger.render.base import Format, print_records, text
+from ledger.render.base import Console, Format, Table, message, print_records, text
 from ledger.render.fitting import Column, fitted
 from ledger.services.edits import PlayerEdited
 from ledger.services.merges import PlayerMerged
@@ -22,7 +20,7 @@ def found_players(found: Sequence[FoundPlayer], query: str, pool: Pool, output: 
     if print_records(found, FoundPlayer, output):
         return
     if not found:
-        print(f'No player matches "{query}"; try fewer or shorter words, or an ID.')
+        message(f'No player matches "{query}"; try fewer or shorter words, or an ID.')
     else:
         console = Console()
         console.print(_found_table(console, found, query, pool))
@@ -86,7 +84,7 @@ def merged(result: PlayerMerged) -> None:
     if result.pools:
         moved.append(f"the {' and '.join(result.pools)} rating history")
     filled = _and([_FIELD_NAMES[name] for name in result.filled])
-    print(
+    message(
         f"Merged player {result.dropped_id} ({result.dropped_name}) into {result.kept_id} "
         f"({result.kept_name}): moved {_and(moved)}"
         + (f"; {result.kept_id} took its {filled}." if filled else ".")
@@ -106,13 +104,15 @@ def _and(items: Sequence[str]) -> str:
 
 def edited(result: PlayerEdited) -> None:
     """What an edit changed, from which list, and the lists it changed or re-rated."""
-    print(f"Player {result.player_id} ({result.name}): {result.changed}.")
+    message(f"Player {result.player_id} ({result.name}): {result.changed}.")
     if result.carried_from is not None:
-        print(f"The new federation or title shows from the list of {result.carried_from} on.")
+        message(f"The new federation or title shows from the list of {result.carried_from} on.")
     elif result.new_details:
-        print("The new federation or title shows from the next list; published lists keep theirs.")
+        message(
+            "The new federation or title shows from the next list; published lists keep theirs."
+        )
     if result.affects != "none":
-        print(f"Lists changed: {result.affects}.")
+        message(f"Lists changed: {result.affects}.")
     for pool, versions in result.rerated.items():
         lists = ", ".join(f"{period} (version {number})" for period, number in versions.items())
-        print(f"Re-rated {pool} for the K of the corrected birth year: {lists}.")
+        message(f"Re-rated {pool} for the K of the corrected birth year: {lists}.")

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+from ledger.core.printable import escaped
 from ledger.render.base import message
 from ledger.services.imports import ImportSummary, PgnImport
 from ledger.services.list_imports import FideListImport
@@ -64,7 +65,7 @@ def fide_list_imported(summary: FideListImport) -> None:
 def warnings(lines: list[str]) -> None:
     """Warnings on stderr, at most `MOST_WARNINGS` of them and how many more there are."""
     for line in lines[:MOST_WARNINGS]:
-        print(f"warning: {line}", file=sys.stderr)
+        print(f"warning: {escaped(line)}", file=sys.stderr)
     if len(lines) > MOST_WARNINGS:
         print(f"warning: ... and {len(lines) - MOST_WARNINGS} more.", file=sys.stderr)
 

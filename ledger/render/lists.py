@@ -5,11 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich import box
-from rich.console import Console
-from rich.table import Table
 
 from ledger.queries import ListRow, RatingList
-from ledger.render.base import Format, list_text, print_records
+from ledger.render.base import Console, Format, Table, list_text, print_records
 from ledger.render.fitting import Column, fitted
 from ledger.services.closing import ClosedPeriod
 

@@ -5,12 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich import box
-from rich.console import Console
-from rich.table import Table
 
 from ledger.core.domain import Pool
 from ledger.queries import EventRow, PeriodRow, plain
-from ledger.render.base import Format, message, print_csv, print_json, print_records, text
+from ledger.render.base import (
+    Console,
+    Format,
+    Table,
+    message,
+    print_csv,
+    print_json,
+    print_records,
+    text,
+)
 
 
 def period_overview(rows: Sequence[PeriodRow], pool: Pool, output: Format) -> None:

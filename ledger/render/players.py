@@ -5,9 +5,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from rich.console import Console
-from rich.table import Table
-
 from ledger.core import rules
 from ledger.queries import (
     ExplainedGame,
@@ -18,7 +15,7 @@ from ledger.queries import (
     PoolStanding,
     plain,
 )
-from ledger.render.base import Format, list_text, print_csv, print_json, text
+from ledger.render.base import Console, Format, Table, list_text, print_csv, print_json, text
 from ledger.render.fitting import Column, fitted
 
 GAME_FIELDS = tuple(field.name for field in dataclasses.fields(ExplainedGame))

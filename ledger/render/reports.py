@@ -8,8 +8,6 @@ from decimal import Decimal
 from typing import Any
 
 from rich import box
-from rich.console import Console
-from rich.table import Table
 
 from ledger.core.calculator import AverageOpponent, Calculation, GameRow, logistic_expected_score
 from ledger.queries import (
@@ -24,7 +22,9 @@ from ledger.queries import (
     plain,
 )
 from ledger.render.base import (
+    Console,
     Format,
+    Table,
     list_text,
     points,
     print_csv,

@@ -59,7 +59,7 @@ def import_players(
     author: Author = OS_USER,
 ) -> PlayersImport:
     """Add every player of a players CSV, with their starting ratings in `pool`."""
-    text = _text(content, file_name)
+    text = texts.file_text(content, file_name)
     read = csvfiles.read_players(text, file_name, now.date())
     record_import(session, "players", file_name, text, len(read.records), now)
     with _all_problems(read, file_name):
@@ -81,7 +81,7 @@ def import_games(
 ) -> ImportSummary:
     """Add every game of a games CSV to `pool`; a game the ledger or the file already holds
     is refused unless `allow_repeat` (`ledger.services.repeats`)."""
-    text = _text(content, file_name)
+    text = texts.file_text(content, file_name)
     read = csvfiles.read_games(text, file_name, now.date())
     import_id = record_import(session, "games", file_name, text, len(read.records), now)
     with _all_problems(read, file_name):
@@ -126,7 +126,9 @@ def import_pgn(
     read, problems = pgnfiles.read_pgn(content, file_name)
     if problems:
         raise RejectedRecords(problems)
-    import_id = record_import(session, "pgn", file_name, texts.decode(content), len(read), now)
+    import_id = record_import(
+        session, "pgn", file_name, texts.file_text(content, file_name), len(read), now
+    )
     people_ = _PgnPeople(read)
     players = match_players(
         session, pool, _pgn_players(read, people_, file_name, now.date()), by_name_alone=True
@@ -225,15 +227,6 @@ def _all_problems(read: csvfiles.ReadFile[Any], file_name: str) -> Iterator[None
         hint = refused.hint
     if problems:
         raise RejectedRecords(csvfiles.by_line(problems, file_name), hint)
-
-
-def _text(content: bytes, file_name: str) -> str:
-    try:
-        return content.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise InvalidInput(
-            f"{file_name}: the file is not UTF-8 text (byte {error.start}); save it as UTF-8."
-        ) from None
 
 
 def record_import(

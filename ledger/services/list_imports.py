@@ -21,7 +21,17 @@ from sqlalchemy.orm import Session
 from ledger.core import rules
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Conflict, InvalidInput, RejectedRecords
-from ledger.core.records import HIGHEST_RATING, NewPlayer, new_player, problem
+from ledger.core.records import (
+    HIGHEST_RATING,
+    OTHER_TITLES_LENGTH,
+    TITLE_LENGTH,
+    NewPlayer,
+    listed_figures,
+    new_player,
+    next_free_id,
+    problem,
+    stored_text,
+)
 from ledger.formats import fide_list as fide_lists
 from ledger.formats.fide_list import FideListReader, FideListRow, PoolRating
 from ledger.queries import people
@@ -195,7 +205,7 @@ class _ListPlayers:
         self.file_name = file_name
         self.period = period
         self.today = today
-        self.next_id = (session.scalar(select(func.max(Player.id))) or 0) + 1
+        self.highest_id: int = session.scalar(select(func.max(Player.id))) or 0
         self.problems: list[str] = []
 
     def write(self, batch: Sequence[FideListRow], summary: FideListImport) -> list[_ListRow]:
@@ -243,22 +253,30 @@ class _ListPlayers:
         ids = {}
         for row in rows:
             if row.fide_id in taken:
-                ids[row.fide_id] = self.next_id
-                self.next_id += 1
+                source = f"{self.file_name}:{row.line}"
+                self.highest_id = ids[row.fide_id] = next_free_id(self.highest_id, source)
             else:
                 ids[row.fide_id] = row.fide_id
-                self.next_id = max(self.next_id, row.fide_id + 1)
+                self.highest_id = max(self.highest_id, row.fide_id)
             taken.add(ids[row.fide_id])
         return ids
 
 
 def _validated(row: FideListRow, source: str, today: dt.date) -> NewPlayer:
-    """The row's player, validated as any new player is."""
+    """The row's player, validated as any new player is, with the list's own columns."""
     for pool, rating in row.ratings.items():
         if rating.rating is not None and not rules.RATING_FLOOR <= rating.rating <= HIGHEST_RATING:
             raise InvalidInput(
                 problem(source, f"{pool} rating {rating.rating} is not a published rating.")
             )
+        listed_figures(str(pool), rating.games, rating.k, source)
+    for column, text, length in (
+        ("women's title", row.women_title, TITLE_LENGTH),
+        ("other titles", row.other_titles, OTHER_TITLES_LENGTH),
+        ("FOA title", row.foa_title, TITLE_LENGTH),
+    ):
+        if text is not None:
+            stored_text(column, text, length, source)
     return new_player(
         name=row.name,
         fide_id=row.fide_id,

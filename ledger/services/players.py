@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from ledger.core import names
 from ledger.core.domain import Pool
 from ledger.core.errors import RejectedRecords
-from ledger.core.records import NewPlayer, problem
+from ledger.core.records import NewPlayer, next_free_id, problem
 from ledger.queries import people
 from ledger.storage.batches import insert_rows, select_in
 from ledger.storage.database import lock_pool
@@ -41,15 +41,12 @@ def add_players(session: Session, pool: Pool, players: Sequence[NewPlayer]) -> l
     """
     lock_pool(session, pool)
     _refuse_taken_ids(session, players)
-    next_id = (session.scalar(select(func.max(Player.id))) or 0) + 1
+    highest: int = session.scalar(select(func.max(Player.id))) or 0
     ids = []
     for player in players:
-        if player.id is None:
-            ids.append(next_id)
-            next_id += 1
-        else:
-            ids.append(player.id)
-            next_id = max(next_id, player.id + 1)
+        player_id = player.id if player.id is not None else next_free_id(highest, player.source)
+        highest = max(highest, player_id)
+        ids.append(player_id)
     insert_rows(session, Player, [_player_row(i, p) for i, p in zip(ids, players, strict=True)])
     starting = [_rating_row(i, pool, p) for i, p in zip(ids, players, strict=True) if p.starting]
     insert_rows(session, PlayerRating, starting)

@@ -67,7 +67,7 @@ def import_trf(
         raise RejectedRecords(problems or [f"{file_name}: not a tournament report."])
     replaced = _clear_event(session, pool, report.event.name, replace)
     import_id = record_import(
-        session, "trf", file_name, texts.decode(content), len(report.games), now
+        session, "trf", file_name, texts.file_text(content, file_name), len(report.games), now
     )
     records = _player_records(report.players, file_name, now.date())
     players = match_players(session, pool, records, among=replaced or ())

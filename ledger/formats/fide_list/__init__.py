@@ -48,6 +48,9 @@ __all__ = [
 T = TypeVar("T")
 
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+LARGEST_MEMBER = 1 << 31
+"""The most bytes a zipped list may unpack to: 2 GB, over twice FIDE's combined XML.
+Reading stops at a member's declared size, so a zip bomb is refused by its directory."""
 _MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
 
 
@@ -108,6 +111,11 @@ def _open_zip(file: IO[bytes], file_name: str, pool: Pool) -> FideListReader:
         if member is None:
             raise InvalidInput(f"{file_name} holds no .txt or .xml file, so no FIDE list.")
         source = f"{file_name}/{member.filename}"
+        if member.file_size > LARGEST_MEMBER:
+            raise InvalidInput(
+                f"{source} unpacks to {member.file_size} bytes, more than any FIDE list "
+                f"({LARGEST_MEMBER >> 30} GB); it is not imported."
+            )
         member_stream = _ZipMember(archive.open(member), source)
         stream: IO[bytes] = io.BufferedReader(member_stream, buffer_size=HEAD_BYTES)
     except _ZIP_DAMAGE as error:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from ledger.core.domain import Pool
 from ledger.core.errors import InvalidInput
-from ledger.core.records import LARGEST_ID, problem
+from ledger.core.printable import escaped
+from ledger.core.records import LARGEST_ID, problem, whole_number
 
 ALL_POOLS = (Pool.STANDARD, Pool.RAPID, Pool.BLITZ)
 """The pools of the combined list, in FIDE's column order."""
@@ -102,7 +103,7 @@ class FideListReader:
         seen = _SeenIds()
         for line, entry in self._entries:
             try:
-                row = _row(entry, self.pools, self._labels, line)
+                row = entry_row(entry, self.pools, self._labels, line)
                 if not seen.add(row.fide_id):
                     raise InvalidInput(f"FIDE ID {row.fide_id} appears earlier in the list.")
             except InvalidInput as error:
@@ -135,7 +136,7 @@ def file_pools(pools: tuple[Pool, ...]) -> tuple[Pool, ...]:
     raise ValueError(f"a FIDE list carries one pool or all three, not {pools!r}")
 
 
-def _row(
+def entry_row(
     entry: dict[str, str] | str, pools: tuple[Pool, ...], labels: dict[str, str], line: int
 ) -> FideListRow:
     """The row of one entry; raises InvalidInput naming the first field it cannot read."""
@@ -181,23 +182,28 @@ def _number(entry: dict[str, str], key: str, labels: dict[str, str]) -> int:
     """A whole number; 0 for a blank field."""
     text = entry.get(key, "")
     if text.isdigit() and text.isascii():
-        return int(text)
+        try:
+            return whole_number(text)
+        except InvalidInput as error:
+            raise InvalidInput(f"{labels[key]}: {error}") from None
     if text:
         raise InvalidInput(f"{labels[key]}: {text!r} is not a whole number.")
     return 0
 
 
 def row_texts(row: FideListRow, pools: tuple[Pool, ...]) -> dict[str, str]:
-    """The row's values as FIDE writes them: unrated, no K and no birth year as 0."""
+    """The row's values as FIDE writes them: unrated, no K and no birth year as 0; a control
+    character stored before the ledger refused them is written as its escape, so the file
+    holds none (XML allows none, and the ledger's own import refuses them)."""
     texts = {
         "id": str(row.fide_id),
-        "name": row.name,
-        "federation": row.federation or "",
-        "sex": row.sex or "",
-        "title": row.title or "",
-        "women_title": row.women_title or "",
-        "other_titles": row.other_titles or "",
-        "foa_title": row.foa_title or "",
+        "name": escaped(row.name),
+        "federation": escaped(row.federation or ""),
+        "sex": escaped(row.sex or ""),
+        "title": escaped(row.title or ""),
+        "women_title": escaped(row.women_title or ""),
+        "other_titles": escaped(row.other_titles or ""),
+        "foa_title": escaped(row.foa_title or ""),
         "birth_year": str(row.birth_year or 0),
         "flag": row.flag,
     }

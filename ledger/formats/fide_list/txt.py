@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from itertools import pairwise
 from typing import IO
 
@@ -24,6 +25,7 @@ from ledger.formats.fide_list.rows import (
     Entry,
     FideListReader,
     FideListRow,
+    entry_row,
     file_pools,
     row_texts,
 )
@@ -87,7 +89,7 @@ def open_txt(stream: IO[bytes], source: str, pool: Pool) -> FideListReader:
     if missing:
         raise InvalidInput(f"{source}:1: FIDE's header lacks column(s) {', '.join(missing)}.")
     labels = {key: word for (key, _), (word, _) in zip(columns, words, strict=True) if key}
-    entries = _txt_entries(stream, columns, len(header), labels["birth_year"])
+    entries = _txt_entries(stream, columns, len(header), _RowCheck(source, pools, labels))
     return FideListReader("txt", pools, month, entries, source, labels)
 
 
@@ -100,28 +102,84 @@ def _txt_pools(words: list[tuple[str, int]], pool: Pool) -> tuple[tuple[Pool, ..
 
 
 def _txt_entries(
-    stream: IO[bytes], columns: list[tuple[str | None, int]], width: int, birth: str
+    stream: IO[bytes], columns: list[tuple[str | None, int]], width: int, read: _RowCheck
 ) -> Iterator[Entry]:
+    """Each row's values, or why it cannot be read. A row that stops before the birth year
+    is a problem, and a break-off where it is the file's last; so is a last row without a
+    line end that stops before the last column or cannot be read: a download cut off in the
+    middle of the row."""
     starts = [start for _, start in columns]
     ends = [*starts[1:], None]
     spans = [(key, start, end) for (key, start), end in zip(columns, ends, strict=True) if key]
     birth_start = next(start for key, start in columns if key == "birth_year")
-    for number, raw in enumerate(stream, start=2):
+    short: tuple[int, str] | None = None
+    for number, raw in _numbered_lines(stream, read.source):
         line = _decoded(raw).rstrip("\r\n")
         length = len(line.rstrip())
         if not length:
             continue
+        if short is not None:
+            yield short
+            short = None
         if length <= birth_start:
-            message = (
-                f"the row stops at character {length}, before {birth} (character "
-                f"{birth_start + 1}); FIDE's rows are {width} characters long."
+            short = (
+                number,
+                (
+                    f"the row stops at character {length}, before {read.labels['birth_year']} "
+                    f"(character {birth_start + 1}); FIDE's rows are {width} characters long."
+                ),
             )
-            yield number, message
-        elif len(line) <= width:
-            yield number, {key: line[start:end].strip() for key, start, end in spans}
+            continue
+        if len(line) <= width:
+            values = {key: line[start:end].strip() for key, start, end in spans}
         else:
             texts = _slices(line, starts, width)
-            yield number, {key: text for (key, _), text in zip(columns, texts, strict=True) if key}
+            values = {key: text for (key, _), text in zip(columns, texts, strict=True) if key}
+        if not raw.endswith(b"\n"):
+            read.whole(number, len(line), starts[-1], values)
+        yield number, values
+    if short is not None:
+        raise _broken_off(read.source, *short)
+
+
+@dataclass(frozen=True, slots=True)
+class _RowCheck:
+    """What a TXT list's rows are read with: its source, pools and column labels."""
+
+    source: str
+    pools: tuple[Pool, ...]
+    labels: dict[str, str]
+
+    def whole(self, number: int, length: int, last_column: int, values: dict[str, str]) -> None:
+        """Refuse the list if the row without a line end, its last, stops before the last
+        column starts (FIDE pads every row to the header's width) or cannot be read."""
+        if length < last_column:
+            why = f"the row stops at character {length}, before the last column starts"
+            raise _broken_off(self.source, number, why)
+        try:
+            entry_row(values, self.pools, self.labels, number)
+        except InvalidInput as error:
+            raise _broken_off(self.source, number, str(error)) from None
+
+
+def _broken_off(source: str, number: int, why: str) -> InvalidInput:
+    return InvalidInput(
+        f"{source}:{number}: the list breaks off in the middle of its last row "
+        f"({why.rstrip('.')}); download the file again: a list cut off is not imported."
+    )
+
+
+def _numbered_lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes]]:
+    """The lines after the header, numbered from 2, each at most `HEAD_BYTES` long."""
+    number = 1
+    while raw := stream.readline(HEAD_BYTES):
+        number += 1
+        if len(raw) == HEAD_BYTES and not raw.endswith(b"\n"):
+            raise InvalidInput(
+                f"{source}:{number}: the line is longer than {HEAD_BYTES} bytes; FIDE's rows "
+                "are under 200 characters, so this is not a FIDE list."
+            )
+        yield number, raw
 
 
 def _slices(line: str, starts: list[int], width: int) -> list[str]:

@@ -26,6 +26,9 @@ from ledger.formats.fide_list.rows import (
 )
 
 _CHUNK_BYTES = 1 << 16
+_LONGEST_TEXT = 1 << 20
+"""The most characters between two `<` of a list: a FIDE player's element is under a
+hundred, and a longer run would be held whole in memory by the parser."""
 _FIRST_ELEMENT = re.compile(rb"<([A-Za-z_][^\s/>]*)")
 
 # (element, key) of FIDE's XML layout, around the three elements of each pool.
@@ -78,7 +81,7 @@ def _xml_entries(stream: IO[bytes], keys: dict[str, str]) -> Iterator[Entry]:
     player: ElementTree.Element | None = None
     number = 0
     try:
-        for text in _text_chunks(stream):
+        for text in _bounded(_text_chunks(stream)):
             parser.feed(text)
             for _, element in cast(_StartEvents, parser.read_events()):
                 if root is None:
@@ -97,6 +100,20 @@ def _xml_entries(stream: IO[bytes], keys: dict[str, str]) -> Iterator[Entry]:
         ) from None
     if player is not None:
         yield number + 1, _xml_values(player, keys)
+
+
+def _bounded(chunks: Iterator[str]) -> Iterator[str]:
+    """The chunks, refused where more than `_LONGEST_TEXT` characters pass without a `<`."""
+    gap = 0
+    for text in chunks:
+        first = text.find("<")
+        if gap + (len(text) if first < 0 else first) > _LONGEST_TEXT:
+            raise InvalidInput(
+                f"the XML runs more than {_LONGEST_TEXT} characters without a tag; a FIDE "
+                "list's elements are short, so a list that long is not imported."
+            )
+        gap = gap + len(text) if first < 0 else len(text) - text.rfind("<") - 1
+        yield text
 
 
 def _xml_values(player: ElementTree.Element, keys: dict[str, str]) -> dict[str, str]:

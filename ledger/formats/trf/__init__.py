@@ -10,8 +10,9 @@ records out.
 
 from __future__ import annotations
 
+from ledger.core.errors import InvalidInput
 from ledger.core.records import problem
-from ledger.formats.texts import decode
+from ledger.formats.texts import file_text
 from ledger.formats.trf.lines import (
     Problems,
     header_records,
@@ -52,7 +53,10 @@ def read_trf(content: bytes, file_name: str) -> tuple[TournamentReport | None, l
     player lines) read `file: message` and come first. Never raises for bad input.
     """
     problems = Problems()
-    records = numbered_records(decode(content))
+    try:
+        records = numbered_records(file_text(content, file_name))
+    except InvalidInput as error:
+        return None, [str(error)]
     event = read_event(header_records(records, problems), problems)
     section = read_players(records, problems)
     if not any(text.startswith("001") for _, text in records):

@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ledger.core.errors import InvalidInput
+from ledger.core.records import CITY_LENGTH, stored_text
 from ledger.formats.trf.records import FIRST_ROUND_COLUMN, ROUND_WIDTH, TrfEvent, TrfPlayer
 
 
@@ -97,12 +99,22 @@ def read_event(headers: dict[str, Record], problems: Problems) -> TrfEvent:
     federation = _header_text(headers, "032").upper()
     return TrfEvent(
         name=name,
-        city=_header_text(headers, "022") or None,
+        city=_city(headers, problems),
         federation=federation if _FEDERATION.fullmatch(federation) else None,
         start_date=_header_date(headers, "042", "start date", problems),
         end_date=_header_date(headers, "052", "end date", problems),
         round_dates=_round_dates(headers.get("132"), problems),
     )
+
+
+def _city(headers: dict[str, Record], problems: Problems) -> str | None:
+    """The 022 record's city, as the events table stores it."""
+    city = _header_text(headers, "022")
+    try:
+        return stored_text("city", city, CITY_LENGTH) or None
+    except InvalidInput as error:
+        problems.add(headers["022"][0], str(error))
+        return None
 
 
 def _header_text(headers: dict[str, Record], code: str) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from ledger.core.printable import escaped
 from ledger.formats.trf.records import (
     FIRST_ROUND_COLUMN,
     RESULTS,
@@ -68,7 +69,7 @@ def _header_lines(report: TournamentReport) -> list[str]:
         ("062", str(len(report.players))),
         ("072", str(rated)),
     )
-    lines = [f"{code} {text}" for code, text in records if text]
+    lines = [f"{code} {escaped(text)}" for code, text in records if text]
     if any(event.round_dates):
         dates = "".join(f"{_short_date(date):<{ROUND_WIDTH}}" for date in event.round_dates)
         lines.append(f"{'132':<{FIRST_ROUND_COLUMN - 1}}{dates}".rstrip())
@@ -88,11 +89,12 @@ def _short_date(date: dt.date | None) -> str:
 
 def _player_line(player: TrfPlayer, blocks: dict[int, str], half_points: int, place: int) -> str:
     sex = _WRITTEN_SEX.get(player.sex or "", " ")
-    title = (player.title or "")[:3]
+    title = escaped(player.title or "")[:3]
+    name = escaped(player.name)[:33]
     birth = f"{player.birth_year:04d}/00/00" if player.birth_year else ""
     points = f"{half_points // 2}.{5 * (half_points % 2)}"
     fields = (
-        f"001 {player.rank:>4} {sex}{title:>3} {player.name[:33]:<33} "
+        f"001 {player.rank:>4} {sex}{title:>3} {name:<33} "
         f"{player.rating or '':>4} {player.federation or '':<3} {player.fide_id or '':>11} "
         f"{birth:<10} {points:>4} {place:>4}"
     )

@@ -1,0 +1,47 @@
+"""Text that reaches a terminal, a spreadsheet or an XML file as text: the control characters
+the ledger refuses in what it records and escapes in what it prints, and the cells a
+spreadsheet would run as formulas."""
+
+from __future__ import annotations
+
+import re
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+"""C0 (with tab, newline and carriage return), DEL and C1: an escape sequence (`\\x1b[2J`,
+an OSC title) starts with one, and XML 1.0 allows none of them but tab, CR and LF."""
+_CONTROL_BUT_LINES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads as the start of a formula (OWASP, CSV injection)."""
+_NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
+
+
+def control_character(text: str, *, tab: bool = False) -> str | None:
+    """The first control character of `text`, or None; `tab` allows tabs."""
+    for match in _CONTROL.finditer(text):
+        if not (tab and match[0] == "\t"):
+            return match[0]
+    return None
+
+
+def is_c1(character: str) -> bool:
+    """A C1 control (U+0080 to U+009F): what Latin-1 makes of bytes that UTF-8 or
+    Windows-1252 text holds, so a sign of a file read in the wrong encoding."""
+    return "\x80" <= character <= "\x9f"
+
+
+def escaped(text: str, *, lines: bool = False) -> str:
+    """`text` with each control character written as its escape (`\\x1b`), so that a stored
+    name prints as text and never drives the terminal; `lines` keeps newlines and tabs (of
+    the ledger's own output around the text, which no stored name holds)."""
+    if text.isprintable():
+        return text  # the common case, checked much faster than by the pattern
+    control = _CONTROL_BUT_LINES if lines else _CONTROL
+    return control.sub(lambda match: f"\\x{ord(match[0]):02x}", text)
+
+
+def spreadsheet_cell(text: str) -> str:
+    """A CSV cell a spreadsheet shows as text: one that would start a formula gets a leading
+    `'` (OWASP's advice); numbers such as `-5` or `+12` stay as they are."""
+    if text.startswith(_FORMULA_START) and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
