@@ -332,9 +332,61 @@ def test_the_list_page_shows_the_figures_of_ledger_list(
     assert "next-page" not in page
 
 
+@pytest.fixture
+def tied_lists(ledger: Ledger, database_url: str) -> str:
+    """45 players in tied threes, two federations; the lists of 2026-09 (re-rated: two
+    versions) and 2026-10, and games in the open period: pages end inside ties."""
+    ids = [
+        player(
+            ledger,
+            f"Player {n:02d}",
+            rating=2000 + n // 3 * 10,
+            sex="MF"[n % 2],
+            federation=("NOR", "GER")[n % 4 // 2],
+        )
+        for n in range(45)
+    ]
+    for day, (white, black) in enumerate(zip(ids[::2], ids[1::2], strict=False), start=1):
+        game(ledger, white, black, "1-0", f"2026-09-{day:02d}")
+    close(ledger, "2026-09")
+    game(ledger, ids[3], ids[40], "0-1", "2026-10-02")
+    close(ledger, "2026-10")
+    game(ledger, ids[5], ids[30], "0-1", "2026-11-02")
+    corrected = run("correct-game", "1", "--result", "0-1", "--reason", "arbiter", db=database_url)
+    assert corrected.exit_code == 0, corrected.stderr
+    return database_url
+
+
+@pytest.mark.parametrize(
+    ("which", "query", "options"),
+    [
+        ("latest", "", ()),
+        ("latest", "federation=NOR", ("--federation", "NOR")),
+        ("latest", "women=1&min_rating=2030", ("--women", "--min-rating", "2030")),
+        ("2026-09", "", ("--period", "2026-09")),
+        ("2026-09", "federation=GER", ("--period", "2026-09", "--federation", "GER")),
+        ("2026-09", "version=1", ("--period", "2026-09", "--version", "1")),
+        ("live", "", ("--live",)),
+        ("live", "federation=NOR", ("--live", "--federation", "NOR")),
+    ],
+)
+def test_every_page_of_a_list_holds_its_rows_and_places_on_the_whole_list(
+    tied_lists: str, which: str, query: str, options: tuple[str, ...]
+) -> None:
+    whole = cli_json(tied_lists, "list", *options)
+    with TestClient(create_app(tied_lists)) as client:
+        first = client.get(f"/api/v1/lists/standard/{which}?per_page=4&{query}").json()
+        pages = [
+            client.get(f"/api/v1/lists/standard/{which}?per_page=4&page={n}&{query}").json()
+            for n in range(1, -(-first["total"] // 4) + 1)
+        ]
+    assert first["total"] == len(whole)
+    assert [row for each in pages for row in each["rows"]] == whole
+
+
 def test_a_long_list_pages_forward(ledger: Ledger, database_url: str) -> None:
     for number in range(205):
-        player(ledger, f"Player {number:03d}", rating=1500 + number)
+        player(ledger, f"Player {number:03d}", rating=1500 + number // 3)
     game(ledger, 1, 2, "1-0", "2026-09-05")
     close(ledger, "2026-09")
     with TestClient(create_app(database_url)) as client:
@@ -344,6 +396,9 @@ def test_a_long_list_pages_forward(ledger: Ledger, database_url: str) -> None:
     whole = cli_json(database_url, "list")
     assert re.findall(r'<td class="position">(\d+)</td>', third) == [
         str(row["position"]) for row in whole[200:]
+    ]
+    assert re.findall(r'<td class="rank optional">(\d+)</td>', third) == [
+        str(row["rank"]) for row in whole[200:]
     ]
     assert "page 3 of 3" in third
     assert "prev-page" in third

@@ -102,9 +102,11 @@ def rating_list(
     top: int | None = None,
     only: ListFilter | None = None,
     as_of: dt.date | None = None,
+    skip: int = 0,
 ) -> RatingList:
     """The list published by closing `period` (default: the newest; with `as_of`, the list
-    in force on that day), best first, rows sorted by rating, then name.
+    in force on that day), best first, rows sorted by rating, then name; the `top` rows
+    after the first `skip`.
 
     Equal ratings share a rank; ranks, positions and movement are those within the filter
     and on the whole list (`ledger.queries.ranking`).
@@ -112,11 +114,11 @@ def rating_list(
     period, is_newest = published_period(session, pool, period, as_of)
     only = only or EVERYONE
     now = PublishedList(session, pool, period)
-    rows = now.rows(only, top)
+    rows = now.rows(only, top, skip)
     few = len(rows) <= FEW_ROWS
     before = previous_list(session, pool, period, is_newest, few)
     now.count(few)
-    places = ranking.places(rows, only, period, now, before)
+    places = ranking.places(rows, only, period, now, before, skip)
     return RatingList(pool, period, ranked(period, rows, places), only != EVERYONE)
 
 
@@ -153,13 +155,15 @@ class PublishedList:
     def above(self, rating: int) -> int:
         return self.counter(rating)
 
-    def rows(self, only: ListFilter, top: int | None) -> list[Any]:
-        """The rows that pass the filter, best first (the first `top`), in the columns of
-        `ledger.queries.list_sql.newest_list`."""
+    def rows(self, only: ListFilter, top: int | None, skip: int = 0) -> list[Any]:
+        """The rows that pass the filter, best first (the first `top` after `skip`), in the
+        columns of `ledger.queries.list_sql.newest_list`."""
         if self.is_newest:
             statement = best_first(newest_list(self.pool, self.period), only, self.period, top)
-            return list(self.session.execute(statement))
-        return _older_rows(self.session, self.pool, self.period, only, top, self._changed_within)
+            return list(self.session.execute(statement.offset(skip or None)))
+        reach = None if top is None else skip + top
+        rows = _older_rows(self.session, self.pool, self.period, only, reach, self._changed_within)
+        return rows[skip:]
 
     def _changed_within(self, low: int, high: int | None) -> list[int]:
         """The players changed since whose rating then lies from `low` to `high`. Before the

@@ -47,15 +47,14 @@ def list_request(
 
 
 def list_page(session: Session, request: ListRequest, page: int, per_page: int) -> ListPage:
-    """Page `page` of the list: its first `page x per_page` rows, as `ledger list --top`
-    reads them, less the pages before."""
+    """Page `page` of the list: `per_page` rows after the pages before, placed as on the
+    whole list (`ledger list` shows the same rows and places)."""
     skipped = (page - 1) * per_page
-    published = queries.published_list(session, replace(request, top=skipped + per_page))
+    shown = queries.published_list(session, replace(request, top=per_page, skip=skipped))
     total = queries.list_size(session, request)
     if page > 1 and skipped >= total:
         raise NotFound(f"the list has {total} rows; page {page} is past its end.")
-    shown = replace(published, rows=published.rows[skipped:])
-    listed = [] if request.live else queries.versions(session, request.pool, published.period)
+    listed = [] if request.live else queries.versions(session, request.pool, shown.period)
     return ListPage(shown, request, page, per_page, total, listed)
 
 
