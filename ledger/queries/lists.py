@@ -159,11 +159,33 @@ class PublishedList:
         """The rows that pass the filter, best first (the first `top` after `skip`), in the
         columns of `ledger.queries.list_sql.newest_list`."""
         if self.is_newest:
-            statement = best_first(newest_list(self.pool, self.period), only, self.period, top)
+            statement = newest_list(self.pool, self.period)
+            if skip and only == EVERYONE:
+                statement, skip = self._from_rating_at(statement, skip)
+            statement = best_first(statement, only, self.period, top)
             return list(self.session.execute(statement.offset(skip or None)))
         reach = None if top is None else skip + top
         rows = _older_rows(self.session, self.pool, self.period, only, reach, self._changed_within)
         return rows[skip:]
+
+    def _from_rating_at(self, statement: AnySelect, skip: int) -> tuple[AnySelect, int]:
+        """A deep page of the whole newest list: its rows from the rating of the first one
+        (found on the rating index), skipping only the players tied on it before the page
+        (an offset over the whole list would read and sort every row above)."""
+        listed = newest_listed(self.pool)
+        rating = self.session.scalar(
+            select(PlayerRating.rating)
+            .where(*listed)
+            .order_by(PlayerRating.rating.desc())
+            .offset(skip)
+            .limit(1)
+        )
+        if rating is None:
+            return statement, skip
+        above = select(func.count()).where(*listed, PlayerRating.rating > rating)
+        return statement.where(PlayerRating.rating <= rating), skip - (
+            self.session.scalar(above) or 0
+        )
 
     def _changed_within(self, low: int, high: int | None) -> list[int]:
         """The players changed since whose rating then lies from `low` to `high`. Before the
@@ -183,6 +205,15 @@ class PublishedList:
             for player_id, rating in self.then.items()
             if rating >= low and (high is None or rating <= high)
         ]
+
+
+def newest_listed(pool: Pool) -> tuple[Any, ...]:
+    """The conditions on `PlayerRating` of a player on the newest list (on its index)."""
+    return (
+        PlayerRating.pool == pool,
+        PlayerRating.rating.is_not(None),
+        PlayerRating.first_list.is_not(None),
+    )
 
 
 def previous_list(

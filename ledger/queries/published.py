@@ -14,11 +14,12 @@ from sqlalchemy.orm import Session
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Hint, InvalidInput
 from ledger.queries import versions
-from ledger.queries.filters import ListFilter
+from ledger.queries.filters import EVERYONE, ListFilter
 from ledger.queries.lists import (
     ORIGINAL,
     RatingList,
     list_statement,
+    newest_listed,
     published_period,
     rating_list,
 )
@@ -79,7 +80,10 @@ def list_size(session: Session, request: ListRequest) -> int:
     count over a published list; an earlier version and the live list are counted as read."""
     if request.live or request.version is not None:
         return len(published_list(session, replace(request, top=None, skip=0)).rows)
-    period, is_newest = published_period(session, request.pool, request.period, request.as_of)
-    listed = list_statement(request.pool, period, is_newest).subquery()
+    pool = request.pool
+    period, is_newest = published_period(session, pool, request.period, request.as_of)
+    if is_newest and request.only == EVERYONE:
+        return session.scalar(select(func.count()).where(*newest_listed(pool))) or 0
+    listed = list_statement(pool, period, is_newest).subquery()
     passing = request.only.conditions(listed.c, period)
     return session.scalar(select(func.count()).select_from(listed).where(*passing)) or 0

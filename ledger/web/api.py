@@ -22,6 +22,7 @@ from ledger.web.inputs import (
     PeriodText,
     PerPage,
     Reading,
+    Sizes,
     day_of,
     period_in_path,
 )
@@ -84,6 +85,7 @@ def search(
 @router.get("/lists/{pool}/{which}", summary="ledger list --format json (or csv), paged")
 def rating_list(
     session: Reading,
+    sizes: Sizes,
     pool: Pool,
     which: Which,
     only: Filter,
@@ -94,7 +96,7 @@ def rating_list(
     format: ListFormat = ListFormat.JSON,
 ) -> Response:
     request = views.list_request(pool, which, only, day_of(as_of, "as_of"), version)
-    shown = views.list_page(session, request, page, per_page)
+    shown = views.list_page(session, request, page, per_page, sizes)
     if format is ListFormat.CSV:
         return Response(records_csv(shown.published.rows, ListRow), media_type="text/csv")
     return json_answer(list_document(shown))

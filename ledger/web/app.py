@@ -39,6 +39,7 @@ def create_app(url: str) -> FastAPI:
         redoc_url=None,
     )
     app.state.ledger = open_reader(url)
+    app.state.list_sizes = {}
     app.include_router(pages.router)
     app.include_router(api.router, prefix="/api/v1")
     app.mount("/static", StaticFiles(directory=str(files("ledger.web") / "static")), "static")

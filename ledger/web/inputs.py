@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterator
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Query, Request
 from sqlalchemy.orm import Session
@@ -32,6 +32,15 @@ def reading(request: Request) -> Iterator[Session]:
 
 
 Reading = Annotated[Session, Depends(reading)]
+
+
+def list_sizes(request: Request) -> dict[Any, int]:
+    """The sizes of lists counted so far by the app (`ledger.web.views.list_size`)."""
+    sizes: dict[Any, int] = request.app.state.list_sizes
+    return sizes
+
+
+Sizes = Annotated[dict[Any, int], Depends(list_sizes)]
 
 
 def parsed(field: str, parser: Callable[[str], T], text: str) -> T:

@@ -21,6 +21,7 @@ from ledger.web.inputs import (
     Filter,
     PeriodText,
     Reading,
+    Sizes,
     day_of,
     period_in_path,
 )
@@ -53,6 +54,7 @@ def search(
 def rating_list(
     request: Request,
     session: Reading,
+    sizes: Sizes,
     pool: Pool,
     which: str,
     only: Filter,
@@ -61,7 +63,7 @@ def rating_list(
     version: Version = None,
 ) -> Response:
     asked = views.list_request(pool, which, only, day_of(as_of, "as_of"), version)
-    shown = views.list_page(session, asked, page_number, PAGE_ROWS)
+    shown = views.list_page(session, asked, page_number, PAGE_ROWS, sizes)
     query = [(key, value) for key, value in request.query_params.multi_items() if key != "page"]
     return page(
         "list.html",

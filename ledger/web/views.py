@@ -46,16 +46,34 @@ def list_request(
     return ListRequest(pool, period, as_of, version, None, only, which == LIVE)
 
 
-def list_page(session: Session, request: ListRequest, page: int, per_page: int) -> ListPage:
+def list_page(
+    session: Session, request: ListRequest, page: int, per_page: int, sizes: ListSizes
+) -> ListPage:
     """Page `page` of the list: `per_page` rows after the pages before, placed as on the
     whole list (`ledger list` shows the same rows and places)."""
     skipped = (page - 1) * per_page
     shown = queries.published_list(session, replace(request, top=per_page, skip=skipped))
-    total = queries.list_size(session, request)
+    total = list_size(session, request, sizes)
     if page > 1 and skipped >= total:
         raise NotFound(f"the list has {total} rows; page {page} is past its end.")
     listed = [] if request.live else queries.versions(session, request.pool, shown.period)
     return ListPage(shown, request, page, per_page, total, listed)
+
+
+SIZES_KEPT = 1024
+ListSizes = dict[tuple[int, ListRequest], int]
+"""The sizes of the lists a served ledger was asked for, by its newest logged change."""
+
+
+def list_size(session: Session, request: ListRequest, sizes: ListSizes) -> int:
+    """`queries.list_size`, kept while the ledger does not change (every change is logged,
+    so the newest logged change names the ledger's state): a deep page counts once."""
+    key = (queries.last_change(session), replace(request, top=None, skip=0))
+    if key not in sizes:
+        if len(sizes) >= SIZES_KEPT:
+            sizes.clear()
+        sizes[key] = queries.list_size(session, request)
+    return sizes[key]
 
 
 @dataclass(frozen=True, slots=True)
