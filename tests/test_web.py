@@ -232,6 +232,7 @@ def test_the_rating_in_force_on_a_day(client: TestClient, site: dict[str, int]) 
             "date: 'yesterday' is not a date; write it as YYYY-MM-DD.",
         ),
         ("/api/v1/players/1/rating", 422, "date: field required."),
+        ("/api/v1/players/1/rating?date=", 400, "date: '' is not a date"),
         (
             "/api/v1/players/1/rating?date=2001-01-01",
             404,

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Query
 from starlette.responses import Response
 
 from ledger import queries
-from ledger.core.domain import Pool
+from ledger.core.domain import Pool, parse_date
 from ledger.core.errors import NotFound
 from ledger.queries import ListRow, plain, records_csv, to_json
 from ledger.web import views
@@ -24,6 +24,7 @@ from ledger.web.inputs import (
     Reading,
     Sizes,
     day_of,
+    parsed,
     period_in_path,
 )
 from ledger.web.inputs import period_of as period_given
@@ -82,7 +83,11 @@ def search(
     return json_answer(plain(queries.find_players(session, q, pool)))
 
 
-@router.get("/lists/{pool}/{which}", summary="ledger list --format json (or csv), paged")
+@router.get(
+    "/lists/{pool}/{which}",
+    summary="ledger list --format json (or csv), paged",
+    responses={200: {"content": {"text/csv": {}}}},
+)
 def rating_list(
     session: Reading,
     sizes: Sizes,
@@ -145,8 +150,7 @@ def rating_on(
     date: Annotated[str, Query(description="YYYY-MM-DD.", max_length=10)],
     pool: Pool = Pool.STANDARD,
 ) -> Response:
-    day = day_of(date, "date")
-    assert day is not None  # a required parameter: FastAPI refuses an empty one
+    day = parsed("date", parse_date, date)
     return json_answer(plain(queries.rating_on(session, player, pool, day)))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from importlib.resources import files
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
@@ -51,7 +52,42 @@ def create_app(url: str) -> FastAPI:
     app.add_exception_handler(Exception, unexpected)
     app.middleware("http")(_answer)
     app.router.on_shutdown.append(app.state.ledger.dispose)
+    app.openapi = _described_with_errors(app)  # type: ignore[method-assign]
     return app
+
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "properties": {"error": {"type": "string"}},
+    "required": ["error"],
+    "additionalProperties": False,
+}
+REFUSALS = {
+    "400": "A parameter the ledger cannot read",
+    "404": "No such player, list, period or event",
+    "422": "A parameter of the wrong kind",
+}
+
+
+def _described_with_errors(app: FastAPI) -> Callable[[], dict[str, Any]]:
+    """FastAPI's OpenAPI description, with the errors as the app answers them: one object
+    `{"error": ...}` (in place of FastAPI's validation dump) for 400, 404 and 422."""
+    described = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        schema = described()
+        schema.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA
+        error = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+        for operations in schema["paths"].values():
+            for operation in operations.values():
+                operation["responses"].update(
+                    {code: {"description": why, "content": error} for code, why in REFUSALS.items()}
+                )
+        return schema
+
+    return openapi
 
 
 def app_from_environment() -> FastAPI:
