@@ -18,6 +18,7 @@ from sqlalchemy import text
 
 from ledger import queries
 from ledger.core.domain import Pool
+from ledger.core.errors import LedgerError
 from ledger.services.demo import build_demo
 from ledger.storage.database import Ledger
 from ledger.web import api, create_app
@@ -528,14 +529,19 @@ def test_nothing_can_be_written_through_the_web(client: TestClient, method: str)
         assert answer.headers["allow"] == "GET, HEAD"
 
 
-def test_the_web_reads_sqlite_read_only(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'demo.db'}"
-    build_demo(url, Pool.STANDARD, replace=False, now=NOW)
-    app = create_app(url)
-    assert "mode=ro" in str(app.state.ledger.engine.url)
-    with app.state.ledger.reading() as session, pytest.raises(Exception, match="readonly"):
+def test_the_web_reads_the_ledger_read_only(client: TestClient, database_url: str) -> None:
+    """SQLite in mode=ro, PostgreSQL in read-only transactions: a write is refused by the
+    database itself, whatever a route did."""
+    reader: Ledger = client.app.state.ledger  # type: ignore[attr-defined]
+    if database_url.startswith("sqlite"):
+        assert "mode=ro" in str(reader.engine.url)
+    with pytest.raises(LedgerError, match=r"read-only|readonly"), reader.reading() as session:
         session.execute(text("CREATE TABLE intruder (a INTEGER)"))
-    app.state.ledger.dispose()
+
+
+def test_a_database_without_a_ledger_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(LedgerError, match="no such ledger file"):
+        create_app(f"sqlite:///{tmp_path / 'missing.db'}")
 
 
 def test_a_failure_shows_no_traceback_sql_or_url(

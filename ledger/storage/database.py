@@ -13,6 +13,7 @@ import os
 import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -39,7 +40,7 @@ from sqlalchemy.exc import (
 from sqlalchemy.orm import Session, sessionmaker
 
 from ledger.core.domain import Pool
-from ledger.core.errors import Conflict, InvalidInput, LedgerError
+from ledger.core.errors import Conflict, InvalidInput, LedgerError, NotFound
 from ledger.storage import schema
 
 URL_VARIABLE = "LEDGER_DATABASE_URL"
@@ -309,6 +310,8 @@ def open_reader(url: str) -> Ledger:
     A database without the ledger's schema is refused, never created."""
     parsed = parsed_url(url)
     if parsed.get_backend_name() == "sqlite" and parsed.database:
+        if not Path(parsed.database).is_file():
+            raise NotFound(f"{shown_url(url)}: no such ledger file.")
         engine = create_ledger_engine(_read_only_sqlite(parsed))
     else:
         engine = create_ledger_engine(url).execution_options(postgresql_readonly=True)
