@@ -21,6 +21,12 @@ from ledger.storage.models import Base
 NOW = dt.datetime(2030, 1, 1, 12, 0)
 """The clock of service tests: every period they use has ended."""
 
+ALLOW_REPEAT_HINT = (
+    "a game played again (a match of several games on one day, or in one round) is recorded "
+    "with --allow-repeat."
+)
+"""The line below the refusal of a game recorded twice."""
+
 
 def player(
     ledger: Ledger,
@@ -55,6 +61,7 @@ def game(
     round: int | None = None,
     pool: Pool = Pool.STANDARD,
 ) -> None:
+    """Record a game; a scenario may have two players meet twice on a day (a match)."""
     record = new_game(
         date=parse_date(date),
         white=white,
@@ -65,7 +72,7 @@ def game(
         today=NOW.date(),
     )
     with ledger.transaction() as session:
-        add_games(session, pool, [record])
+        add_games(session, pool, [record], allow_repeat=True)
 
 
 def close(ledger: Ledger, period: str, pool: Pool = Pool.STANDARD) -> ClosedPeriod:

@@ -65,7 +65,7 @@ def test_add_player_prints_the_new_id(database_url: str) -> None:
     assert after.stdout == "4101\n"
 
 
-def test_add_game_says_which_period_it_falls_in(filled: str) -> None:
+def test_add_game_prints_its_id_and_period_and_is_logged(filled: str) -> None:
     result = run(
         "add-game",
         "--white",
@@ -82,7 +82,14 @@ def test_add_game_says_which_period_it_falls_in(filled: str) -> None:
         "1",
         db=filled,
     )
-    assert (result.exit_code, result.stdout) == (0, "Game recorded in standard period 2026-10.\n")
+    assert (result.exit_code, result.stdout) == (
+        0,
+        "Game 5 recorded in standard period 2026-10.\n",
+    )
+    logged = json.loads(run("log", "--format", "json", db=filled).stdout)
+    assert [
+        (e["action"], e["period"], e["summary"]) for e in logged if e["action"] == "add-game"
+    ] == [("add-game", "2026-10", "game 5")]
 
 
 def test_close_period_reports_what_it_published(filled: str) -> None:
@@ -362,7 +369,12 @@ def test_usage_errors_exit_2_with_one_line(filled: str, arguments: list[str]) ->
 def test_closing_twice_is_refused(filled: str) -> None:
     assert run("close-period", "2026-10", db=filled).exit_code == 0
     again = run("close-period", "2026-10", db=filled)
-    assert (again.exit_code, again.stderr) == (1, "error: period 2026-10 is already closed.\n")
+    assert again.exit_code == 1
+    assert again.stderr == (
+        "error: period 2026-10 is already closed; correct a game of it with `ledger "
+        "correct-game GAME` (`ledger games --period 2026-10` lists them), add a missed one "
+        "with `ledger add-game --late`, or reopen it with `ledger reopen-period 2026-10`.\n"
+    )
 
 
 def test_a_game_in_a_closed_period_is_refused(filled: str) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import getpass
 import json
 import random
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -226,7 +227,11 @@ def test_a_deleted_game_and_a_late_game_equal_a_ledger_built_with_them(
     assert gone.new_result is None
     assert gone.rerated is not None
     assert list(gone.rerated.versions) == [Period(2026, 9), Period(2026, 10)]
-    assert added.versions == {Period(2026, 8): 2, Period(2026, 9): 3, Period(2026, 10): 3}
+    assert added.rerated.versions == {
+        Period(2026, 8): 2,
+        Period(2026, 9): 3,
+        Period(2026, 10): 3,
+    }
 
     _build(scratch, [g for g in games if g != deleted] + [late])
     assert _lists(ledger) == _lists(scratch)
@@ -389,23 +394,23 @@ def test_corrections_on_the_command_line_with_diff_versions_and_log(
         "correct-game",
         *["close"] * 3,  # the services log the closes that built the ledger, too
     ]
-    table = run("log", db=database_url).stdout
-    assert "correct-game  2026-08" in table
-    assert max(len(line) for line in table.splitlines()) <= 80
+    changes = run("log", db=database_url).stdout.splitlines()
+    assert len(changes) == 6  # one line a change where the table does not fit 80 columns
+    assert "  officer  correct-game 2026-08: " in changes[2]
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["correct-game", "1", "--result", "1-0"], "Missing option '--reason'"),
+        (["correct-game", "1", "--result", "1-0"], "missing --reason"),
         (["correct-game", "1", "--result", "2-0", "--reason", "x"], "result:"),
-        (["correct-game", "0", "--result", "1-0", "--reason", "x"], "GAME"),
+        (["correct-game", "0", "--result", "1-0", "--reason", "x"], "game:"),
         (["delete-game", "424242", "--reason", "x"], "no game with ID 424242"),
         (["rerate", "--from", "2026-13", "--reason", "x"], "from:"),
-        (["rerate", "--from", "2026-10", "--reason", " "], "--reason"),
+        (["rerate", "--from", "2026-10", "--reason", " "], "reason:"),
         (["rerate", "--from", "2026-10", "--reason", "x"], "has no published list"),
         (["diff", "--period", "2026-10"], "no standard list was published for period 2026-10"),
-        (["list", "--version", "0"], "--version"),
+        (["list", "--version", "0"], "version:"),
         (
             ["add-game", "--white", "1", "--black", "2", "--result", "1-0",
              "--date", "2026-09-01", "--late"],
@@ -422,7 +427,7 @@ def test_bad_correction_commands_give_one_line(
     assert len(result.output.strip().splitlines()) == 1
 
 
-def test_the_log_records_imports_merges_closes_and_reopens(
+def test_the_log_records_imports_merges_games_closes_and_reopens(
     database_url: str, tmp_path: Path
 ) -> None:
     roster = tmp_path / "players.csv"
@@ -450,13 +455,20 @@ def test_the_log_records_imports_merges_closes_and_reopens(
     assert [(e["action"], e["operator"], e["reason"]) for e in logged] == [
         ("reopen", "alice", "wrong result"),
         ("close", "alice", None),
+        ("add-game", getpass.getuser(), None),
         ("merge", getpass.getuser(), "one person"),
         ("import-players", "bob", None),
     ]
     assert logged[1]["period"] == "2026-10"
     assert "games rated 1" in logged[1]["summary"]
-    assert "kept id 2; kept name Berg, Bo; dropped id 3" in logged[2]["summary"]
-    assert logged[3]["summary"] == "kind players; file name players.csv; rows 3"
+    assert logged[2]["summary"] == "game 1"
+    assert "kept id 2; kept name Berg, Bo; dropped id 3" in logged[3]["summary"]
+    assert logged[4]["summary"] == "kind players; file name players.csv; rows 3; duplicates 1"
+    assert logged[4]["counts"] == {"rows": 3, "duplicates": 1}
+    assert logged[1]["counts"]["games_rated"] == 1
+    assert {"kept_id": 2, "dropped_id": 3}.items() <= logged[3]["counts"].items()
+    for entry in logged:
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00", entry["at"])
     newest = run("log", "--limit", "1", "--action", "close", "--format", "csv", db=database_url)
     assert newest.stdout.splitlines()[1].split(",")[2:5] == ["alice", "close", "standard"]
 

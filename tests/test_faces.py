@@ -12,6 +12,7 @@ from sqlalchemy import select
 from ledger import queries
 from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.errors import Hint, InvalidInput, NotFound
+from ledger.queries.log import counts
 from ledger.services import closing, reopening
 from ledger.services.activity import Author
 from ledger.storage.database import Ledger
@@ -62,6 +63,50 @@ def test_query_errors_speak_of_the_data_and_the_cli_adds_the_command(
     assert shown.stderr == (
         "error: no standard list has been published yet; close a period first "
         "(`ledger close-period YYYY-MM`).\n"
+    )
+
+
+def test_a_hint_about_a_rapid_list_names_the_rapid_pool(ledger: Ledger, database_url: str) -> None:
+    shown = run("list", "--pool", "rapid", db=database_url)
+    assert shown.stderr == (
+        "error: no rapid list has been published yet; close a period first "
+        "(`ledger close-period YYYY-MM --pool rapid`).\n"
+    )
+    event = run("event", "Blitz Open", "--pool", "blitz", db=database_url)
+    assert event.stderr == (
+        "error: no blitz event named 'Blitz Open'; `ledger events --pool blitz` lists the events.\n"
+    )
+
+
+def test_closing_a_closed_period_hints_at_correcting_and_reopening(
+    ledger: Ledger, database_url: str
+) -> None:
+    ann, bob = player(ledger, "Ann", rating=2000), player(ledger, "Bob", rating=1900)
+    game(ledger, ann, bob, "1-0", "2026-09-05", pool=Pool.RAPID)
+    close(ledger, "2026-09", Pool.RAPID)
+    again = run("close-period", "2026-09", "--pool", "rapid", db=database_url)
+    assert again.exit_code == 1
+    assert again.stderr == (
+        "error: period 2026-09 is already closed; correct a game of it with `ledger "
+        "correct-game GAME` (`ledger games --period 2026-09 --pool rapid` lists them), add a "
+        "missed one with `ledger add-game --late --pool rapid`, or reopen it with `ledger "
+        "reopen-period 2026-09 --pool rapid`.\n"
+    )
+
+
+def test_closing_past_an_open_period_names_it_and_its_pool(
+    ledger: Ledger, database_url: str
+) -> None:
+    ann, bob = player(ledger, "Ann", rating=2000), player(ledger, "Bob", rating=1900)
+    game(ledger, ann, bob, "1-0", "2026-09-05", pool=Pool.BLITZ)
+    close(ledger, "2026-09", Pool.BLITZ)
+    game(ledger, bob, ann, "1-0", "2026-10-05", pool=Pool.BLITZ)
+    game(ledger, ann, bob, "0-1", "2026-11-06", pool=Pool.BLITZ)
+    refused = run("close-period", "2026-11", "--pool", "blitz", db=database_url)
+    assert refused.exit_code == 1
+    assert refused.stderr == (
+        "error: period 2026-10 holds games and is still open; close it first "
+        "(`ledger close-period 2026-10 --pool blitz`).\n"
     )
 
 
@@ -169,3 +214,41 @@ def test_a_refused_change_logs_nothing(ledger: Ledger, two_lists: dict[str, int]
 )
 def test_a_results_score_from_either_side(result: GameResult, white: int, black: int) -> None:
     assert (result.score(True), result.score(False)) == (white, black)
+
+
+@pytest.mark.parametrize(
+    ("summary", "expected"),
+    [
+        ("kind players; file name players.csv; rows 3", {"rows": 3}),
+        (
+            "kept id 2; kept name Berg, Bo; dropped id 3; dropped name Berg, B; games moved 4",
+            {"kept_id": 2, "dropped_id": 3, "games_moved": 4},
+        ),
+        (
+            "versions 2026-10: 2, 2026-11: 1; games rated 3; players rated 2",
+            {"versions": {"2026-10": 2, "2026-11": 1}, "games_rated": 3, "players_rated": 2},
+        ),
+        (
+            "game id 5; old result 1-0; new result 0-1; rerated (versions 2026-10: 2; "
+            "games rated 3; players rated 2)",
+            {
+                "game_id": 5,
+                "rerated": {"versions": {"2026-10": 2}, "games_rated": 3, "players_rated": 2},
+            },
+        ),
+        (
+            "file name list.zip; rated standard: 10, rapid: 3; replaced yes",
+            {"rated": {"standard": 10, "rapid": 3}},
+        ),
+        ("file name 2026.csv; event rapid 2026; games rated 2", {"games_rated": 2}),
+        ("", {}),
+    ],
+    ids=["import", "merge", "rerate", "correction", "fide-list", "names-with-numbers", "empty"],
+)
+def test_the_logs_counts_are_fields(summary: str, expected: dict[str, object]) -> None:
+    assert counts(summary) == expected
+
+
+def test_times_in_json_are_iso_8601_with_the_zone() -> None:
+    moment = dt.datetime(2026, 11, 3, 10, 15)
+    assert json.loads(queries.to_json({"at": moment})) == {"at": "2026-11-03T10:15:00+00:00"}

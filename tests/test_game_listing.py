@@ -30,12 +30,15 @@ def _ledger(ledger: Ledger) -> dict[str, int]:
 def test_games_say_whether_and_why_each_was_rated(ledger: Ledger, database_url: str) -> None:
     _ledger(ledger)
     listed = json.loads(run("games", "--format", "json", db=database_url).stdout)
-    assert [(g["id"], g["event"], g["round"], g["result"], g["rated"]) for g in listed] == [
-        (1, "Club", 1, "1-0", "rated"),
-        (2, "Club", 2, "0-1", "toward Black's first rating (8.2)"),
-        (3, "Club", 3, "1/2-1/2", "no: both unrated"),
-        (4, "Club", 4, "+/-", "no: forfeit"),
-        (5, "Autumn Cup", 1, "1-0", "open"),
+    shown = [
+        (g["id"], g["event"], g["round"], g["result"], g["rated"], g["status"]) for g in listed
+    ]
+    assert shown == [
+        (1, "Club", 1, "1-0", "rated", "rated"),
+        (2, "Club", 2, "0-1", "toward Black's first rating (8.2)", "toward-first-rating"),
+        (3, "Club", 3, "1/2-1/2", "no: both unrated", "both-unrated"),
+        (4, "Club", 4, "+/-", "no: forfeit", "forfeit"),
+        (5, "Autumn Cup", 1, "1-0", "open", "open"),
     ]
 
 

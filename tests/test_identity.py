@@ -501,8 +501,15 @@ def test_find_says_when_nothing_matches(muellers: Ledger, database_url: str) -> 
             "error: pool: unknown pool 'bullet'; use one of standard, rapid, blitz.",
             id="unknown pool",
         ),
-        pytest.param(["find"], 2, "error: Missing argument 'NAME'.", id="no name"),
-        pytest.param(["merge-players", "1"], 2, "error: Missing argument 'DROP'.", id="one ID"),
+        pytest.param(
+            ["find"], 2, "error: missing NAME; `ledger find --help` shows an example.", id="no name"
+        ),
+        pytest.param(
+            ["merge-players", "1"],
+            2,
+            "error: missing DROP; `ledger merge-players --help` shows an example.",
+            id="one ID",
+        ),
     ],
 )
 def test_bad_identity_commands(

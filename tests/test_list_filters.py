@@ -221,6 +221,7 @@ def test_every_older_list_matches_the_rules_with_ranks_and_movement(ledger: Ledg
                 )
                 for g in games
             ],
+            allow_repeat=True,
         )
     for period in periods:
         if not _is_closed(ledger, period):

@@ -12,7 +12,7 @@ from ledger.core.domain import ByeKind, GameResult
 from ledger.storage.database import Ledger, open_ledger
 from ledger.storage.models import Bye, Event, Game, Player
 
-from builders import fingerprint, run
+from builders import ALLOW_REPEAT_HINT, fingerprint, run
 
 DATA = Path(__file__).parent / "data"
 SWISS = DATA / "trf" / "swiss.trf"
@@ -251,7 +251,10 @@ def test_the_same_pgn_game_twice_refuses_the_file(database_url: str, tmp_path: P
     before = fingerprint(database_url)
     refused = run("import-pgn", str(path), db=database_url)
     assert refused.exit_code == 1
-    assert refused.stderr == "error: twice.pgn:10: the same game as twice.pgn:1.\n"
+    assert refused.stderr.splitlines() == [
+        "error: twice.pgn:10: the same game as twice.pgn:1.",
+        f"error: {ALLOW_REPEAT_HINT}",
+    ]
     assert fingerprint(database_url) == before
 
 
@@ -303,6 +306,7 @@ def test_export_trf_refuses_two_games_of_one_player_in_a_round(database_url: str
             "Club",
             "--round",
             "1",
+            "--allow-repeat",
             db=database_url,
         )
         assert played.exit_code == 0, played.stderr

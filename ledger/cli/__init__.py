@@ -2,24 +2,28 @@
 
 No SQL and no rating logic here. Errors are printed by one boundary (`LedgerGroup`) as
 `error: <message>` on stderr, with the command to run next where the error has a hint:
-exit 1 for a refused request, 2 for a usage error (Typer's own exceptions carry that code).
+exit 1 for a refused request, 2 for a usage error (Typer's own exceptions carry that code;
+`ledger.cli.usage` words them as the ledger's own lines).
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Any
+from importlib import metadata
+from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer import _click
 
 from ledger import render
 from ledger.cli import corrections, formats, identity, reading, recording, schema, serving
 from ledger.cli.options import DbOption
+from ledger.cli.usage import CommandGroup
+from ledger.core.domain import Pool
 from ledger.core.errors import Hint, InvalidInput, LedgerError, RejectedRecords
 
 
-class LedgerGroup(TyperGroup):
+class LedgerGroup(CommandGroup):
     """The command group with the ledger's one error boundary."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
@@ -32,10 +36,16 @@ class LedgerGroup(TyperGroup):
                 render.error(line)
             if len(refused.problems) > 1:
                 render.error(f"{len(refused.problems)} problems; nothing was written.")
+            if refused.hint is not None:
+                render.error(_RECORD_HINTS[refused.hint])
             sys.exit(1)
         except LedgerError as refused:
             render.error(_in_our_words(refused))
             sys.exit(1)
+        except _click.exceptions.NoArgsIsHelpError as help_shown:
+            if help_shown.format_message().strip():
+                render.message(help_shown.format_message())
+            sys.exit(0)
         except typer.TyperException as failure:
             render.error(" ".join(failure.format_message().split()))
             sys.exit(failure.exit_code)
@@ -46,21 +56,37 @@ class LedgerGroup(TyperGroup):
 
 
 _HINTS = {
-    Hint.CLOSE_A_PERIOD: "{}; close a period first (`ledger close-period YYYY-MM`).",
-    Hint.EARLIER_VERSIONS: "{} with --version.",
-    Hint.EVENTS: "{}; `ledger events` lists the events.",
+    Hint.CLOSE_A_PERIOD: "{message}; close a period first (`ledger close-period YYYY-MM{pool}`).",
+    Hint.CLOSE_EARLIER: "{message}; close it first (`ledger close-period {period}{pool}`).",
+    Hint.CORRECT_OR_REOPEN: "{message}; correct a game of it with `ledger correct-game GAME` "
+    "(`ledger games --period {period}{pool}` lists them), add a missed one with "
+    "`ledger add-game --late{pool}`, or reopen it with `ledger reopen-period {period}{pool}`.",
+    Hint.EARLIER_VERSIONS: "{message} with --version.",
+    Hint.EVENTS: "{message}; `ledger events{pool}` lists the events.",
     Hint.LIVE_IS_NEWEST: "live: give --live without --period, --as-of or --version.",
     Hint.PERIOD_OR_DAY: "as-of: give --period or --as-of, not both.",
     Hint.VERSION_OF_A_PERIOD: "version: give --version with --period, not with --as-of.",
 }
-"""What the command line says of a refusal with a hint: `{}` is the message, without its
-final full stop; the request checks are worded by the options that make the request."""
+"""What the command line says of a refusal with a hint: `{message}` is the message, without
+its final full stop; `{pool}` the option that names the pool concerned (none for standard,
+the default), `{period}` the period concerned; the request checks are worded by the options
+that make the request."""
+
+
+_RECORD_HINTS = {
+    Hint.ALLOW_REPEAT: "a game played again (a match of several games on one day, or in one "
+    "round) is recorded with --allow-repeat.",
+}
+"""The line the command line adds below the problems of a refused file or game."""
 
 
 def _in_our_words(refused: LedgerError) -> str:
     if refused.hint is None:
         return str(refused)
-    return _HINTS[refused.hint].format(str(refused).removesuffix("."))
+    pool = "" if refused.pool in (None, Pool.STANDARD) else f" --pool {refused.pool}"
+    return _HINTS[refused.hint].format(
+        message=str(refused).removesuffix("."), pool=pool, period=refused.period
+    )
 
 
 def _refuse_undecodable(arguments: list[str]) -> None:
@@ -73,9 +99,11 @@ def _refuse_undecodable(arguments: list[str]) -> None:
 
 app = typer.Typer(
     cls=LedgerGroup,
-    help="A rating ledger for chess federations: FIDE rating periods and published lists.",
+    name="ledger",
+    help="A rating ledger for chess federations: FIDE rating periods and published lists.\n\n"
+    "Example: `ledger demo`, then `ledger list --top 10`. `ledger COMMAND --help` shows a "
+    "command's options and an example.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_show_locals=False,
 )
 app.add_typer(recording.app)
@@ -87,8 +115,23 @@ app.add_typer(serving.app)
 app.add_typer(schema.app, name="db")
 
 
+def _show_version(shown: bool) -> None:
+    if shown:
+        render.message(f"ledger {metadata.version('ledger')}")
+        raise typer.Exit()
+
+
 @app.callback()
-def root(ctx: typer.Context, db: DbOption = None) -> None:
+def root(
+    ctx: typer.Context,
+    db: DbOption = None,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", is_eager=True, callback=_show_version, help="Show the version and exit."
+        ),
+    ] = False,
+) -> None:
     """Record players and games, close monthly rating periods, publish rating lists."""
     ctx.obj = db
 

@@ -19,12 +19,13 @@ from ledger.cli.options import (
     reading,
     writing,
 )
+from ledger.cli.usage import Commands
 from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.records import LARGEST_ID
 from ledger.services import corrections
 from ledger.services.activity import Author
 
-app = typer.Typer()
+app = Commands()
 
 GameArgument = Annotated[
     int,
@@ -37,13 +38,21 @@ def correct_game(
     ctx: typer.Context,
     game: GameArgument,
     result: Annotated[
-        str, typer.Option("--result", help="The right result: 1-0, 0-1, 1/2-1/2, +/-, -/+ or -/-.")
+        str,
+        typer.Option(
+            "--result",
+            metavar="RESULT",
+            help="The right result: 1-0, 0-1, 1/2-1/2 (½-½, =); forfeits +/-, -/+ or -/-.",
+        ),
     ],
     reason: ReasonOption,
     operator: OperatorOption = None,
     db: DbOption = None,
 ) -> None:
-    """Correct a game's result; a game of a closed period is re-rated with every later list."""
+    """Correct a game's result; a game of a closed period is re-rated with every later list.
+
+    Example: ledger correct-game 17 --result 0-1 --reason 'arbiter report'
+    """
     the_result = parse("result", GameResult.parse, result)
     with writing(ctx, db) as session:
         by = Author(operator, reason)
@@ -59,7 +68,10 @@ def delete_game(
     operator: OperatorOption = None,
     db: DbOption = None,
 ) -> None:
-    """Delete a game; a game of a closed period is re-rated with every later list."""
+    """Delete a game; a game of a closed period is re-rated with every later list.
+
+    Example: ledger delete-game 17 --reason 'game not played'
+    """
     with writing(ctx, db) as session:
         deleted = corrections.delete_game(session, game, now(), Author(operator, reason))
     render.corrected(deleted)
@@ -76,7 +88,10 @@ def rerate(
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """Re-rate a closed period and every later one, publishing each list's next version."""
+    """Re-rate a closed period and every later one, publishing each list's next version.
+
+    Example: ledger rerate --from 2026-09 --reason 'corrected K factors'
+    """
     the_period = parse("from", Period.parse, start)
     with writing(ctx, db) as session:
         rerated = corrections.rerate(session, pool, the_period, now(), Author(operator, reason))
@@ -89,16 +104,22 @@ def diff(
     period: Annotated[str, typer.Option("--period", metavar="YYYY-MM", help="The list's period.")],
     from_version: Annotated[
         int | None,
-        typer.Option("--from-version", min=1, help="Default: the version before the current."),
+        typer.Option(
+            "--from-version", metavar="N", min=1, help="Default: the version before the current."
+        ),
     ] = None,
     to_version: Annotated[
-        int | None, typer.Option("--to-version", min=1, help="Default: the current version.")
+        int | None,
+        typer.Option("--to-version", metavar="N", min=1, help="Default: the current version."),
     ] = None,
     output: FormatOption = render.Format.TABLE,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """What a re-rate changed on a list: players new, removed, changed and unchanged."""
+    """What a re-rate changed on a list: players new, removed, changed and unchanged.
+
+    Example: ledger diff --period 2026-10
+    """
     the_period = parse("period", Period.parse, period)
     with reading(ctx, db) as session:
         changes = queries.list_diff(session, pool, the_period, from_version, to_version)
@@ -109,15 +130,26 @@ def diff(
 def log_(
     ctx: typer.Context,
     limit: Annotated[
-        int | None, typer.Option("--limit", min=1, max=LARGEST_ID, help="The newest N.")
+        int | None,
+        typer.Option("--limit", metavar="N", min=1, max=LARGEST_ID, help="The newest N."),
     ] = None,
     action: Annotated[
-        str | None, typer.Option("--action", help="Only one kind, e.g. close or rerate.")
+        str | None,
+        typer.Option(
+            "--action",
+            metavar="ACTION",
+            help="Only one kind: close, rerate, reopen, correct-game, delete-game, late-game, "
+            "edit-player, merge, import-players, import-games, import-pgn, import-trf or "
+            "import-fide-list.",
+        ),
     ] = None,
     output: FormatOption = render.Format.TABLE,
     db: DbOption = None,
 ) -> None:
-    """Every close, re-rate, reopen, correction, import and merge, newest first."""
+    """Every close, re-rate, reopen, correction, import and merge, newest first.
+
+    Example: ledger log --limit 10 --action close --format json
+    """
     with reading(ctx, db) as session:
         records = queries.log_records(session, limit, action)
     render.log_records(records, output)

@@ -13,6 +13,7 @@ import typer
 
 from ledger import queries, render
 from ledger.cli.options import (
+    AllowRepeatOption,
     DbOption,
     ListPeriodOption,
     OperatorOption,
@@ -24,13 +25,14 @@ from ledger.cli.options import (
     reading,
     writing,
 )
+from ledger.cli.usage import Commands
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import InvalidInput
 from ledger.formats import trf
 from ledger.services import imports, list_imports, tournaments
 from ledger.services.activity import Author
 
-app = typer.Typer()
+app = Commands()
 
 FileArgument = Annotated[Path, typer.Argument(metavar="FILE", show_default=False)]
 OutputOption = Annotated[
@@ -55,15 +57,21 @@ def import_trf(
     replace: Annotated[
         bool, typer.Option("--replace", help="Put the report in place of its event's games.")
     ] = False,
+    allow_repeat: AllowRepeatOption = False,
     operator: OperatorOption = None,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """Import a tournament report (TRF16 or TRF-2026): its event, players, games and byes."""
+    """Import a tournament report (TRF16 or TRF-2026): its event, players, games and byes.
+
+    Example: ledger import-trf autumn-cup.trf --check
+    """
     content = _read(file)
     with open_ledger(ctx, db) as ledger, ledger.trial() if check else ledger.transaction() as s:
         by = Author(operator)
-        summary = tournaments.import_trf(s, pool, file.name, content, now(), replace, by)
+        summary = tournaments.import_trf(
+            s, pool, file.name, content, now(), replace, by, allow_repeat
+        )
     render.tournament_imported(summary, check)
 
 
@@ -71,14 +79,19 @@ def import_trf(
 def import_pgn(
     ctx: typer.Context,
     file: FileArgument,
+    allow_repeat: AllowRepeatOption = False,
     operator: OperatorOption = None,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """Import the results of a PGN file's games (from their headers; moves are not kept)."""
+    """Import the results of a PGN file's games (from their headers; moves are not kept).
+
+    Example: ledger import-pgn club-night.pgn --pool blitz
+    """
     content = _read(file)
     with writing(ctx, db) as session:
-        summary = imports.import_pgn(session, pool, file.name, content, now(), Author(operator))
+        by = Author(operator)
+        summary = imports.import_pgn(session, pool, file.name, content, now(), by, allow_repeat)
     render.pgn_imported(summary)
 
 
@@ -98,11 +111,16 @@ def import_fide_list(
     strict: Annotated[
         bool, typer.Option("--strict", help="Refuse the file if any row cannot be read.")
     ] = False,
-    pool: Annotated[Pool, pool_option("The pool of a single-pool file.")] = Pool.STANDARD,
+    pool: Annotated[
+        Pool, pool_option("The pool of a single-pool file: standard, rapid or blitz.")
+    ] = Pool.STANDARD,
     operator: OperatorOption = None,
     db: DbOption = None,
 ) -> None:
-    """Publish a FIDE rating list file (TXT, XML or zipped) as the ledger's list of a period."""
+    """Publish a FIDE rating list file (TXT, XML or zipped) as the ledger's list of a period.
+
+    Example: ledger import-fide-list players_list_xml.zip --period 2026-10
+    """
     the_period = parse_given("period", Period.parse, period)
     with (
         _opened(file) as stream,
@@ -118,15 +136,22 @@ def import_fide_list(
 @app.command("export-list")
 def export_list(
     ctx: typer.Context,
-    output_format: Annotated[ExportFormat, typer.Option("--format", help="File format.")],
+    output_format: Annotated[
+        ExportFormat,
+        typer.Option("--format", metavar="|".join(ExportFormat), help="File format."),
+    ],
     period: ListPeriodOption = None,
     pool: Annotated[
-        Pool | None, pool_option("Default: standard; FIDE formats: all three pools.")
+        Pool | None,
+        pool_option("standard, rapid or blitz; default: standard; FIDE formats: all three."),
     ] = None,
     output: OutputOption = None,
     db: DbOption = None,
 ) -> None:
-    """Write a published rating list as CSV, JSON or FIDE's TXT or XML layout."""
+    """Write a published rating list as CSV, JSON or FIDE's TXT or XML layout.
+
+    Example: ledger export-list --format fide-txt --period 2026-10 -o nov2026.txt
+    """
     the_period = parse_given("period", Period.parse, period)
     with reading(ctx, db) as session:
         if output_format in (ExportFormat.CSV, ExportFormat.JSON):
@@ -151,7 +176,10 @@ def export_trf(
     output: OutputOption = None,
     db: DbOption = None,
 ) -> None:
-    """Write an event as a TRF16 tournament report."""
+    """Write an event as a TRF16 tournament report.
+
+    Example: ledger export-trf 'Autumn Cup' -o autumn-cup.trf
+    """
     with reading(ctx, db) as session:
         report = queries.tournament_report(session, pool, event)
     with _written(output) as out:

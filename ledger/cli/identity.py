@@ -22,11 +22,12 @@ from ledger.cli.options import (
     reading,
     writing,
 )
+from ledger.cli.usage import Commands
 from ledger.core.domain import Period, Pool
 from ledger.services import edits, merges
 from ledger.services.activity import Author
 
-app = typer.Typer()
+app = Commands()
 
 
 @app.command("find")
@@ -43,7 +44,10 @@ def find(
     db: DbOption = None,
 ) -> None:
     """Find players by name (any word order, accents and case ignored, words may be cut
-    short) or by ledger or FIDE ID, with their current rating."""
+    short) or by ledger or FIDE ID, with their current rating.
+
+    Example: ledger find carl magn
+    """
     query = " ".join(name)
     with reading(ctx, db) as session:
         found = queries.find_players(session, query, pool)
@@ -61,7 +65,10 @@ def merge_players(
     operator: OperatorOption = None,
     db: DbOption = None,
 ) -> None:
-    """Merge two records of one person: DROP's games, byes and rating history move to KEEP."""
+    """Merge two records of one person: DROP's games, byes and rating history move to KEEP.
+
+    Example: ledger merge-players 101 205 --reason 'same person, entered twice'
+    """
     with writing(ctx, db) as session:
         result = merges.merge_players(session, keep, drop, now(), Author(operator, reason))
     render.merged(result)
@@ -73,13 +80,15 @@ def edit_player(
     player: PlayerArgument,
     reason: ReasonOption,
     name: Annotated[
-        str | None, typer.Option("--name", help="The name, e.g. 'Carlsen, Magnus'.")
+        str | None, typer.Option("--name", metavar="NAME", help="The name, e.g. 'Carlsen, Magnus'.")
     ] = None,
     federation: FederationOption = None,
-    title: Annotated[str | None, typer.Option("--title", help="E.g. GM; '' removes it.")] = None,
+    title: Annotated[
+        str | None, typer.Option("--title", metavar="TITLE", help="E.g. GM; '' removes it.")
+    ] = None,
     sex: Annotated[str | None, typer.Option("--sex", metavar="M|F")] = None,
     birth_year: Annotated[int | None, typer.Option("--birth-year", metavar="YYYY")] = None,
-    fide_id: Annotated[int | None, typer.Option("--fide-id")] = None,
+    fide_id: Annotated[int | None, typer.Option("--fide-id", metavar="ID")] = None,
     carried_from: Annotated[
         str | None,
         typer.Option(
@@ -91,7 +100,10 @@ def edit_player(
     operator: OperatorOption = None,
     db: DbOption = None,
 ) -> None:
-    """Correct a player's details; a new federation or title shows from the next list."""
+    """Correct a player's details; a new federation or title shows from the next list.
+
+    Example: ledger edit-player 101 --federation ENG --reason 'transfer'
+    """
     edit = edits.PlayerEdit(
         name,
         federation,

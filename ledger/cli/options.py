@@ -42,11 +42,21 @@ def pool_option(help: str) -> Any:
 
 
 PoolOption = Annotated[Pool, pool_option("Rating pool: standard, rapid or blitz.")]
-FormatOption = Annotated[render.Format, typer.Option("--format", help="Output format.")]
+FormatOption = Annotated[
+    render.Format, typer.Option("--format", metavar="|".join(render.Format), help="Output format.")
+]
 ListPeriodOption = Annotated[
     str | None, typer.Option("--period", metavar="YYYY-MM", help="Default: the newest.")
 ]
 FederationOption = Annotated[str | None, typer.Option("--federation", metavar="XXX")]
+AllowRepeatOption = Annotated[
+    bool,
+    typer.Option(
+        "--allow-repeat",
+        help="Record a game even if the ledger holds the same one, or the player a game in "
+        "that round: a game played again (a match of several games on one day).",
+    ),
+]
 PlayerArgument = Annotated[
     int,
     typer.Argument(metavar="PLAYER", min=1, max=LARGEST_ID, help="The player's ledger ID."),

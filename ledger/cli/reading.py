@@ -19,11 +19,12 @@ from ledger.cli.options import (
     pool_option,
     reading,
 )
+from ledger.cli.usage import Commands
 from ledger.core import calculator
 from ledger.core.domain import Period, Pool, parse_date
 from ledger.core.records import LARGEST_ID
 
-app = typer.Typer()
+app = Commands()
 
 
 @app.command("list")
@@ -37,18 +38,23 @@ def list_(
     version: Annotated[
         int | None,
         typer.Option(
-            "--version", min=1, help="An earlier version of a re-rated list (1: the original)."
+            "--version",
+            metavar="N",
+            min=1,
+            help="An earlier version of a re-rated list (1: the original).",
         ),
     ] = None,
-    top: Annotated[int | None, typer.Option("--top", min=1, help="Only the first N rows.")] = None,
+    top: Annotated[
+        int | None, typer.Option("--top", metavar="N", min=1, help="Only the first N rows.")
+    ] = None,
     federation: FederationOption = None,
     women: Annotated[bool, typer.Option("--women")] = False,
     juniors: Annotated[bool, typer.Option("--juniors", help="Born in the last 20 years.")] = False,
     girls: Annotated[bool, typer.Option("--girls")] = False,
     active: Annotated[bool, typer.Option("--active", help="Hide inactive players.")] = False,
-    title: Annotated[str | None, typer.Option("--title", help="E.g. GM.")] = None,
-    min_rating: Annotated[int | None, typer.Option("--min-rating")] = None,
-    max_rating: Annotated[int | None, typer.Option("--max-rating")] = None,
+    title: Annotated[str | None, typer.Option("--title", metavar="TITLE", help="E.g. GM.")] = None,
+    min_rating: Annotated[int | None, typer.Option("--min-rating", metavar="RATING")] = None,
+    max_rating: Annotated[int | None, typer.Option("--max-rating", metavar="RATING")] = None,
     live: Annotated[
         bool,
         typer.Option("--live", help="Unofficial: the newest list plus the games recorded since."),
@@ -57,7 +63,10 @@ def list_(
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """Show a published rating list, highest rating first, optionally filtered."""
+    """Show a published rating list, highest rating first, optionally filtered.
+
+    Example: ledger list --federation NOR --juniors --top 10 --format csv
+    """
     request = queries.ListRequest(
         pool,
         parse_given("period", Period.parse, period),
@@ -79,7 +88,7 @@ def games(
     ctx: typer.Context,
     player: Annotated[
         int | None,
-        typer.Option("--player", min=1, max=LARGEST_ID, help="A player's ledger ID."),
+        typer.Option("--player", metavar="ID", min=1, max=LARGEST_ID, help="A player's ledger ID."),
     ] = None,
     event: Annotated[
         str | None, typer.Option("--event", metavar="TEXT", help="Part of the event's name.")
@@ -89,7 +98,10 @@ def games(
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """List recorded games with their IDs, and whether and why each was rated."""
+    """List recorded games with their IDs, and whether and why each was rated.
+
+    Example: ledger games --player 101 --period 2026-10 --format json
+    """
     only = queries.GameFilter(player, event, parse_given("period", Period.parse, period))
     with reading(ctx, db) as session:
         listed = queries.game_listing(session, pool, only)
@@ -110,7 +122,10 @@ def explain(
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """Show how a player's published change came about, game by game (FIDE's calculation)."""
+    """Show how a player's published change came about, game by game (FIDE's calculation).
+
+    Example: ledger explain 'Carlsen, Magnus' --period 2026-10
+    """
     the_period = parse_given("period", Period.parse, period)
     with reading(ctx, db) as session:
         explained = queries.explain(session, pool, queries.one_player(session, player), the_period)
@@ -122,10 +137,15 @@ def player(
     ctx: typer.Context,
     player: NamedPlayerArgument,
     output: FormatOption = render.Format.TABLE,
-    pool: Annotated[Pool | None, pool_option("Only this pool; default: all.")] = None,
+    pool: Annotated[
+        Pool | None, pool_option("Only this pool (standard, rapid or blitz); default: all.")
+    ] = None,
     db: DbOption = None,
 ) -> None:
-    """Show a player's card: standing, rank, K, peak, history, chart and live rating."""
+    """Show a player's card: standing, rank, K, peak, history, chart and live rating.
+
+    Example: ledger player 101 --pool blitz
+    """
     with reading(ctx, db) as session:
         card = queries.player_card(session, queries.one_player(session, player), pool)
     render.player_card(card, output)
@@ -133,30 +153,38 @@ def player(
 
 @app.command("calc")
 def calc(
-    rating: Annotated[int, typer.Option("--rating", help="The player's rating.")],
+    rating: Annotated[int, typer.Option("--rating", metavar="RATING", help="The player's rating.")],
     opponents: Annotated[
         str | None,
-        typer.Option("--opponents", help='Per game, as FIDE rates: "2100:1,1950:0.5,1800:0".'),
+        typer.Option(
+            "--opponents",
+            metavar="RATING:SCORE,...",
+            help='Per game, as FIDE rates: "2100:1,1950:0.5,1800:0".',
+        ),
     ] = None,
     average: Annotated[
-        int | None, typer.Option("--average", help="Quick estimate: the opponents' average.")
+        int | None,
+        typer.Option("--average", metavar="RATING", help="Quick estimate: the opponents' average."),
     ] = None,
     score: Annotated[
-        str | None, typer.Option("--score", help="Quick estimate: points scored, e.g. 5.5.")
+        str | None,
+        typer.Option("--score", metavar="POINTS", help="Quick estimate: points scored, e.g. 5.5."),
     ] = None,
     games: Annotated[
         int | None,
         typer.Option(
             "--games",
+            metavar="N",
             help="With --average: games played. With --opponents: rated games completed (for K).",
         ),
     ] = None,
     k: Annotated[
-        int | None, typer.Option("--k", help="K; default: from the options below.")
+        int | None, typer.Option("--k", metavar="K", help="K; default: from the options below.")
     ] = None,
     birth_year: Annotated[int | None, typer.Option("--birth-year", metavar="YYYY")] = None,
     games_completed: Annotated[
-        int | None, typer.Option("--games-completed", help="Rated games completed (for K).")
+        int | None,
+        typer.Option("--games-completed", metavar="N", help="Rated games completed (for K)."),
     ] = None,
     ever_2400: Annotated[bool, typer.Option("--ever-2400")] = False,
     logistic: Annotated[
@@ -171,7 +199,10 @@ def calc(
     output: FormatOption = render.Format.TABLE,
     pool: PoolOption = Pool.STANDARD,
 ) -> None:
-    """The FIDE rating calculator: change, new rating, expected and break-even scores."""
+    """The FIDE rating calculator: change, new rating, expected and break-even scores.
+
+    Example: ledger calc --rating 1850 --opponents 2100:1,1950:0.5,1800:0 --games-completed 40
+    """
     request = calculator.Request(
         rating=rating,
         k=k,
@@ -194,16 +225,25 @@ def stats(
     ctx: typer.Context,
     period: ListPeriodOption = None,
     start: Annotated[
-        int, typer.Option("--from", min=0, max=4000, help="Lowest rating counted in bands.")
+        int,
+        typer.Option(
+            "--from", metavar="RATING", min=0, max=4000, help="Lowest rating counted in bands."
+        ),
     ] = 2200,
     band: Annotated[
-        int, typer.Option("--band", min=1, max=4000, help="Band width in rating points.")
+        int,
+        typer.Option(
+            "--band", metavar="POINTS", min=1, max=4000, help="Band width in rating points."
+        ),
     ] = 50,
     output: FormatOption = render.Format.TABLE,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """The distribution of a published list in rating bands, with its totals."""
+    """The distribution of a published list in rating bands, with its totals.
+
+    Example: ledger stats --period 2026-10 --from 2000 --band 100
+    """
     the_period = parse_given("period", Period.parse, period)
     with reading(ctx, db) as session:
         report = queries.list_statistics(session, pool, the_period, start, band)
@@ -215,14 +255,18 @@ def federations(
     ctx: typer.Context,
     period: ListPeriodOption = None,
     top: Annotated[
-        int, typer.Option("--top", min=1, help="How many active players make the average.")
+        int,
+        typer.Option("--top", metavar="N", min=1, help="How many active players make the average."),
     ] = queries.federations.TOP_PLAYERS,
     women: Annotated[bool, typer.Option("--women", help="Women only.")] = False,
     output: FormatOption = render.Format.TABLE,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """Federations ranked by the average rating of their best active players."""
+    """Federations ranked by the average rating of their best active players.
+
+    Example: ledger federations --top 10 --women
+    """
     the_period = parse_given("period", Period.parse, period)
     with reading(ctx, db) as session:
         ranking = queries.federation_ranking(session, pool, the_period, top, women)
@@ -232,14 +276,17 @@ def federations(
 @app.command("peaks")
 def peaks(
     ctx: typer.Context,
-    min_rating: Annotated[int | None, typer.Option("--min-rating")] = None,
+    min_rating: Annotated[int | None, typer.Option("--min-rating", metavar="RATING")] = None,
     federation: FederationOption = None,
     women: Annotated[bool, typer.Option("--women")] = False,
     output: FormatOption = render.Format.TABLE,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """The all-time list by peak published rating, with the list each peak was reached on."""
+    """The all-time list by peak published rating, with the list each peak was reached on.
+
+    Example: ledger peaks --min-rating 2500 --federation NOR
+    """
     with reading(ctx, db) as session:
         rows = queries.peaks(session, pool, min_rating, federation, women)
     render.peaks(rows, output)
@@ -248,7 +295,7 @@ def peaks(
 @app.command("history")
 def history(
     ctx: typer.Context,
-    rank: Annotated[int, typer.Option("--rank", help="The rank to follow.")] = 1,
+    rank: Annotated[int, typer.Option("--rank", metavar="N", help="The rank to follow.")] = 1,
     federation: FederationOption = None,
     women: Annotated[bool, typer.Option("--women", help="The rank among women.")] = False,
     active: Annotated[
@@ -261,7 +308,10 @@ def history(
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """Who held a rank on each published list, and for how many lists."""
+    """Who held a rank on each published list, and for how many lists.
+
+    Example: ledger history --rank 1 --summary
+    """
     with reading(ctx, db) as session:
         if summary:
             holders = queries.rank_summary(session, pool, rank, federation, women, active)
@@ -280,7 +330,10 @@ def periods(
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """Every rating period: open or closed, games recorded and rated, who closed it, versions."""
+    """Every rating period: open or closed, games recorded and rated, who closed it, versions.
+
+    Example: ledger periods --pool rapid
+    """
     with reading(ctx, db) as session:
         rows = queries.period_overview(session, pool)
     render.period_overview(rows, pool, output)
@@ -294,13 +347,18 @@ def events(
     ] = None,
     player: Annotated[
         int | None,
-        typer.Option("--player", min=1, max=LARGEST_ID, help="Events of this ledger ID."),
+        typer.Option(
+            "--player", metavar="ID", min=1, max=LARGEST_ID, help="Events of this ledger ID."
+        ),
     ] = None,
     output: FormatOption = render.Format.TABLE,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """Events with their dates, players, games, category and whether they are rated."""
+    """Events with their dates, players, games, category and whether they are rated.
+
+    Example: ledger events --period 2026-10
+    """
     only = queries.EventFilter(parse_given("period", Period.parse, period), player)
     with reading(ctx, db) as session:
         rows = queries.event_listing(session, pool, only)
@@ -315,7 +373,10 @@ def event(
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """An event's cross-table, average rating and category, performances and changes."""
+    """An event's cross-table, average rating and category, performances and changes.
+
+    Example: ledger event 'Autumn Cup' --format csv
+    """
     with reading(ctx, db) as session:
         table = queries.cross_table(session, pool, name)
     render.cross_table(table, output)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 
 from ledger import queries, render
 from ledger.cli.options import (
+    AllowRepeatOption,
     DbOption,
     FederationOption,
     NoteOption,
@@ -19,6 +21,7 @@ from ledger.cli.options import (
     reading,
     writing,
 )
+from ledger.cli.usage import Commands
 from ledger.core import records
 from ledger.core.domain import GameResult, Period, Pool, parse_date
 from ledger.core.errors import InvalidInput
@@ -26,33 +29,48 @@ from ledger.services import closing, corrections, games, imports, players, reope
 from ledger.services.activity import Author
 from ledger.services.demo import DEMO_URL, build_demo
 
-app = typer.Typer()
+app = Commands()
 
 
 @app.command("add-player")
 def add_player(
     ctx: typer.Context,
-    name: Annotated[str, typer.Option("--name", help="Full name, e.g. 'Carlsen, Magnus'.")],
-    id: Annotated[int | None, typer.Option("--id", help="Ledger ID; default: next free.")] = None,
-    fide_id: Annotated[int | None, typer.Option("--fide-id")] = None,
+    name: Annotated[
+        str, typer.Option("--name", metavar="NAME", help="Full name, e.g. 'Carlsen, Magnus'.")
+    ],
+    id: Annotated[
+        int | None, typer.Option("--id", metavar="ID", help="Ledger ID; default: next free.")
+    ] = None,
+    fide_id: Annotated[int | None, typer.Option("--fide-id", metavar="ID")] = None,
     federation: FederationOption = None,
     sex: Annotated[str | None, typer.Option("--sex", metavar="M|F")] = None,
-    title: Annotated[str | None, typer.Option("--title")] = None,
+    title: Annotated[
+        str | None, typer.Option("--title", metavar="TITLE", help="E.g. GM, WIM.")
+    ] = None,
     birth_year: Annotated[int | None, typer.Option("--birth-year", metavar="YYYY")] = None,
     rating: Annotated[
-        int | None, typer.Option("--rating", help="Starting published rating; default unrated.")
+        int | None,
+        typer.Option(
+            "--rating", metavar="RATING", help="Starting published rating; default unrated."
+        ),
     ] = None,
     games_completed: Annotated[
-        int | None, typer.Option("--games", help="Rated games completed (with --rating).")
+        int | None,
+        typer.Option("--games", metavar="N", help="Rated games completed (with --rating)."),
     ] = None,
     ever_2400: Annotated[
         bool, typer.Option("--ever-2400", help="The published rating has reached 2400.")
     ] = False,
-    peak: Annotated[int | None, typer.Option("--peak", help="Peak published rating.")] = None,
+    peak: Annotated[
+        int | None, typer.Option("--peak", metavar="RATING", help="Peak published rating.")
+    ] = None,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """Add a player; prints the new player's ID."""
+    """Add a player; prints the new player's ID.
+
+    Example: ledger add-player --name 'Hansen, Ola' --federation NOR --sex M --birth-year 2008
+    """
     player = records.new_player(
         name=name,
         id=id,
@@ -68,8 +86,9 @@ def add_player(
         today=now().date(),
     )
     with writing(ctx, db) as session:
-        (player_id,) = players.add_players(session, pool, [player])
-    render.message(str(player_id))
+        added = players.add_player(session, pool, player)
+    render.message(str(added.id))
+    render.warnings(added.duplicates)
 
 
 @app.command("add-game")
@@ -78,23 +97,37 @@ def add_game(
     white: Annotated[int, typer.Option("--white", metavar="ID", help="White's ledger ID.")],
     black: Annotated[int, typer.Option("--black", metavar="ID", help="Black's ledger ID.")],
     result: Annotated[
-        str, typer.Option("--result", help="1-0, 0-1, 1/2-1/2 (½-½, =), +/-, -/+ or -/-.")
+        str,
+        typer.Option(
+            "--result",
+            metavar="RESULT",
+            help="1-0, 0-1, 1/2-1/2 (½-½, =); forfeits +/-, -/+ or -/-.",
+        ),
     ],
-    date: Annotated[str, typer.Option("--date", metavar="YYYY-MM-DD")],
-    event: Annotated[str | None, typer.Option("--event", help="Event name.")] = None,
-    round: Annotated[int | None, typer.Option("--round")] = None,
+    date: Annotated[
+        str, typer.Option("--date", metavar="YYYY-MM-DD", help="The day it was played.")
+    ],
+    event: Annotated[
+        str | None, typer.Option("--event", metavar="NAME", help="Event name.")
+    ] = None,
+    round: Annotated[int | None, typer.Option("--round", metavar="N")] = None,
     late: Annotated[
         bool,
         typer.Option(
             "--late", help="The game's period is closed: add it and re-rate (needs --reason)."
         ),
     ] = False,
+    allow_repeat: AllowRepeatOption = False,
     reason: NoteOption = None,
     operator: OperatorOption = None,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """Record a game's result; with --late, a game of a closed period, re-rating from it."""
+    """Record a game's result and print its ID; with --late, a game of a closed period,
+    re-rating from it.
+
+    Example: ledger add-game --white 101 --black 102 --result 1/2-1/2 --date 2026-10-03
+    """
     if late != (reason is not None):
         raise InvalidInput("reason: --late and --reason go together: a late game needs a reason.")
     game = records.new_game(
@@ -107,17 +140,18 @@ def add_game(
         today=now().date(),
     )
     with writing(ctx, db) as session:
+        by = Author(operator, reason)
         if late:
-            by = Author(operator, reason)
-            rerated = corrections.add_late_game(session, pool, game, now(), by)
+            late_game = corrections.add_late_game(session, pool, game, now(), by, allow_repeat)
+            added = late_game.game
         else:
-            (period,) = games.add_games(session, pool, [game])
+            added = games.add_game(session, pool, game, now(), by, allow_repeat)
+    render.message(f"Game {added.game} recorded in {pool} period {added.period}.")
     if late:
-        render.rerated(rerated)
-        return
-    render.message(f"Game recorded in {pool} period {period}.")
+        render.rerated(late_game.rerated)
 
 
+Summary = TypeVar("Summary", bound=imports.ImportSummary)
 FileArgument = Annotated[
     Path, typer.Argument(exists=True, dir_okay=False, readable=True, metavar="FILE.csv")
 ]
@@ -131,20 +165,29 @@ def import_players(
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """Import players from CSV: id,name,federation,sex,title,birth_year,rating,games,ever_2400."""
-    _import(ctx, db, pool, file, imports.import_players, operator)
+    """Import players from CSV: id,name,federation,sex,title,birth_year,rating,games,ever_2400.
+
+    Example: ledger import-players players.csv
+    """
+    imported = _import(ctx, db, pool, file, imports.import_players, operator)
+    render.warnings(imported.duplicates)
 
 
 @app.command("import-games")
 def import_games(
     ctx: typer.Context,
     file: FileArgument,
+    allow_repeat: AllowRepeatOption = False,
     operator: OperatorOption = None,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """Import games from CSV: date,white,black,result[,event,round]."""
-    _import(ctx, db, pool, file, imports.import_games, operator)
+    """Import games from CSV: date,white,black,result[,event,round].
+
+    Example: ledger import-games october.csv --pool rapid
+    """
+    service = functools.partial(imports.import_games, allow_repeat=allow_repeat)
+    _import(ctx, db, pool, file, service, operator)
 
 
 def _import(
@@ -152,13 +195,14 @@ def _import(
     db: str | None,
     pool: Pool,
     file: Path,
-    service: imports.ImportService,
+    service: imports.ImportService[Summary],
     operator: str | None,
-) -> None:
+) -> Summary:
     content = file.read_bytes()
     with writing(ctx, db) as session:
         summary = service(session, pool, file.name, content, now(), Author(operator))
-    render.message(f"Imported {summary.rows} {summary.kind} from {summary.file_name}.")
+    render.file_imported(summary)
+    return summary
 
 
 @app.command("close-period")
@@ -169,7 +213,10 @@ def close_period(
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """Rate every game of a period and publish the new rating list."""
+    """Rate every game of a period and publish the new rating list.
+
+    Example: ledger close-period 2026-10
+    """
     the_period = parse("period", Period.parse, period)
     with writing(ctx, db) as session:
         summary = closing.close_period(session, pool, the_period, now(), Author(operator))
@@ -185,7 +232,10 @@ def reopen_period(
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """Undo the close of the newest closed period, so its games can be corrected."""
+    """Undo the close of the newest closed period, so its games can be corrected.
+
+    Example: ledger reopen-period 2026-10 --reason 'wrong result in round 3'
+    """
     the_period = parse("period", Period.parse, period)
     with writing(ctx, db) as session:
         by = Author(operator, reason)
@@ -208,7 +258,10 @@ def demo(
         typer.Option("--db", metavar="URL", help="Default: sqlite:///ledger-demo.db."),
     ] = None,
 ) -> None:
-    """Build a demo ledger in its own database, close its period and show the top 10."""
+    """Build a demo ledger in its own database, close its period and show the top 10.
+
+    Example: ledger demo, then ledger --db sqlite:///ledger-demo.db list
+    """
     url = db or DEMO_URL
     summary = build_demo(url, pool, replace=db is None, now=now())
     render.closed(summary.closed)

@@ -14,9 +14,10 @@ import typer
 
 from ledger import render
 from ledger.cli.options import DbOption, database_url
+from ledger.cli.usage import Commands
 from ledger.storage.database import URL_VARIABLE, open_reader, shown_url
 
-app = typer.Typer()
+app = Commands()
 
 WEB_APP = "ledger.web:app_from_environment"
 
@@ -25,14 +26,22 @@ WEB_APP = "ledger.web:app_from_environment"
 def serve(
     ctx: typer.Context,
     host: Annotated[
-        str, typer.Option("--host", help="The address to listen on (0.0.0.0: every one).")
+        str,
+        typer.Option(
+            "--host", metavar="ADDRESS", help="The address to listen on (0.0.0.0: every one)."
+        ),
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 8000,
-    workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Worker processes.")] = 1,
+    port: Annotated[int, typer.Option("--port", metavar="PORT", min=1, max=65535)] = 8000,
+    workers: Annotated[
+        int, typer.Option("--workers", metavar="N", min=1, max=64, help="Worker processes.")
+    ] = 1,
     db: DbOption = None,
 ) -> None:
     """Serve the ledger read only on the web: rating lists, players, calculations, events
-    and reports as pages, and the same as a JSON API under /api/v1."""
+    and reports as pages, and the same as a JSON API under /api/v1.
+
+    Example: ledger serve --db sqlite:///ledger-demo.db --port 8080
+    """
     import uvicorn
 
     url = database_url(ctx, db)

@@ -13,8 +13,15 @@ from enum import StrEnum
 class Hint(StrEnum):
     """The next step a face may add to a refusal, in its own words."""
 
+    ALLOW_REPEAT = "allow-repeat"
+    """A game was refused as recorded twice; one played again is recorded on purpose."""
     CLOSE_A_PERIOD = "close-a-period"
     """Nothing is published yet: a period must be closed first."""
+    CLOSE_EARLIER = "close-earlier"
+    """An earlier period (the error's `period`) is still open and must be closed first."""
+    CORRECT_OR_REOPEN = "correct-or-reopen"
+    """A closed period (the error's `period`) is not closed again: its games are corrected,
+    or it is reopened."""
     EARLIER_VERSIONS = "earlier-versions"
     """A withdrawn list's versions can still be read, each by its number."""
     EVENTS = "events"
@@ -29,11 +36,24 @@ class Hint(StrEnum):
 
 
 class LedgerError(Exception):
-    """Something the user asked for cannot be done; the message says why."""
+    """Something the user asked for cannot be done; the message says why.
 
-    def __init__(self, message: str, hint: Hint | None = None) -> None:
+    A hint may concern a pool and a period: the face names them in the next step it gives
+    (the CLI's `--pool rapid`), so the step is the one for the list the error is about.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        hint: Hint | None = None,
+        *,
+        pool: str | None = None,
+        period: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.hint = hint
+        self.pool = pool
+        self.period = period
 
 
 class InvalidInput(LedgerError):
@@ -54,6 +74,6 @@ class RejectedRecords(InvalidInput):
     Each problem is one line, `file:line: message` for imports.
     """
 
-    def __init__(self, problems: list[str]) -> None:
+    def __init__(self, problems: list[str], hint: Hint | None = None) -> None:
         self.problems = problems
-        super().__init__("\n".join(problems))
+        super().__init__("\n".join(problems), hint)

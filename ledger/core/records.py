@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ledger.core.domain import GameResult
@@ -70,19 +70,17 @@ class NewGame:
     """False for a game the arbiter reported as not rated (TRF codes W, D, L)."""
 
 
-def repeated_games(games: Sequence[NewGame]) -> list[str]:
-    """A problem for each game that repeats an earlier one of the same file: the same date,
-    players, event and round (games without a round may repeat: a match of blitz games)."""
-    first_seen: dict[tuple[object, ...], str | None] = {}
-    problems = []
-    for game in games:
-        if game.round is None:
-            continue
-        key = (game.date, game.white, game.black, game.event, game.round)
-        if key in first_seen:
-            problems.append(problem(game.source, f"the same game as {first_seen[key]}."))
-        first_seen.setdefault(key, game.source)
-    return problems
+def same_game_key(
+    date: dt.date, white: int, black: int, event: object, round: int | None
+) -> tuple[object, ...]:
+    """What makes two reports one game: its date, players, colours, event and round; a game
+    with neither event nor round, by its date and its two players alone (in either colour).
+
+    `event` is anything that names one event (its name, or its ledger ID).
+    """
+    if event is None and round is None:
+        return (date, min(white, black), max(white, black))
+    return (date, white, black, event, round)
 
 
 def new_player(

@@ -16,7 +16,7 @@ from typing import Generic, TypeVar
 
 from ledger.core.domain import GameResult, parse_date
 from ledger.core.errors import InvalidInput, RejectedRecords
-from ledger.core.records import NewGame, NewPlayer, new_game, new_player, problem, repeated_games
+from ledger.core.records import NewGame, NewPlayer, new_game, new_player, problem
 
 PLAYER_COLUMNS = (
     "id",
@@ -72,16 +72,15 @@ def read_players(text: str, file_name: str, today: dt.date) -> ReadFile[NewPlaye
 def read_games(text: str, file_name: str, today: dt.date) -> ReadFile[NewGame]:
     """Games from a CSV with header `date,white,black,result` (and optionally `event,round`).
 
-    The same game (date, players, event and round) twice in one file is a problem.
+    A game given twice is refused where games are recorded (`ledger.services.repeats`).
     """
-    read = _read(
+    return _read(
         text,
         file_name,
         GAME_COLUMNS,
         GAME_OPTIONAL_COLUMNS,
         lambda fields, source: _game(fields, source, today),
     )
-    return ReadFile(read.records, read.problems + repeated_games(read.records))
 
 
 def _player(fields: dict[str, str], source: str, today: dt.date) -> NewPlayer:

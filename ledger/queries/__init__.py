@@ -20,8 +20,8 @@ from ledger.queries.explanations import EventTotal, ExplainedGame, Explanation, 
 from ledger.queries.exports import fide_list_file, tournament_report
 from ledger.queries.federations import FederationRanking, FederationRow, federation_ranking
 from ledger.queries.filters import ListFilter
-from ledger.queries.games import GameFilter, ListedGame, game_listing
-from ledger.queries.integrity import check_ledger
+from ledger.queries.games import GameFilter, GameStatus, ListedGame, game_listing
+from ledger.queries.integrity import check_ledger, games_to_review
 from ledger.queries.lists import ListRow, RatingList, Version
 from ledger.queries.log import LogRecord, last_change, log_records
 from ledger.queries.overviews import (
@@ -65,6 +65,7 @@ __all__ = [
     "FirstRating",
     "FoundPlayer",
     "GameFilter",
+    "GameStatus",
     "HistoryRow",
     "ListDiff",
     "ListFilter",
@@ -92,6 +93,7 @@ __all__ = [
     "fide_list_file",
     "find_players",
     "game_listing",
+    "games_to_review",
     "last_change",
     "list_diff",
     "list_size",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import func, select
@@ -14,6 +15,23 @@ from ledger.core.domain import Period, Pool
 from ledger.storage.database import LIKE_ESCAPE, like_escaped
 from ledger.storage.models import Event, Game, GameRating, Player
 from ledger.storage.periods import is_closed, newest_closed_period
+
+
+class GameStatus(StrEnum):
+    """Whether a game was rated, and if not, why: the code beside the listing's words."""
+
+    OPEN = "open"
+    """Its period is open: not rated yet."""
+    RATED = "rated"
+    FORFEIT = "forfeit"
+    """Not played (FIDE 5)."""
+    NOT_RATED_BY_ARBITER = "not-rated-by-arbiter"
+    BOTH_UNRATED = "both-unrated"
+    """Neither player had a rating (FIDE 7.1)."""
+    TOWARD_FIRST_RATING = "toward-first-rating"
+    """It counts toward a player's first rating (FIDE 8.2)."""
+    TOO_FAR_APART = "too-far-apart"
+    """The rating difference is beyond what is rated (FIDE 8.3.1)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +48,8 @@ class ListedGame:
     result: str
     rated: str
     """"rated", or why not (FIDE 5, 8.2, 8.3.1), or "open" while its period is open."""
+    status: GameStatus
+    """The same as a code, for programs."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +109,7 @@ def _listed(row: Any, closed: bool) -> ListedGame:
         game.black_id,
         row[3],
         game.result.value,
-        _rated(game, closed, row.white_expected, row.white_rating, row.black_rating),
+        *_rated(game, closed, row.white_expected, row.white_rating, row.black_rating),
     )
 
 
@@ -99,18 +119,20 @@ def _rated(
     expected: int | None,
     white_rating: int | None,
     black_rating: int | None,
-) -> str:
-    """Whether the close rated the game, and if not, why (FIDE 5, 7.1, 8.3.1)."""
+) -> tuple[str, GameStatus]:
+    """Whether the close rated the game, and if not, why (FIDE 5, 7.1, 8.3.1): in words and
+    as a code."""
     if not closed:
-        return "open"
+        return "open", GameStatus.OPEN
     if not game.result.is_played:
-        return "no: forfeit"
+        return "no: forfeit", GameStatus.FORFEIT
     if not game.rated:
-        return "no: by the arbiter"
+        return "no: by the arbiter", GameStatus.NOT_RATED_BY_ARBITER
     if expected is not None:
-        return "rated"
+        return "rated", GameStatus.RATED
     if white_rating is None and black_rating is None:
-        return "no: both unrated"
+        return "no: both unrated", GameStatus.BOTH_UNRATED
     if white_rating is None or black_rating is None:
-        return f"toward {'White' if white_rating is None else 'Black'}'s first rating (8.2)"
-    return "no: too far apart (8.3.1)"
+        side = "White" if white_rating is None else "Black"
+        return f"toward {side}'s first rating (8.2)", GameStatus.TOWARD_FIRST_RATING
+    return "no: too far apart (8.3.1)", GameStatus.TOO_FAR_APART

@@ -6,6 +6,10 @@ has the close's figures; that each rated list row's arithmetic gives its stored 
 rating again (8.3.2, 8.3.4), that the games it counts are its period's rated games, and that
 they add up to its games completed; that each row's previous rating is the player's rating
 on their row before; and that each player on a list has a standing, their newest list row.
+
+Apart from these disagreements it finds the games to review (`games_to_review`): a game
+recorded twice, and a player's two games in one round of an event, which the ledger
+refuses unless asked (`ledger.services.repeats`) and which may have been asked for.
 """
 
 from __future__ import annotations
@@ -14,13 +18,14 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
-from sqlalchemy import case, func, literal, select, union_all
+from sqlalchemy import and_, case, func, literal, select, union_all
 from sqlalchemy.orm import Session
 
 from ledger.core import rules
 from ledger.core.domain import GameResult, Pool
 from ledger.storage.batches import BATCH_SIZE
 from ledger.storage.models import (
+    Event,
     Game,
     GameRating,
     ListEntry,
@@ -281,4 +286,96 @@ def _standing_problem(pool: Pool, row: Any) -> str | None:
     return (
         f"{pool}: player {row.player_id}'s standing (rating, games, 2400 flag, peak) "
         f"{stored} is not their newest list row's {expected}."
+    )
+
+
+def games_to_review(session: Session) -> list[str]:
+    """Every game that repeats an earlier one (`ledger.core.records.same_game_key`) and
+    every second game of a player in one round of an event, one line each with the games'
+    IDs and whether their period is closed."""
+    lines: list[str] = []
+    for pool in Pool:
+        newest = _newest_closed(session, pool)
+        lines += [
+            f"{pool}: game {row.id} repeats game {row.first} ({row.date}, {row.white_id} v "
+            f"{row.black_id}{_event_and_round(row)}), in {_period_state(row.period, newest)}."
+            for row in session.execute(_repeats(pool))
+        ]
+        lines += [
+            f"{pool}: player {row.player} has two games in round {row.round} of {row.name!r}: "
+            f"games {row.first} and {row.id}, in {_period_state(row.period, newest)}."
+            for row in session.execute(_two_in_a_round(pool))
+        ]
+    return lines
+
+
+def _period_state(period: Any, newest_closed: Any) -> str:
+    closed = newest_closed is not None and period <= newest_closed
+    return f"{'closed' if closed else 'open'} period {period}"
+
+
+def _event_and_round(row: Any) -> str:
+    event = f", {row.name!r}" if row.name is not None else ""
+    return event + (f" round {row.round}" if row.round is not None else "")
+
+
+def _with_first_of_same_game(pool: Pool) -> Any:
+    """The pool's games, each with the lowest ID of the games it is the same game as."""
+    either_colour = and_(
+        Game.event_id.is_(None), Game.round.is_(None), Game.black_id < Game.white_id
+    )
+    low = case((either_colour, Game.black_id), else_=Game.white_id)
+    high = case((either_colour, Game.white_id), else_=Game.black_id)
+    first = func.min(Game.id).over(partition_by=(Game.date, low, high, Game.event_id, Game.round))
+    return (
+        select(
+            Game.id,
+            Game.period,
+            Game.date,
+            Game.white_id,
+            Game.black_id,
+            Game.event_id,
+            Game.round,
+            first.label("first"),
+        )
+        .where(Game.pool == pool)
+        .subquery()
+    )
+
+
+def _repeats(pool: Pool) -> Any:
+    games = _with_first_of_same_game(pool)
+    return (
+        select(games, Event.name)
+        .outerjoin(Event, Event.id == games.c.event_id)
+        .where(games.c.id != games.c.first)
+        .order_by(games.c.id)
+    )
+
+
+def _two_in_a_round(pool: Pool) -> Any:
+    """Each player's games in an event's round after their first, a repeat counted once."""
+    games = _with_first_of_same_game(pool)
+    once = (
+        select(games)
+        .where(
+            games.c.id == games.c.first, games.c.event_id.is_not(None), games.c.round.is_not(None)
+        )
+        .subquery()
+    )
+    sides = union_all(
+        *(
+            select(once.c.id, once.c.period, once.c.event_id, once.c.round, side.label("player"))
+            for side in (once.c.white_id, once.c.black_id)
+        )
+    ).subquery()
+    first = func.min(sides.c.id).over(
+        partition_by=(sides.c.event_id, sides.c.round, sides.c.player)
+    )
+    ranked = select(sides, first.label("first")).subquery()
+    return (
+        select(ranked, Event.name)
+        .join(Event, Event.id == ranked.c.event_id)
+        .where(ranked.c.id != ranked.c.first)
+        .order_by(ranked.c.id, ranked.c.player)
     )

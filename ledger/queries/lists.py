@@ -299,7 +299,7 @@ def published_period(
     """The published list asked for (default: the newest), and whether it is the newest."""
     newest = newest_closed_period(session, pool)
     if newest is None:
-        raise NotFound(f"no {pool} list has been published yet.", Hint.CLOSE_A_PERIOD)
+        raise NotFound(f"no {pool} list has been published yet.", Hint.CLOSE_A_PERIOD, pool=pool)
     period = _in_force(session, pool, as_of) if as_of else period or newest
     if not is_published(session, pool, period):
         raise NotFound(f"no {pool} list was published for period {period}; the newest is {newest}.")

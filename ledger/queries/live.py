@@ -88,7 +88,7 @@ def live_list(
     games recorded since rated."""
     newest = newest_closed_period(session, pool)
     if newest is None:
-        raise NotFound(f"no {pool} list has been published yet.", Hint.CLOSE_A_PERIOD)
+        raise NotFound(f"no {pool} list has been published yet.", Hint.CLOSE_A_PERIOD, pool=pool)
     only = only or EVERYONE
     periods = list(
         session.scalars(

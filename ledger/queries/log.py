@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
@@ -18,12 +19,72 @@ class LogRecord:
 
     id: int
     at: dt.datetime
+    """In UTC, as the ledger stores times (JSON gives it with its zone)."""
     operator: str
     action: str
     pool: Pool | None
     period: Period | None
     reason: str | None
     summary: str
+    counts: dict[str, Counts]
+    """The summary's counts by name (`games_rated`), for programs: a count, a count per key
+    (`versions`: {"2026-10": 2}), or a part's own counts (`rerated`: {...})."""
+
+
+Counts = int | dict[str, "Counts"]
+
+_PART = re.compile(
+    r"(?P<name>[a-z]+(?: [a-z]+)*?) "
+    r"(?P<value>[0-9]+|\((?P<inner>.*)\)|[^\s:,]+: [0-9]+(?:, [^\s:,]+: [0-9]+)*)"
+)
+"""One `name value` part of a summary (`ledger.services.activity.summary`) whose value is a
+count, counts by key (`standard: 3, rapid: 1`), or a part's own summary in parentheses. The
+name is lower-case words, as field names are; other values (names, yes) are not counts."""
+
+
+_TEXT_FIELDS = (
+    "kind",
+    "file name",
+    "event",
+    "name",
+    "kept name",
+    "dropped name",
+    "changed",
+    "affects",
+)
+"""The outcomes' fields that hold text: a name or a file name ending in a number ("event
+rapid 2026") is not a count."""
+
+
+def counts(summary: str) -> dict[str, Counts]:
+    """The counts a summary holds, by name: "games rated 3; file name x.csv" gives
+    {"games_rated": 3}."""
+    found: dict[str, Counts] = {}
+    for part in _parts(summary):
+        matched = _PART.fullmatch(part)
+        if matched is None or part.startswith(tuple(f"{text} " for text in _TEXT_FIELDS)):
+            continue
+        name, value = matched["name"].replace(" ", "_"), matched["value"]
+        if matched["inner"] is not None:
+            found[name] = counts(matched["inner"])
+        elif value.isdigit():
+            found[name] = int(value)
+        else:
+            pairs = (pair.split(": ") for pair in value.split(", "))
+            found[name] = {key: int(number) for key, number in pairs}
+    return found
+
+
+def _parts(summary: str) -> list[str]:
+    """The summary's `; `-separated parts, a part in parentheses kept whole."""
+    parts, depth, start = [], 0, 0
+    for at, character in enumerate(summary):
+        depth += {"(": 1, ")": -1}.get(character, 0)
+        if depth == 0 and summary.startswith("; ", at):
+            parts.append(summary[start:at])
+            start = at + 2
+    parts.append(summary[start:])
+    return parts
 
 
 def log_records(
@@ -42,7 +103,7 @@ def log_records(
     ).order_by(LogEntry.id.desc())
     if action is not None:
         statement = statement.where(LogEntry.action == action)
-    return [LogRecord(*row) for row in session.execute(statement.limit(limit))]
+    return [LogRecord(*row, counts(row.summary)) for row in session.execute(statement.limit(limit))]
 
 
 def last_change(session: Session) -> int:

@@ -227,7 +227,7 @@ def unknown_event(session: Session, pool: Pool, name: str) -> NotFound:
     """The refusal of an event name the pool does not have, naming the nearest ones."""
     nearest = ", ".join(repr(each) for each in nearest_events(session, pool, name))
     alike = f" (the nearest: {nearest})" if nearest else ""
-    return NotFound(f"no {pool} event named {name!r}{alike}.", Hint.EVENTS)
+    return NotFound(f"no {pool} event named {name!r}{alike}.", Hint.EVENTS, pool=pool)
 
 
 NEAREST = 3

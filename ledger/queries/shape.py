@@ -33,9 +33,12 @@ def plain(value: Any) -> Any:
 
 
 def _json_value(value: object) -> object:
-    """JSON for the ledger's values: exact hundredths as numbers, dates and periods as text."""
+    """JSON for the ledger's values: exact hundredths as numbers, dates and periods as text,
+    times in ISO 8601 with their zone (the ledger stores UTC: a time without one is UTC)."""
     if isinstance(value, Decimal):
         return float(value)
+    if isinstance(value, dt.datetime):
+        return (value if value.tzinfo else value.replace(tzinfo=dt.UTC)).isoformat()
     if isinstance(value, dt.date):
         return str(value)
     raise TypeError(f"cannot write {type(value).__name__} as JSON")

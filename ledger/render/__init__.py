@@ -10,6 +10,7 @@ from ledger.render.games import game_listing
 from ledger.render.identity import edited, found_players, merged
 from ledger.render.imports import (
     fide_list_imported,
+    file_imported,
     pgn_imported,
     progress,
     tournament_imported,
@@ -40,6 +41,7 @@ __all__ = [
     "explanation",
     "federation_ranking",
     "fide_list_imported",
+    "file_imported",
     "found_players",
     "game_listing",
     "list_diff",

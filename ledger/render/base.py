@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Sequence
 from decimal import Decimal
@@ -9,7 +10,7 @@ from enum import StrEnum
 from typing import Any
 
 from ledger.core.domain import Period
-from ledger.queries.shape import plain, records_csv, to_csv, to_json
+from ledger.queries.shape import plain, to_csv, to_json
 
 
 class Format(StrEnum):
@@ -26,15 +27,21 @@ def print_csv(rows: Sequence[dict[str, object]], fields: Sequence[str]) -> None:
     sys.stdout.write(to_csv(rows, fields))
 
 
-def print_records(records: Sequence[Any], kind: type[Any], output: Format) -> bool:
+def print_records(
+    records: Sequence[Any], kind: type[Any], output: Format, not_in_csv: tuple[str, ...] = ()
+) -> bool:
     """Records of one dataclass as a JSON array, or as CSV with the dataclass's fields (one
-    header line); False, printing nothing, when the output is a table."""
+    header line) but those `not_in_csv` (fields that a cell cannot hold, or that repeat
+    another column for programs); False, printing nothing, when the output is a table."""
     if output is Format.TABLE:
         return False
+    rows = [plain(record) for record in records]
     if output is Format.JSON:
-        print_json([plain(record) for record in records])
+        print_json(rows)
     else:
-        sys.stdout.write(records_csv(records, kind))
+        fields = [field.name for field in dataclasses.fields(kind)]
+        shown = [name for name in fields if name not in not_in_csv]
+        print_csv([{name: row[name] for name in shown} for row in rows], shown)
     return True
 
 

@@ -11,6 +11,7 @@ from rich.table import Table
 from ledger.core.domain import Pool
 from ledger.queries import ChangedRow, ListDiff, LogRecord, plain
 from ledger.render.base import Format, message, print_json, print_records
+from ledger.render.fitting import Column, compact, fits, fitted
 from ledger.services.corrections import GameCorrected, Rerated
 
 
@@ -58,28 +59,33 @@ def list_diff(diff: ListDiff, output: Format) -> None:
         if players:
             message(f"{label}: {', '.join(str(each) for each in players)}")
     if diff.changed:
-        Console().print(_changed_table(diff.changed))
+        console = Console()
+        console.print(_changed_table(console, diff.changed))
 
 
-def _changed_table(changed: Sequence[ChangedRow]) -> Table:
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    for header, justify in (
-        ("ID", "right"),
-        ("Name", "left"),
-        ("Rating", "right"),
-        ("+/-", "right"),
-        ("Gms", "right"),
-    ):
-        table.add_column(header, justify=justify)  # type: ignore[arg-type]
-    for row in changed:
-        table.add_row(
+_CHANGED_COLUMNS = (
+    Column("ID", "right"),
+    Column("Name", name=True),
+    Column("Rating", "right", no_wrap=True),
+    Column("+/-", "right", spare=2, no_wrap=True),
+    Column("Gms", "right", spare=1, no_wrap=True),
+)
+
+
+def _changed_table(console: Console, changed: Sequence[ChangedRow]) -> Table:
+    rows = [
+        (
             str(row.id),
             row.name,
             f"{row.old_rating} -> {row.new_rating}",
             f"{_change(row.old_change)} -> {_change(row.new_change)}",
             f"{row.old_games} -> {row.new_games}",
         )
-    return table
+        for row in changed
+    ]
+    return fitted(
+        console, _CHANGED_COLUMNS, rows, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True
+    )
 
 
 def _change(change: int | None) -> str:
@@ -87,36 +93,59 @@ def _change(change: int | None) -> str:
 
 
 _LOG_COLUMNS = (
-    ("#", True),
-    ("At (UTC)", True),
-    ("Operator", False),
-    ("Action", True),
-    ("Period", True),
-    ("Reason", False),
-    ("Summary", False),
+    Column("#", "right", no_wrap=True),
+    Column("At (UTC)", no_wrap=True),
+    Column("Operator", no_wrap=True),
+    Column("Action", no_wrap=True),
+    Column("Period", no_wrap=True),
+    Column("Reason", no_wrap=True),
+    Column("Summary", no_wrap=True),
 )
 
 
 def log_records(records: Sequence[LogRecord], output: Format) -> None:
-    if print_records(records, LogRecord, output):
+    """The log as a table where it fits the terminal, else one line a change."""
+    if print_records(records, LogRecord, output, not_in_csv=("counts",)):
         return
     if not records:
         message("The log is empty.")
         return
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    for header, no_wrap in _LOG_COLUMNS:
-        table.add_column(header, justify="right" if header == "#" else "left", no_wrap=no_wrap)
-    for record in records:
-        where = str(record.period or "")
-        if record.pool not in (None, Pool.STANDARD):
-            where = f"{where} {record.pool}".strip()
-        table.add_row(
-            str(record.id),
-            f"{record.at:%Y-%m-%d %H:%M}",
-            record.operator,
-            record.action,
-            where,
-            record.reason or "",
-            record.summary,
-        )
-    Console().print(table)
+    console = Console()
+    rows = [_log_cells(record) for record in records]
+    table = fitted(
+        console,
+        _LOG_COLUMNS,
+        rows,
+        squeeze=False,
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    if fits(console, table):
+        console.print(table)
+    else:
+        compact(console, [_log_line(cells) for cells in rows])
+
+
+def _log_cells(record: LogRecord) -> tuple[str, ...]:
+    where = str(record.period or "")
+    if record.pool not in (None, Pool.STANDARD):
+        where = f"{where} {record.pool}".strip()
+    return (
+        str(record.id),
+        f"{record.at:%Y-%m-%d %H:%M}",
+        record.operator,
+        record.action,
+        where,
+        record.reason or "",
+        record.summary,
+    )
+
+
+def _log_line(cells: tuple[str, ...]) -> str:
+    """A change on one line: "3  2026-11-03 10:15  alice  close 2026-10: games rated 49; ...
+    (why: wrong result)"."""
+    number, at, operator, action, where, reason, summary = cells
+    what = " ".join(part for part in (action, where) if part)
+    why = f" (why: {reason})" if reason else ""
+    return f"{number:>3}  {at}  {operator}  {what}: {summary}{why}"

@@ -6,43 +6,68 @@ from collections.abc import Sequence
 
 from rich import box
 from rich.console import Console
-from rich.table import Table
 
 from ledger.queries import ListedGame
 from ledger.render.base import Format, message, print_records
+from ledger.render.fitting import Column, compact, fits, fitted
 
 
 def game_listing(games: Sequence[ListedGame], output: Format) -> None:
+    """The games as a table: on a narrow terminal without the event, then the round, then the
+    date (one line a game still), so that the players' names stay whole; where even then
+    they do not fit beside each other, one line of text a game."""
     if print_records(games, ListedGame, output):
         return
     if not games:
         message("No games match.")
+        return
+    console = Console()
+    table = fitted(
+        console,
+        _GAME_COLUMNS,
+        [_cells(game) for game in games],
+        squeeze=False,
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    if fits(console, table):
+        console.print(table)
     else:
-        Console().print(_games_table(games))
+        compact(console, [_line(game) for game in games])
 
 
-def _games_table(games: Sequence[ListedGame]) -> Table:
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    for header, justify in (
-        ("ID", "right"),
-        ("Date", "left"),
-        ("Event", "left"),
-        ("Rd", "right"),
-        ("White", "left"),
-        ("Black", "left"),
-        ("Result", "left"),
-        ("Rated", "left"),
-    ):
-        table.add_column(header, justify=justify)  # type: ignore[arg-type]
-    for game in games:
-        table.add_row(
-            str(game.id),
-            str(game.date),
-            game.event or "",
-            str(game.round or ""),
-            f"{game.white_name} ({game.white})",
-            f"{game.black_name} ({game.black})",
-            game.result,
-            game.rated,
-        )
-    return table
+_GAME_COLUMNS = (
+    Column("ID", "right", no_wrap=True),
+    Column("Date", spare=3, no_wrap=True),
+    Column("Event", spare=1),
+    Column("Rd", "right", spare=2, no_wrap=True),
+    Column("White", name=True),
+    Column("Black", name=True),
+    Column("Result", no_wrap=True),
+    Column("Rated"),
+)
+
+
+def _cells(game: ListedGame) -> tuple[str, ...]:
+    return (
+        str(game.id),
+        str(game.date),
+        game.event or "",
+        str(game.round or ""),
+        f"{game.white_name} ({game.white})",
+        f"{game.black_name} ({game.black})",
+        game.result,
+        game.rated,
+    )
+
+
+def _line(game: ListedGame) -> str:
+    """A game on one line: "17  2026-10-03  White (1) 1-0 Black (2)  rated  Event, round 3"."""
+    where = ", ".join(
+        part for part in (game.event, f"round {game.round}" if game.round else None) if part
+    )
+    return (
+        f"{game.id:>3}  {game.date}  {game.white_name} ({game.white}) {game.result} "
+        f"{game.black_name} ({game.black})  {game.rated}{'  ' + where if where else ''}"
+    )

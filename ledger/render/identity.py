@@ -12,6 +12,7 @@ from rich.table import Table
 from ledger.core.domain import Pool
 from ledger.queries import FIND_LIMIT, FoundPlayer
 from ledger.render.base import Format, print_records, text
+from ledger.render.fitting import Column, fitted
 from ledger.services.edits import PlayerEdited
 from ledger.services.merges import PlayerMerged
 
@@ -23,12 +24,36 @@ def found_players(found: Sequence[FoundPlayer], query: str, pool: Pool, output: 
     if not found:
         print(f'No player matches "{query}"; try fewer or shorter words, or an ID.')
     else:
-        Console().print(_found_table(found, query, pool))
+        console = Console()
+        console.print(_found_table(console, found, query, pool))
 
 
-def _found_table(found: Sequence[FoundPlayer], query: str, pool: Pool) -> Table:
+def _found_table(console: Console, found: Sequence[FoundPlayer], query: str, pool: Pool) -> Table:
+    """The players found; a narrow terminal leaves out the FIDE ID, then the birth year."""
     more = len(found) >= FIND_LIMIT
-    table = Table(
+    columns = (
+        Column("ID", "right"),
+        Column("FIDE ID", "right", spare=1),
+        Column("Name", name=True),
+        Column("Fed"),
+        Column("Born", "right", spare=2),
+        Column(pool.capitalize(), "right"),
+    )
+    rows = [
+        (
+            str(player.id),
+            text(player.fide_id),
+            player.name,
+            text(player.federation),
+            text(player.birth_year),
+            text(player.rating) or "unrated",
+        )
+        for player in found
+    ]
+    return fitted(
+        console,
+        columns,
+        rows,
         title=f'Players matching "{query}"',
         title_justify="left",
         caption=f"The first {FIND_LIMIT}; add words to narrow the search." if more else None,
@@ -37,18 +62,6 @@ def _found_table(found: Sequence[FoundPlayer], query: str, pool: Pool) -> Table:
         pad_edge=False,
         collapse_padding=True,
     )
-    for header in ("ID", "FIDE ID", "Name", "Fed", "Born", pool.capitalize()):
-        table.add_column(header, justify="left" if header in ("Name", "Fed") else "right")
-    for player in found:
-        table.add_row(
-            str(player.id),
-            text(player.fide_id),
-            player.name,
-            text(player.federation),
-            text(player.birth_year),
-            text(player.rating) or "unrated",
-        )
-    return table
 
 
 _FIELD_NAMES = {

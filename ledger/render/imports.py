@@ -10,11 +10,16 @@ from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from ledger.render.base import message
-from ledger.services.imports import PgnImport
+from ledger.services.imports import ImportSummary, PgnImport
 from ledger.services.list_imports import FideListImport
 from ledger.services.tournaments import TournamentImport
 
 MOST_WARNINGS = 20
+
+
+def file_imported(summary: ImportSummary) -> None:
+    noun = summary.kind.removesuffix("s")
+    message(f"Imported {_count(summary.rows, noun)} from {summary.file_name}.")
 
 
 def tournament_imported(summary: TournamentImport, checked: bool) -> None:

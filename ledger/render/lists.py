@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich import box
-from rich.console import Console, JustifyMethod
+from rich.console import Console
 from rich.table import Table
 
 from ledger.queries import ListRow, RatingList
 from ledger.render.base import Format, list_text, print_records
+from ledger.render.fitting import Column, fitted
 from ledger.services.closing import ClosedPeriod
 
 
@@ -19,25 +20,33 @@ def rating_list(published: RatingList, output: Format) -> None:
     rank that equal ratings share); a filtered one shows the world position and movement
     in place of the list each peak was reached on."""
     if not print_records(published.rows, ListRow, output):
-        Console().print(_list_table(published))
+        console = Console()
+        console.print(_list_table(console, published))
 
 
-def _list_table(published: RatingList) -> Table:
-    table = Table(
+def _list_table(console: Console, published: RatingList) -> Table:
+    """The list's table; on a narrow terminal without the columns names do not fit beside
+    (the list each peak was reached on, the peak, movement, flag, games, K, world position)."""
+    first = (_POSITION, _WORLD) if published.filtered else (_POSITION,)
+    shown = _LIST_COLUMNS[:-1] if published.filtered else _LIST_COLUMNS
+    rows = [
+        (
+            str(row.position),
+            *((_world_cell(row),) if published.filtered else ()),
+            *_list_cells(row)[: len(shown)],
+        )
+        for row in published.rows
+    ]
+    return fitted(
+        console,
+        (*first, *shown),
+        rows,
         title=_title(published),
         title_justify="left",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         collapse_padding=True,
     )
-    columns = (("#", "right"), ("World", "right")) if published.filtered else (("#", "right"),)
-    shown = _LIST_COLUMNS[:-1] if published.filtered else _LIST_COLUMNS
-    for header, justify in (*columns, *shown):
-        table.add_column(header, justify=justify, no_wrap=header != "Name")
-    for row in published.rows:
-        world = (_world_cell(row),) if published.filtered else ()
-        table.add_row(str(row.position), *world, *_list_cells(row)[: len(shown)])
-    return table
 
 
 def _title(published: RatingList) -> str:
@@ -57,19 +66,21 @@ def _world_cell(row: ListRow) -> str:
     return f"{row.world_position}{moved}"
 
 
-_LIST_COLUMNS: Sequence[tuple[str, JustifyMethod]] = (
-    ("ID", "right"),
-    ("Name", "left"),
-    ("Tit", "left"),
-    ("Fed", "left"),
-    ("Rating", "right"),
-    ("+/-", "right"),
-    ("Move", "right"),
-    ("Gms", "right"),
-    ("K", "right"),
-    ("Fl", "left"),
-    ("Peak", "right"),
-    ("on", "left"),
+_POSITION = Column("#", "right", no_wrap=True)
+_WORLD = Column("World", "right", spare=7, no_wrap=True)
+_LIST_COLUMNS: Sequence[Column] = (
+    Column("ID", "right", no_wrap=True),
+    Column("Name", name=True),
+    Column("Tit", no_wrap=True),
+    Column("Fed", no_wrap=True),
+    Column("Rating", "right", no_wrap=True),
+    Column("+/-", "right", no_wrap=True),
+    Column("Move", "right", spare=3, no_wrap=True),
+    Column("Gms", "right", spare=5, no_wrap=True),
+    Column("K", "right", spare=6, no_wrap=True),
+    Column("Fl", spare=4, no_wrap=True),
+    Column("Peak", "right", spare=2, no_wrap=True),
+    Column("on", spare=1, no_wrap=True),
 )
 
 

@@ -19,6 +19,7 @@ from ledger.queries import (
     plain,
 )
 from ledger.render.base import Format, list_text, print_csv, print_json, text
+from ledger.render.fitting import Column, fitted
 
 GAME_FIELDS = tuple(field.name for field in dataclasses.fields(ExplainedGame))
 
@@ -40,9 +41,10 @@ def _explanation_tables(explained: Explanation) -> None:
         f"{explained.name} ({explained.player}), {explained.pool} period {explained.period}: "
         f"rating on the previous list {text(explained.rating_before) or 'none (unrated)'}"
     )
+    every_game = [_event_cells(game) for game in explained.games]
     for event in explained.events:
         games = [game for game in explained.games if game.event == event.event]
-        console.print(_event_table(event.event, games))
+        console.print(_event_table(console, event.event, games, every_game))
         k_part = "" if event.k_times_sum is None else f", K × ΣΔR {event.k_times_sum:+.2f}"
         console.print(f"  ΣΔR {event.sum:+.2f} over {event.games} games{k_part}")
     if explained.k_reason:
@@ -56,41 +58,71 @@ def _explanation_tables(explained: Explanation) -> None:
     if explained.note:
         console.print(explained.note)
     if explained.first_rating is not None:
-        console.print(_pooled_table(explained.first_rating))
+        console.print(_pooled_table(console, explained.first_rating))
         for line in first_rating_lines(explained.first_rating):
             console.print(line)
     elif explained.unrated_games:
         console.print(_unrated_table(explained.unrated_games))
 
 
-def _event_table(event: str | None, games: Sequence[ExplainedGame]) -> Table:
-    table = Table(title=event or "(no event)", title_justify="left", pad_edge=False)
-    for header in ("Rd", "Opponent", "Rtg", "D", "D400", "PD", "Score", "ΔR"):
-        table.add_column(header, justify="left" if header == "Opponent" else "right")
-    for game in games:
-        table.add_row(
-            text(game.round),
-            f"{game.opponent_name} ({game.opponent})",
-            text(game.opponent_rating),
-            text(game.d),
-            text(game.d_capped),
-            "" if game.pd is None else f"{game.pd:.2f}",
-            text(game.score),
-            f"{game.delta:+.2f}" if game.delta is not None else "",
-        )
-    return table
+_EVENT_COLUMNS = (
+    Column("Rd", "right", spare=2),
+    Column("Opponent", name=True),
+    Column("Rtg", "right"),
+    Column("D", "right", spare=1),
+    Column("D400", "right"),
+    Column("PD", "right"),
+    Column("Score", "right"),
+    Column("ΔR", "right"),
+)
+"""A narrow terminal leaves out the difference before the 400-point cap, then the round."""
 
 
-def _pooled_table(pooled: FirstRating) -> Table:
-    table = Table(
-        title=f"Games pooled toward a first rating (8.2), {pooled.since} to {pooled.until}",
+def _event_table(
+    console: Console,
+    event: str | None,
+    games: Sequence[ExplainedGame],
+    every_game: Sequence[tuple[str, ...]],
+) -> Table:
+    """An event's games, with the columns that every event's games fit in."""
+    return fitted(
+        console,
+        _EVENT_COLUMNS,
+        [_event_cells(game) for game in games],
+        chosen_by=every_game,
+        title=event or "(no event)",
         title_justify="left",
         pad_edge=False,
     )
-    for header in ("Period", "Date", "Event", "Opponent", "Rtg", "Score", ""):
-        table.add_column(header, justify="right" if header in ("Rtg", "Score") else "left")
-    for game in pooled.games:
-        table.add_row(
+
+
+def _event_cells(game: ExplainedGame) -> tuple[str, ...]:
+    return (
+        text(game.round),
+        f"{game.opponent_name} ({game.opponent})",
+        text(game.opponent_rating),
+        text(game.d),
+        text(game.d_capped),
+        "" if game.pd is None else f"{game.pd:.2f}",
+        text(game.score),
+        f"{game.delta:+.2f}" if game.delta is not None else "",
+    )
+
+
+_POOLED_COLUMNS = (
+    Column("Period", spare=1),
+    Column("Date"),
+    Column("Event"),
+    Column("Opponent", name=True),
+    Column("Rtg", "right"),
+    Column("Score", "right"),
+    Column(""),
+)
+
+
+def _pooled_table(console: Console, pooled: FirstRating) -> Table:
+    rows = [
+        (
             str(game.period),
             str(game.date),
             game.event or "",
@@ -99,7 +131,16 @@ def _pooled_table(pooled: FirstRating) -> Table:
             str(game.score),
             "" if game.counted else "first event scored 0: disregarded",
         )
-    return table
+        for game in pooled.games
+    ]
+    return fitted(
+        console,
+        _POOLED_COLUMNS,
+        rows,
+        title=f"Games pooled toward a first rating (8.2), {pooled.since} to {pooled.until}",
+        title_justify="left",
+        pad_edge=False,
+    )
 
 
 def first_rating_lines(pooled: FirstRating) -> list[str]:

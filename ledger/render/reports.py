@@ -32,6 +32,7 @@ from ledger.render.base import (
     print_records,
     text,
 )
+from ledger.render.fitting import Column, fitted
 
 
 def calculation(
@@ -214,7 +215,14 @@ def peaks(rows: Sequence[PeakRow], output: Format) -> None:
             str(row.peak),
             list_text(row.peak_period) or "before the ledger",
         ),
-        ("#", "Name", "Tit", "Fed", "Peak", "Reached on"),
+        (
+            Column("#", "right"),
+            Column("Name", name=True),
+            Column("Tit", spare=2),
+            Column("Fed"),
+            Column("Peak", "right"),
+            Column("Reached on", "right", spare=1, no_wrap=True),
+        ),
     )
 
 
@@ -232,7 +240,13 @@ def rank_history(rows: Sequence[RankHolder], output: Format) -> None:
             str(row.rating),
             str(row.lists_held),
         ),
-        ("List", "Name", "Fed", "Rating", "Lists held"),
+        (
+            Column("List", "right", no_wrap=True),
+            Column("Name", name=True),
+            Column("Fed"),
+            Column("Rating", "right"),
+            Column("Lists held", "right", spare=1),
+        ),
     )
 
 
@@ -250,7 +264,13 @@ def rank_summary(rows: Sequence[RankSummary], output: Format) -> None:
             list_text(row.last_period),
             str(row.lists_held),
         ),
-        ("Name", "Fed", "First list", "Last list", "Lists"),
+        (
+            Column("Name", name=True),
+            Column("Fed"),
+            Column("First list", "right", spare=2, no_wrap=True),
+            Column("Last list", "right", spare=1, no_wrap=True),
+            Column("Lists", "right"),
+        ),
     )
 
 
@@ -260,17 +280,16 @@ def _rows_table(
     output: Format,
     kind: type[Any],
     cells: Callable[[Any], tuple[str, ...]],
-    headers: Sequence[str],
+    columns: Sequence[Column],
 ) -> None:
     """A report of plain rows as a table, or as JSON / CSV with the dataclass's fields."""
     if print_records(rows, kind, output):
         return
-    table = Table(title=title, title_justify="left", pad_edge=False)
-    for header in headers:
-        table.add_column(header, justify="left" if header in ("Name", "Tit", "Fed") else "right")
-    for row in rows:
-        table.add_row(*cells(row))
-    Console().print(table)
+    console = Console()
+    shown = [cells(row) for row in rows]
+    console.print(
+        fitted(console, columns, shown, title=title, title_justify="left", pad_edge=False)
+    )
 
 
 def cross_table(table: CrossTable, output: Format) -> None:
@@ -299,20 +318,28 @@ def cross_table(table: CrossTable, output: Format) -> None:
     category = f", category {table.category}" if table.category else ""
     average = f"average rating {table.average_rating}" if table.average_rating else "unrated"
     console = Console()
-    console.print(_standings_table(table, f"{table.event}: {average}{category}"))
+    console.print(_standings_table(console, table, f"{table.event}: {average}{category}"))
     for grid in _rounds_tables(table):
         console.print(grid)
     if not table.rated:
         console.print(f"Period {table.period} is open: the event is not rated yet.")
 
 
-def _standings_table(table: CrossTable, title: str) -> Table:
+_STANDINGS_COLUMNS = (
+    Column("No", "right"),
+    Column("Name", name=True),
+    Column("Fed", spare=2),
+    Column("Rtg", "right"),
+    Column("Pts", "right"),
+    Column("Perf", "right", spare=1),
+    Column("K×ΣΔR", "right"),
+)
+
+
+def _standings_table(console: Console, table: CrossTable, title: str) -> Table:
     """Final standings: score, performance (table 8.1.1) and the change from the event."""
-    standings = Table(title=title, title_justify="left", pad_edge=False)
-    for header in ("No", "Name", "Fed", "Rtg", "Pts", "Perf", "K×ΣΔR"):
-        standings.add_column(header, justify="left" if header in ("Name", "Fed") else "right")
-    for row in table.rows:
-        standings.add_row(
+    rows = [
+        (
             str(row.number),
             row.name,
             row.federation or "",
@@ -321,7 +348,11 @@ def _standings_table(table: CrossTable, title: str) -> Table:
             text(row.performance),
             "" if row.change is None else f"{row.change:+.2f}",
         )
-    return standings
+        for row in table.rows
+    ]
+    return fitted(
+        console, _STANDINGS_COLUMNS, rows, title=title, title_justify="left", pad_edge=False
+    )
 
 
 ROUNDS_PER_GRID = 12

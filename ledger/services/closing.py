@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from ledger.core import rules
 from ledger.core.domain import Period, Pool
-from ledger.core.errors import Conflict
+from ledger.core.errors import Conflict, Hint
 from ledger.services import activity, list_details
 from ledger.services.activity import OS_USER, Author
 from ledger.services.list_details import NO_DETAILS, Details, Shown, carried
@@ -90,7 +90,12 @@ def close_through(
     lock_pool(session, pool)
     newest = newest_closed_period(session, pool)
     if is_closed(period, newest):
-        raise Conflict(f"period {period} is already closed.")
+        raise Conflict(
+            f"period {period} is already closed.",
+            Hint.CORRECT_OR_REOPEN,
+            pool=pool,
+            period=str(period),
+        )
     first = newest + 1 if newest is not None else period
     _refuse_open_games_before(session, pool, first, period, newest)
     if period >= Period.of(now.date()):
@@ -121,8 +126,10 @@ def _refuse_open_games_before(
     earlier = session.scalar(statement)
     if earlier is not None:
         raise Conflict(
-            f"period {earlier} holds games and is still open; close it first "
-            f"(`ledger close-period {earlier}`)."
+            f"period {earlier} holds games and is still open.",
+            Hint.CLOSE_EARLIER,
+            pool=pool,
+            period=str(earlier),
         )
 
 
@@ -177,19 +184,23 @@ def _close_one(
     shown: Mapping[int, Details] | None,
 ) -> None:
     _mark_closed(session, pool, period, now, closed_by)
-    games = session.execute(
-        select(
-            Game.id,
-            Game.white_id,
-            Game.black_id,
-            Game.result,
-            Game.rated,
-            Game.event_id,
-            _EVENT_END,
+    games = (
+        session.connection()
+        .execute(
+            select(
+                Game.id,
+                Game.white_id,
+                Game.black_id,
+                Game.result,
+                Game.rated,
+                Game.event_id,
+                _EVENT_END,
+            )
+            .outerjoin(Event, Event.id == Game.event_id)
+            .where(Game.pool == pool, Game.period == period)
         )
-        .outerjoin(Event, Event.id == Game.event_id)
-        .where(Game.pool == pool, Game.period == period)
-    ).all()
+        .all()
+    )
     standings = _load_standings(session, pool, period, shown)
     game_ratings = [_rate_game(pool, period, game, standings) for game in games]
     insert_rows(session, GameRating, game_ratings)
@@ -260,7 +271,8 @@ def _load_standings(
             PlayerRating, (PlayerRating.player_id == Player.id) & (PlayerRating.pool == pool)
         )
     )
-    return {row[0]: _standing(row, period, shown) for row in session.execute(statement)}
+    rows = session.connection().execute(statement)
+    return {row[0]: _standing(row, period, shown) for row in rows}
 
 
 _STANDING_READ = (

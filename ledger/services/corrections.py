@@ -43,6 +43,14 @@ class Rerated:
 
 
 @dataclass(frozen=True, slots=True)
+class LateGame:
+    """A late game recorded, and the re-rate it made."""
+
+    game: games.AddedGame
+    rerated: Rerated
+
+
+@dataclass(frozen=True, slots=True)
 class GameCorrected:
     """A game corrected or deleted: its result before and after (None: deleted), and the
     re-rate that followed (None for a game of an open period)."""
@@ -194,10 +202,16 @@ def delete_game(
 
 
 def add_late_game(
-    session: Session, pool: Pool, game: NewGame, now: dt.datetime, author: Author = OS_USER
-) -> Rerated:
+    session: Session,
+    pool: Pool,
+    game: NewGame,
+    now: dt.datetime,
+    author: Author = OS_USER,
+    allow_repeat: bool = False,
+) -> LateGame:
     """Record a game reported after its period closed, and re-rate from the earliest period
-    it touches (its own, or that of the event it extends)."""
+    it touches (its own, or that of the event it extends); a repeat of a recorded game is
+    refused unless `allow_repeat` (`ledger.services.repeats`)."""
     lock_pool(session, pool)
     start = games.earliest_period(session, pool, game)
     if not is_closed(start, newest_closed_period(session, pool)):
@@ -205,11 +219,16 @@ def add_late_game(
             f"{pool} period {start} is still open; record the game without --late, it is "
             "rated when the period closes."
         )
+    added: list[games.AddedGame] = []
     rerated = rerate_from(
-        session, pool, start, now, lambda session: games.add_games(session, pool, [game])
+        session,
+        pool,
+        start,
+        now,
+        lambda session: added.append(games.record_game(session, pool, game, allow_repeat)),
     )
     activity.record(session, "late-game", rerated, author, now, pool, min(rerated.versions))
-    return rerated
+    return LateGame(added[0], rerated)
 
 
 def _game(session: Session, game_id: int) -> AnyRow:

@@ -11,13 +11,17 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
-from ledger.core.errors import RejectedRecords
+from ledger.core.errors import Hint, RejectedRecords
 from ledger.core.records import NewGame, problem
+from ledger.services import activity
+from ledger.services.activity import OS_USER, Author
+from ledger.services.repeats import repeat_problems
 from ledger.storage.batches import insert_rows, select_in
 from ledger.storage.database import lock_pool
 from ledger.storage.models import Event, Game, Player
@@ -60,23 +64,76 @@ def add_games(
     games: Sequence[NewGame],
     import_id: int | None = None,
     details: Mapping[str, EventDetails] | None = None,
+    allow_repeat: bool = False,
 ) -> list[Period]:
     """Record `games` in `pool`; returns the periods they fall in.
 
     `details` gives an event's city and federation, and dates that widen those of its
-    games (a report's start and end dates). Nothing is written if any game is refused.
+    games (a report's start and end dates). Nothing is written if any game is refused; a
+    game that repeats one (`ledger.services.repeats`) is refused unless `allow_repeat`.
     """
+    rows = _game_rows(session, pool, games, import_id, details or {}, allow_repeat)
+    insert_rows(session, Game, rows)
+    return sorted({row["period"] for row in rows})
+
+
+@dataclass(frozen=True, slots=True)
+class AddedGame:
+    """A game recorded from the command line: its ledger ID and the period it falls in."""
+
+    game: int
+    pool: Pool
+    period: Period
+
+
+def add_game(
+    session: Session,
+    pool: Pool,
+    game: NewGame,
+    now: dt.datetime,
+    author: Author = OS_USER,
+    allow_repeat: bool = False,
+) -> AddedGame:
+    """Record one game in an open period, as `add_games` does, and log it."""
+    added = record_game(session, pool, game, allow_repeat)
+    activity.record(session, "add-game", added, author, now, pool, added.period)
+    return added
+
+
+def record_game(
+    session: Session, pool: Pool, game: NewGame, allow_repeat: bool = False
+) -> AddedGame:
+    """Record one game as `add_games` does, unlogged (a late game is logged by its re-rate)."""
+    (row,) = _game_rows(session, pool, [game], None, {}, allow_repeat)
+    recorded = Game(**row)
+    session.add(recorded)
+    session.flush()
+    return AddedGame(recorded.id, pool, row["period"])
+
+
+def _game_rows(
+    session: Session,
+    pool: Pool,
+    games: Sequence[NewGame],
+    import_id: int | None,
+    details: Mapping[str, EventDetails],
+    allow_repeat: bool,
+) -> list[dict[str, Any]]:
+    """The games' rows, their events written and their periods opened; refused whole with
+    every problem found."""
     lock_pool(session, pool)
     newest_closed = newest_closed_period(session, pool)
-    events = _plan_events(session, pool, games, details or {})
+    events = _plan_events(session, pool, games, details)
     problems = _unknown_players(session, games) + _closed_period_problems(
         games, events, newest_closed
     )
-    if problems:
-        raise RejectedRecords(problems)
+    repeats = [] if allow_repeat else repeat_problems(session, pool, games, _known(events))
+    if problems or repeats:
+        raise RejectedRecords(problems + repeats, Hint.ALLOW_REPEAT if repeats else None)
     event_ids = _write_events(session, pool, events)
     periods = [events[game.event].period if game.event else Period.of(game.date) for game in games]
-    rows = [
+    open_periods(session, pool, periods)
+    return [
         {
             "pool": pool,
             "period": period,
@@ -91,9 +148,11 @@ def add_games(
         }
         for game, period in zip(games, periods, strict=True)
     ]
-    open_periods(session, pool, periods)
-    insert_rows(session, Game, rows)
-    return sorted(set(periods))
+
+
+def _known(events: Mapping[str, _EventPlan]) -> dict[str, int]:
+    """The ledger IDs of the planned events that are already recorded."""
+    return {name: plan.event.id for name, plan in events.items() if plan.event is not None}
 
 
 def earliest_period(session: Session, pool: Pool, game: NewGame) -> Period:

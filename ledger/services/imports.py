@@ -8,15 +8,16 @@ import hashlib
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ledger.core import names
 from ledger.core.domain import Pool
 from ledger.core.errors import Conflict, InvalidInput, RejectedRecords
-from ledger.core.records import NewGame, NewPlayer, new_game, new_player, repeated_games
+from ledger.core.records import NewGame, NewPlayer, new_game, new_player
 from ledger.formats import csvfiles, texts
 from ledger.formats import pgn as pgnfiles
 from ledger.queries import people
@@ -36,7 +37,17 @@ class ImportSummary:
     rows: int
 
 
-ImportService = Callable[[Session, Pool, str, bytes, dt.datetime, Author], ImportSummary]
+@dataclass(frozen=True, slots=True)
+class PlayersImport(ImportSummary):
+    """A players file imported, with the likely duplicates among its players and of those
+    already in the ledger (`ledger.queries.people.likely_duplicates`)."""
+
+    duplicates: list[str]
+
+
+Summary = TypeVar("Summary", bound=ImportSummary)
+ImportService = Callable[[Session, Pool, str, bytes, dt.datetime, Author], Summary]
+"""An import of a file: the session, pool, file name, content, time and author."""
 
 
 def import_players(
@@ -46,17 +57,17 @@ def import_players(
     content: bytes,
     now: dt.datetime,
     author: Author = OS_USER,
-) -> ImportSummary:
+) -> PlayersImport:
     """Add every player of a players CSV, with their starting ratings in `pool`."""
     text = _text(content, file_name)
     read = csvfiles.read_players(text, file_name, now.date())
     record_import(session, "players", file_name, text, len(read.records), now)
     with _all_problems(read, file_name):
-        add_players(session, pool, read.records)
+        ids = add_players(session, pool, read.records)
     refresh_statistics(session, players=("players", "player_ratings"))
-    return _logged(
-        session, ImportSummary("players", file_name, len(read.records)), author, now, pool
-    )
+    duplicates = people.likely_duplicates(session, ids)
+    summary = PlayersImport("players", file_name, len(read.records), duplicates)
+    return _logged(session, summary, author, now, pool)
 
 
 def import_games(
@@ -66,21 +77,23 @@ def import_games(
     content: bytes,
     now: dt.datetime,
     author: Author = OS_USER,
+    allow_repeat: bool = False,
 ) -> ImportSummary:
-    """Add every game of a games CSV to `pool`."""
+    """Add every game of a games CSV to `pool`; a game the ledger or the file already holds
+    is refused unless `allow_repeat` (`ledger.services.repeats`)."""
     text = _text(content, file_name)
     read = csvfiles.read_games(text, file_name, now.date())
     import_id = record_import(session, "games", file_name, text, len(read.records), now)
     with _all_problems(read, file_name):
-        add_games(session, pool, read.records, import_id)
+        add_games(session, pool, read.records, import_id, allow_repeat=allow_repeat)
     refresh_statistics(session, history=("games", "events"))
     summary = ImportSummary("games", file_name, len(read.records))
     return _logged(session, summary, author, now, pool)
 
 
 def _logged(
-    session: Session, summary: ImportSummary, author: Author, now: dt.datetime, pool: Pool
-) -> ImportSummary:
+    session: Session, summary: Summary, author: Author, now: dt.datetime, pool: Pool
+) -> Summary:
     activity.record(session, f"import-{summary.kind}", summary, author, now, pool)
     return summary
 
@@ -105,9 +118,11 @@ def import_pgn(
     content: bytes,
     now: dt.datetime,
     author: Author = OS_USER,
+    allow_repeat: bool = False,
 ) -> PgnImport:
     """Add the games of a PGN file to `pool` by their headers, matching or creating players
-    (`ledger.services.matching`; names alone where a side has no FIDE ID)."""
+    (`ledger.services.matching`; names alone where a side has no FIDE ID); a game the ledger
+    or the file already holds is refused unless `allow_repeat`."""
     read, problems = pgnfiles.read_pgn(content, file_name)
     if problems:
         raise RejectedRecords(problems)
@@ -117,9 +132,7 @@ def import_pgn(
         session, pool, _pgn_players(read, people_, file_name, now.date()), by_name_alone=True
     )
     games = [_pgn_game(game, people_, players.ids, file_name, now.date()) for game in read]
-    if repeated := repeated_games(games):
-        raise RejectedRecords(repeated)
-    add_games(session, pool, games, import_id)
+    add_games(session, pool, games, import_id, allow_repeat=allow_repeat)
     refresh_statistics(session, players=("players",), history=("games", "events"))
     imported = PgnImport(
         file_name,
@@ -204,13 +217,14 @@ def _all_problems(read: csvfiles.ReadFile[Any], file_name: str) -> Iterator[None
     The records are written inside the caller's transaction, so refusing after the write
     still leaves the ledger unchanged.
     """
-    problems = list(read.problems)
+    problems, hint = list(read.problems), None
     try:
         yield
     except RejectedRecords as refused:
         problems += refused.problems
+        hint = refused.hint
     if problems:
-        raise RejectedRecords(csvfiles.by_line(problems, file_name))
+        raise RejectedRecords(csvfiles.by_line(problems, file_name), hint)
 
 
 def _text(content: bytes, file_name: str) -> str:
@@ -228,10 +242,25 @@ def record_import(
     """Remember the file by its content, refusing a file that was imported before.
 
     The content is compared line by line, so a copy saved with other line endings or
-    trailing blank lines is the same file.
+    trailing blank lines is the same file. The same file imported at the same moment by
+    another process is that file imported before: its record waits for the other import to
+    end, then is refused by the unique content hash (in a savepoint, so the refusal can say
+    so).
     """
     lines = [line.rstrip() for line in text.splitlines()]
     digest = hashlib.sha256("\n".join(lines).strip().encode()).hexdigest()
+    _refuse_imported(session, kind, digest, file_name)
+    record = Import(kind=kind, file_name=file_name, sha256=digest, rows=rows, imported_at=now)
+    try:
+        with session.begin_nested():
+            session.add(record)
+    except IntegrityError:
+        _refuse_imported(session, kind, digest, file_name)
+        raise
+    return record.id
+
+
+def _refuse_imported(session: Session, kind: str, digest: str, file_name: str) -> None:
     earlier = session.scalars(
         select(Import).where(Import.kind == kind, Import.sha256 == digest)
     ).first()
@@ -240,7 +269,3 @@ def record_import(
             f"{file_name} was already imported on {earlier.imported_at:%Y-%m-%d %H:%M} "
             f"(as {earlier.file_name}); nothing was written."
         )
-    record = Import(kind=kind, file_name=file_name, sha256=digest, rows=rows, imported_at=now)
-    session.add(record)
-    session.flush()
-    return record.id

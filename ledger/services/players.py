@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -11,9 +12,25 @@ from ledger.core import names
 from ledger.core.domain import Pool
 from ledger.core.errors import RejectedRecords
 from ledger.core.records import NewPlayer, problem
+from ledger.queries import people
 from ledger.storage.batches import insert_rows, select_in
 from ledger.storage.database import lock_pool
 from ledger.storage.models import Player, PlayerRating
+
+
+@dataclass(frozen=True, slots=True)
+class AddedPlayer:
+    """A player recorded from the command line, and the players they may be already."""
+
+    id: int
+    duplicates: list[str]
+
+
+def add_player(session: Session, pool: Pool, player: NewPlayer) -> AddedPlayer:
+    """Record one new player as `add_players` does, naming the likely duplicates
+    (`ledger.queries.people.likely_duplicates`): a warning, the player is recorded."""
+    (player_id,) = add_players(session, pool, [player])
+    return AddedPlayer(player_id, people.likely_duplicates(session, [player_id]))
 
 
 def add_players(session: Session, pool: Pool, players: Sequence[NewPlayer]) -> list[int]:

@@ -54,11 +54,13 @@ def import_trf(
     now: dt.datetime,
     replace: bool = False,
     author: Author = OS_USER,
+    allow_repeat: bool = False,
 ) -> TournamentImport:
     """Record a TRF report's event, players, games and byes in `pool`.
 
     Refused whole, with every problem by line, if the report is defective; an event already
-    in the ledger is refused unless `replace`, which needs the event's period to be open.
+    in the ledger is refused unless `replace`, which needs the event's period to be open; a
+    game the ledger already holds is refused unless `allow_repeat`.
     """
     report, problems = trf.read_trf(content, file_name)
     if report is None or problems:
@@ -74,7 +76,9 @@ def import_trf(
     details = EventDetails(
         report.event.city, report.event.federation, report.event.start_date, report.event.end_date
     )
-    (period,) = add_games(session, pool, games, import_id, {report.event.name: details})
+    (period,) = add_games(
+        session, pool, games, import_id, {report.event.name: details}, allow_repeat
+    )
     _add_byes(session, pool, report, players.ids, import_id)
     imported = TournamentImport(
         file_name,

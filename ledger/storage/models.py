@@ -175,6 +175,7 @@ class Game(Base):
     """A game as reported. `period` is the rating period it belongs to (FIDE 5).
 
     `rated` is False for a game the arbiter reported as not rated (TRF codes W, D, L).
+    White and date find the recorded games a new one may repeat (`ledger.services.repeats`).
     """
 
     __tablename__ = "games"
@@ -194,6 +195,7 @@ class Game(Base):
     __table_args__ = (
         CheckConstraint("white_id <> black_id", name="two_players"),
         Index("ix_games_pool_period", "pool", "period"),
+        Index("ix_games_white_id_date", "white_id", "date"),
     )
 
 

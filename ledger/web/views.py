@@ -103,7 +103,7 @@ def home(session: Session) -> Home:
 def open_games(session: Session, player_id: int, pool: Pool) -> list[queries.ListedGame]:
     """The player's games recorded in open periods: those the live rating counts."""
     listed = queries.game_listing(session, pool, queries.GameFilter(player=player_id))
-    return [game for game in listed if game.rated == "open"]
+    return [game for game in listed if game.status is queries.GameStatus.OPEN]
 
 
 def calculation_period(which: str) -> Period | None:
