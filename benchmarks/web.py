@@ -1,0 +1,170 @@
+"""Benchmark: the web site and JSON API under a bounded load, on SQLite and PostgreSQL.
+
+Builds (once) a ledger of N players with several closed periods through the bulk services of
+close_period.py: M games in the first month, `--next-games` in each month after (played by a
+twentieth of the list), a few games in the open month. Then starts `ledger serve` with
+`--workers` processes and drives it from a second process on loopback with `--threads`
+client threads, `--requests` requests per page, and prints latency p50/p95/p99 and
+requests per second for each page. Building a million players takes a long while, so the
+ledger is kept (a SQLite file, a PostgreSQL database) and reused by the next run; `--rebuild`
+makes it again. Run by hand:
+
+    python benchmarks/web.py --backend sqlite --sqlite-file /tmp/ledger-web-1m.db
+    python benchmarks/web.py --backend postgresql --database ledger_web_1m
+    python benchmarks/web.py --players 20000 --games 20000 --build-only
+
+Timings are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from pathlib import Path
+
+import psycopg
+from close_period import NOW, PERIOD, games, players, timed
+from sqlalchemy import func, select
+from sqlalchemy.engine import make_url
+
+from ledger.core.domain import Period, Pool
+from ledger.core.records import NewGame
+from ledger.services.closing import close_period
+from ledger.services.games import add_games
+from ledger.services.players import add_players
+from ledger.storage.database import open_ledger
+from ledger.storage.models import Player
+
+CLOSED_MONTHS = 3
+OPEN_MONTH_GAMES = 1_000
+
+
+def closed_months() -> list[Period]:
+    """The periods the built ledger has closed, oldest first; the one after is open."""
+    return [PERIOD - (CLOSED_MONTHS - 1 - back) for back in range(CLOSED_MONTHS)]
+
+
+def build(url: str, player_count: int, game_count: int, next_games: int, seed: int) -> None:
+    """Fill the empty database at `url`: the players, the closed months, the open month."""
+    months = closed_months()
+    print(f"building {player_count:,} players; {game_count:,} games in {months[0]}, ", end="")
+    print(f"{next_games:,} in each of {', '.join(map(str, months[1:]))}", flush=True)
+    randomness = random.Random(seed)
+    ledger = open_ledger(url)
+    roster = players(player_count, randomness)
+
+    def load_players() -> list[int]:
+        with ledger.transaction() as session:
+            return add_players(session, Pool.STANDARD, roster)
+
+    ids = timed("add players (bulk)", load_players)
+    active = randomness.sample(ids, max(2, len(ids) // 20))
+    later = len(months) - 1
+    counts = [game_count, *[next_games] * later]
+    for month, count, who in zip(months, counts, [ids, *[active] * later], strict=True):
+        month_games = games(count, who, randomness, month)
+
+        def load(month_games: list[NewGame] = month_games) -> None:
+            with ledger.transaction() as session:
+                add_games(session, Pool.STANDARD, month_games)
+
+        def close(month: Period = month) -> None:
+            with ledger.transaction() as session:
+                close_period(session, Pool.STANDARD, month, NOW)
+
+        timed(f"add {count:,} games in {month}", load)
+        timed(f"close-period {month}", close)
+    open_month = games(OPEN_MONTH_GAMES, active, randomness, months[-1] + 1)
+
+    def load_open_month() -> None:
+        with ledger.transaction() as session:
+            add_games(session, Pool.STANDARD, open_month)
+
+    timed(f"add {OPEN_MONTH_GAMES:,} games in {months[-1] + 1} (open)", load_open_month)
+    ledger.dispose()
+
+
+def sqlite_ledger(path: Path, rebuild: bool, sizes: tuple[int, int, int, int]) -> str:
+    """The URL of the SQLite ledger at `path`, built first when missing (into a side file,
+    renamed at the end, so an interrupted build is never taken for a finished one)."""
+    if path.exists() and not rebuild:
+        print(f"reusing {path}")
+        return f"sqlite:///{path}"
+    building = path.with_name(path.name + ".building")
+    for stale in (building, path):
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(stale) + suffix).unlink(missing_ok=True)
+    build(f"sqlite:///{building}", *sizes)
+    building.rename(path)
+    return f"sqlite:///{path}"
+
+
+def postgresql_ledger(server_url: str, name: str, rebuild: bool, sizes: tuple[int, ...]) -> str:
+    """The URL of the PostgreSQL ledger `name`, built first when missing (into a side
+    database, renamed at the end)."""
+    server = make_url(server_url)
+    admin = {
+        "host": server.host,
+        "port": server.port or 5432,
+        "user": server.username,
+        "password": server.password,
+        "dbname": server.database,
+        "autocommit": True,
+    }
+    building = f"{name}_building"
+    with psycopg.connect(**admin) as connection:  # type: ignore[arg-type]
+        exists = connection.execute(
+            "SELECT 1 FROM pg_database WHERE datname = %s", (name,)
+        ).fetchone()
+        if exists and not rebuild:
+            print(f"reusing database {name}")
+            return server.set(database=name).render_as_string(hide_password=False)
+        for stale in (building, name):
+            connection.execute(f'DROP DATABASE IF EXISTS "{stale}" WITH (FORCE)')  # type: ignore[arg-type]
+        connection.execute(f'CREATE DATABASE "{building}"')  # type: ignore[arg-type]
+    build(server.set(database=building).render_as_string(hide_password=False), *sizes)
+    with psycopg.connect(**admin) as connection:  # type: ignore[arg-type]
+        connection.execute(f'ALTER DATABASE "{building}" RENAME TO "{name}"')  # type: ignore[arg-type]
+    return server.set(database=name).render_as_string(hide_password=False)
+
+
+def player_count(url: str) -> int:
+    ledger = open_ledger(url)
+    try:
+        with ledger.reading() as session:
+            return session.scalar(select(func.count()).select_from(Player)) or 0
+    finally:
+        ledger.dispose()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=1_000_000)
+    parser.add_argument("--games", type=int, default=300_000)
+    parser.add_argument("--next-games", type=int, default=50_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
+    parser.add_argument("--sqlite-file", type=Path, default=Path("ledger-web-bench.db"))
+    parser.add_argument(
+        "--postgresql-url", default="postgresql+psycopg://postgres@127.0.0.1:5432/test"
+    )
+    parser.add_argument("--database", default="ledger_web_bench")
+    parser.add_argument("--rebuild", action="store_true", help="build the ledger again")
+    parser.add_argument("--build-only", action="store_true", help="build, do not serve")
+    arguments = parser.parse_args()
+    sizes = (arguments.players, arguments.games, arguments.next_games, arguments.seed)
+    backends = ("sqlite", "postgresql") if arguments.backend == "both" else (arguments.backend,)
+    for backend in backends:
+        started = time.perf_counter()
+        if backend == "sqlite":
+            url = sqlite_ledger(arguments.sqlite_file, arguments.rebuild, sizes)
+        else:
+            url = postgresql_ledger(
+                arguments.postgresql_url, arguments.database, arguments.rebuild, sizes
+            )
+        print(f"{backend}: {player_count(url):,} players ({time.perf_counter() - started:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
