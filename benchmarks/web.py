@@ -19,8 +19,16 @@ Timings are printed, never asserted.
 from __future__ import annotations
 
 import argparse
+import http.client
 import random
+import socket
+import statistics
+import subprocess
+import sys
+import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
@@ -34,7 +42,7 @@ from ledger.services.closing import close_period
 from ledger.services.games import add_games
 from ledger.services.players import add_players
 from ledger.storage.database import open_ledger
-from ledger.storage.models import Player
+from ledger.storage.models import Game, Player
 
 CLOSED_MONTHS = 3
 OPEN_MONTH_GAMES = 1_000
@@ -121,21 +129,143 @@ def postgresql_ledger(server_url: str, name: str, rebuild: bool, sizes: tuple[in
             print(f"reusing database {name}")
             return server.set(database=name).render_as_string(hide_password=False)
         for stale in (building, name):
-            connection.execute(f'DROP DATABASE IF EXISTS "{stale}" WITH (FORCE)')  # type: ignore[arg-type]
-        connection.execute(f'CREATE DATABASE "{building}"')  # type: ignore[arg-type]
+            connection.execute(f'DROP DATABASE IF EXISTS "{stale}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{building}"')
     build(server.set(database=building).render_as_string(hide_password=False), *sizes)
     with psycopg.connect(**admin) as connection:  # type: ignore[arg-type]
-        connection.execute(f'ALTER DATABASE "{building}" RENAME TO "{name}"')  # type: ignore[arg-type]
+        connection.execute(f'ALTER DATABASE "{building}" RENAME TO "{name}"')
     return server.set(database=name).render_as_string(hide_password=False)
 
 
-def player_count(url: str) -> int:
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """The ledger's players to ask for: some who played in the newest closed month."""
+
+    players: int
+    active: list[int]
+
+
+def sample(url: str, size: int, seed: int) -> Sample:
+    newest = closed_months()[-1]
     ledger = open_ledger(url)
     try:
         with ledger.reading() as session:
-            return session.scalar(select(func.count()).select_from(Player)) or 0
+            count = session.scalar(select(func.count()).select_from(Player)) or 0
+            played = session.scalars(
+                select(Game.white_id).where(Game.period == newest).order_by(Game.id).limit(5_000)
+            ).all()
     finally:
         ledger.dispose()
+    return Sample(count, random.Random(seed).sample(sorted(set(played)), size))
+
+
+def pages(chosen: Sample) -> dict[str, Callable[[int], str]]:
+    """Each page measured: its name and the path of its n-th request (the players vary)."""
+    newest = closed_months()[-1]
+    deep = max(1, min(5_000, chosen.players // 100))
+    day = f"{newest + 1}-01"
+
+    def player(n: int) -> int:
+        return chosen.active[n % len(chosen.active)]
+
+    return {
+        "home page": lambda n: "/",
+        "list page 1": lambda n: "/lists/standard/latest",
+        f"list page {deep:,}": lambda n: f"/lists/standard/latest?page={deep}",
+        "filtered (NOR, women)": lambda n: "/lists/standard/latest?federation=NOR&women=on",
+        "player page": lambda n: f"/players/{player(n)}",
+        "calculation page": lambda n: f"/players/{player(n)}/calculations/standard/{newest}",
+        "API list, 500 rows": lambda n: (
+            f"/api/v1/lists/standard/latest?per_page=500&page={n % 9 + 1}"
+        ),
+        "API rating as of a date": lambda n: f"/api/v1/players/{player(n)}/rating?date={day}",
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Measured:
+    latencies: list[float]
+    seconds: float
+    failures: dict[int, int]
+
+
+def load(port: int, path_of: Callable[[int], str], requests: int, threads: int) -> Measured:
+    """`requests` GETs shared by `threads` clients, each on its own keep-alive connection."""
+    latencies: list[float] = []
+    failures: dict[int, int] = {}
+    lock = threading.Lock()
+    counter = iter(range(requests))
+
+    def client() -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        for n in counter:
+            started = time.perf_counter()
+            connection.request("GET", path_of(n))
+            answer = connection.getresponse()
+            answer.read()
+            took = time.perf_counter() - started
+            with lock:
+                latencies.append(took)
+                if answer.status != 200:
+                    failures[answer.status] = failures.get(answer.status, 0) + 1
+        connection.close()
+
+    workers = [threading.Thread(target=client) for _ in range(threads)]
+    started = time.perf_counter()
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return Measured(latencies, time.perf_counter() - started, failures)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def serve(url: str, workers: int) -> tuple[subprocess.Popen[bytes], int]:
+    """`ledger serve` on a free port, once it answers."""
+    port = free_port()
+    command = [sys.executable, "-m", "ledger", "serve", "--db", url, "--port", str(port)]
+    server = subprocess.Popen([*command, "--workers", str(workers)], stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"ledger serve stopped with status {server.returncode}")
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            connection.request("GET", "/")
+            connection.getresponse().read()
+            return server, port
+        except OSError:
+            time.sleep(0.5)
+    server.terminate()
+    raise SystemExit("ledger serve did not answer in two minutes")
+
+
+def measure(backend: str, url: str, arguments: argparse.Namespace) -> None:
+    chosen = sample(url, 200, arguments.seed)
+    server, port = serve(url, arguments.workers)
+    print(
+        f"{backend}: {chosen.players:,} players; {arguments.workers} workers, "
+        f"{arguments.threads} client threads, {arguments.requests} requests a page"
+    )
+    print(f"  {'page':<26}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'req/s':>9}")
+    try:
+        for name, path_of in pages(chosen).items():
+            load(port, path_of, arguments.warm_up, arguments.threads)
+            measured = load(port, path_of, arguments.requests, arguments.threads)
+            cuts = statistics.quantiles(measured.latencies, n=100, method="inclusive")
+            p50, p95, p99 = (cuts[i] * 1000 for i in (49, 94, 98))
+            rate = len(measured.latencies) / measured.seconds
+            failed = f"  failures: {measured.failures}" if measured.failures else ""
+            print(f"  {name:<26}{p50:9.1f}{p95:9.1f}{p99:9.1f}{rate:9.1f}{failed}", flush=True)
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
 
 
 def main() -> None:
@@ -152,6 +282,10 @@ def main() -> None:
     parser.add_argument("--database", default="ledger_web_bench")
     parser.add_argument("--rebuild", action="store_true", help="build the ledger again")
     parser.add_argument("--build-only", action="store_true", help="build, do not serve")
+    parser.add_argument("--workers", type=int, default=2, help="ledger serve --workers")
+    parser.add_argument("--threads", type=int, default=4, help="client threads")
+    parser.add_argument("--requests", type=int, default=400, help="requests a page")
+    parser.add_argument("--warm-up", type=int, default=20, help="requests a page, not timed")
     arguments = parser.parse_args()
     sizes = (arguments.players, arguments.games, arguments.next_games, arguments.seed)
     backends = ("sqlite", "postgresql") if arguments.backend == "both" else (arguments.backend,)
@@ -163,7 +297,9 @@ def main() -> None:
             url = postgresql_ledger(
                 arguments.postgresql_url, arguments.database, arguments.rebuild, sizes
             )
-        print(f"{backend}: {player_count(url):,} players ({time.perf_counter() - started:.0f} s)")
+        print(f"{backend}: ledger ready ({time.perf_counter() - started:.0f} s)", flush=True)
+        if not arguments.build_only:
+            measure(backend, url, arguments)
 
 
 if __name__ == "__main__":
