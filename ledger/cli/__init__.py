@@ -14,7 +14,7 @@ import typer
 from typer.core import TyperGroup
 
 from ledger import render
-from ledger.cli import corrections, formats, identity, reading, recording, schema
+from ledger.cli import corrections, formats, identity, reading, recording, schema, serving
 from ledger.cli.options import DbOption
 from ledger.core.errors import Hint, InvalidInput, LedgerError, RejectedRecords
 
@@ -83,6 +83,7 @@ app.add_typer(reading.app)
 app.add_typer(formats.app)
 app.add_typer(identity.app)
 app.add_typer(corrections.app)
+app.add_typer(serving.app)
 app.add_typer(schema.app, name="db")
 
 

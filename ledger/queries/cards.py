@@ -7,6 +7,7 @@ rating applies the rules to the games recorded in still-open periods, and is uno
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
@@ -15,6 +16,7 @@ from sqlalchemy.orm import Session, aliased
 from ledger.core import rules
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import NotFound
+from ledger.queries.lists import published_period
 from ledger.queries.pooling import FirstRating, pooled_so_far
 from ledger.storage.models import Game, ListEntry, Player, PlayerRating
 from ledger.storage.periods import newest_closed_period
@@ -242,3 +244,24 @@ def _live(
         return None
     outcome = rules.rate_period(state, newest + 1, rated_games)
     return LiveRating(outcome.state.rating, outcome.change, len(rated_games), newest)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingOnDay:
+    """A player's rating on the list in force on a day (`rating` None: not on that list)."""
+
+    id: int
+    pool: Pool
+    date: dt.date
+    period: Period
+    list_name: str
+    rating: int | None
+
+
+def rating_on(session: Session, player_id: int, pool: Pool, day: dt.date) -> RatingOnDay:
+    """The rating of `player_id` in force on `day`: their row on the newest list published
+    before it, as their history shows it (an unchanged list carries the rating over)."""
+    period, _ = published_period(session, pool, as_of=day)
+    card = player_card(session, player_id, pool)
+    ratings = [row.rating for each in card.pools for row in each.history if row.period == period]
+    return RatingOnDay(player_id, pool, day, period, period.list_name, next(iter(ratings), None))

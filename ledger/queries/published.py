@@ -8,13 +8,20 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field, replace
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Hint, InvalidInput
 from ledger.queries import versions
 from ledger.queries.filters import ListFilter
-from ledger.queries.lists import ORIGINAL, RatingList, published_period, rating_list
+from ledger.queries.lists import (
+    ORIGINAL,
+    RatingList,
+    list_statement,
+    published_period,
+    rating_list,
+)
 from ledger.queries.live import live_list
 
 
@@ -63,3 +70,14 @@ def published_list(session: Session, request: ListRequest) -> RatingList:
     if shown.current:
         return published_list(session, replace(request, period=period, version=None))
     return versions.version_list(session, pool, shown, top, only)
+
+
+def list_size(session: Session, request: ListRequest) -> int:
+    """How many rows the list asked for has within its filter (`top` aside), for paging: a
+    count over a published list; an earlier version and the live list are counted as read."""
+    if request.live or request.version is not None:
+        return len(published_list(session, replace(request, top=None)).rows)
+    period, is_newest = published_period(session, request.pool, request.period, request.as_of)
+    listed = list_statement(request.pool, period, is_newest).subquery()
+    passing = request.only.conditions(listed.c, period)
+    return session.scalar(select(func.count()).select_from(listed).where(*passing)) or 0

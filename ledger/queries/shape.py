@@ -4,9 +4,12 @@ JSON (`--format json`, the web API) goes through here, so they cannot disagree.
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import datetime as dt
+import io
 import json
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -41,3 +44,18 @@ def _json_value(value: object) -> object:
 def to_json(data: object) -> str:
     """Plain data (see `plain`) as JSON text, indented, with non-ASCII names as they are."""
     return json.dumps(data, ensure_ascii=False, indent=2, default=_json_value)
+
+
+def to_csv(rows: Sequence[dict[str, object]], fields: Sequence[str]) -> str:
+    """Plain rows as CSV text with one header line of `fields`."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def records_csv(records: Sequence[Any], kind: type[Any]) -> str:
+    """Records of one dataclass as CSV, with the dataclass's fields as the header."""
+    fields = [field.name for field in dataclasses.fields(kind)]
+    return to_csv([plain(record) for record in records], fields)

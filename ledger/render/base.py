@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import dataclasses
 import sys
 from collections.abc import Sequence
 from decimal import Decimal
@@ -11,7 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from ledger.core.domain import Period
-from ledger.queries.shape import plain, to_json
+from ledger.queries.shape import plain, records_csv, to_csv, to_json
 
 
 class Format(StrEnum):
@@ -25,9 +23,7 @@ def print_json(data: object) -> None:
 
 
 def print_csv(rows: Sequence[dict[str, object]], fields: Sequence[str]) -> None:
-    writer = csv.DictWriter(sys.stdout, fieldnames=fields, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
+    sys.stdout.write(to_csv(rows, fields))
 
 
 def print_records(records: Sequence[Any], kind: type[Any], output: Format) -> bool:
@@ -35,11 +31,10 @@ def print_records(records: Sequence[Any], kind: type[Any], output: Format) -> bo
     header line); False, printing nothing, when the output is a table."""
     if output is Format.TABLE:
         return False
-    rows = [plain(record) for record in records]
     if output is Format.JSON:
-        print_json(rows)
+        print_json([plain(record) for record in records])
     else:
-        print_csv(rows, [field.name for field in dataclasses.fields(kind)])
+        sys.stdout.write(records_csv(records, kind))
     return True
 
 
