@@ -177,7 +177,7 @@ def _open_the_best_players_card(page: Page) -> str:
     surname, _, given = name.partition(", ")
     page.fill("#search-q", f"{given} {surname}")
     page.press("#search-q", "Enter")
-    page.wait_for_load_state()
+    page.wait_for_url(re.compile(r"/(players/\d+|search)"))
     if "/players/" not in page.url:
         page.locator("table.found a", has_text=name).first.click()
     expect(page.locator("h1#player-name")).to_contain_text(name)
