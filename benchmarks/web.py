@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import math
 import random
 import socket
-import statistics
 import subprocess
 import sys
 import threading
@@ -110,7 +110,7 @@ def sqlite_ledger(path: Path, rebuild: bool, sizes: tuple[int, int, int, int]) -
 
 def postgresql_ledger(server_url: str, name: str, rebuild: bool, sizes: tuple[int, ...]) -> str:
     """The URL of the PostgreSQL ledger `name`, built first when missing (into a side
-    database, renamed at the end)."""
+    database, renamed at the end, then vacuumed so that index-only scans serve counts)."""
     server = make_url(server_url)
     admin = {
         "host": server.host,
@@ -134,6 +134,8 @@ def postgresql_ledger(server_url: str, name: str, rebuild: bool, sizes: tuple[in
     build(server.set(database=building).render_as_string(hide_password=False), *sizes)
     with psycopg.connect(**admin) as connection:  # type: ignore[arg-type]
         connection.execute(f'ALTER DATABASE "{building}" RENAME TO "{name}"')
+    with psycopg.connect(**{**admin, "dbname": name}) as connection:  # type: ignore[arg-type]
+        connection.execute("VACUUM ANALYZE")  # what autovacuum does to a settled ledger
     return server.set(database=name).render_as_string(hide_password=False)
 
 
@@ -189,16 +191,22 @@ class Measured:
     failures: dict[int, int]
 
 
-def load(port: int, path_of: Callable[[int], str], requests: int, threads: int) -> Measured:
-    """`requests` GETs shared by `threads` clients, each on its own keep-alive connection."""
+def load(
+    port: int, path_of: Callable[[int], str], requests: int, threads: int, seconds: float
+) -> Measured:
+    """`requests` GETs shared by `threads` clients, each on its own keep-alive connection;
+    no new request is sent after `seconds` (a slow page is measured on fewer)."""
     latencies: list[float] = []
     failures: dict[int, int] = {}
     lock = threading.Lock()
     counter = iter(range(requests))
+    deadline = time.perf_counter() + seconds
 
     def client() -> None:
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
         for n in counter:
+            if time.perf_counter() > deadline:
+                break
             started = time.perf_counter()
             connection.request("GET", path_of(n))
             answer = connection.getresponse()
@@ -217,6 +225,12 @@ def load(port: int, path_of: Callable[[int], str], requests: int, threads: int) 
     for worker in workers:
         worker.join()
     return Measured(latencies, time.perf_counter() - started, failures)
+
+
+def percentile(latencies: list[float], share: int) -> float:
+    """The nearest-rank percentile, in milliseconds."""
+    ordered = sorted(latencies)
+    return ordered[max(0, math.ceil(share * len(ordered) / 100) - 1)] * 1000
 
 
 def free_port() -> int:
@@ -253,16 +267,18 @@ def measure(backend: str, url: str, arguments: argparse.Namespace) -> None:
         f"{backend}: {chosen.players:,} players; {arguments.workers} workers, "
         f"{arguments.threads} client threads, {arguments.requests} requests a page"
     )
-    print(f"  {'page':<26}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'req/s':>9}")
+    print(f"  {'page':<26}{'n':>6}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'req/s':>9}")
     try:
         for name, path_of in pages(chosen).items():
-            load(port, path_of, arguments.warm_up, arguments.threads)
-            measured = load(port, path_of, arguments.requests, arguments.threads)
-            cuts = statistics.quantiles(measured.latencies, n=100, method="inclusive")
-            p50, p95, p99 = (cuts[i] * 1000 for i in (49, 94, 98))
-            rate = len(measured.latencies) / measured.seconds
+            bound = arguments.threads, arguments.seconds
+            load(port, path_of, arguments.warm_up, *bound)
+            measured = load(port, path_of, arguments.requests, *bound)
+            count = len(measured.latencies)
+            p50, p95, p99 = (percentile(measured.latencies, share) for share in (50, 95, 99))
+            rate = count / measured.seconds
             failed = f"  failures: {measured.failures}" if measured.failures else ""
-            print(f"  {name:<26}{p50:9.1f}{p95:9.1f}{p99:9.1f}{rate:9.1f}{failed}", flush=True)
+            figures = f"{count:6}{p50:9.1f}{p95:9.1f}{p99:9.1f}{rate:9.1f}"
+            print(f"  {name:<26}{figures}{failed}", flush=True)
     finally:
         server.terminate()
         server.wait(timeout=60)
@@ -286,6 +302,9 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=4, help="client threads")
     parser.add_argument("--requests", type=int, default=400, help="requests a page")
     parser.add_argument("--warm-up", type=int, default=20, help="requests a page, not timed")
+    parser.add_argument(
+        "--seconds", type=float, default=60, help="at most this long a page (and its warm-up)"
+    )
     arguments = parser.parse_args()
     sizes = (arguments.players, arguments.games, arguments.next_games, arguments.seed)
     backends = ("sqlite", "postgresql") if arguments.backend == "both" else (arguments.backend,)

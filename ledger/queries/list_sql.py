@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import func, literal, select
+from sqlalchemy.orm import aliased
 
 from ledger.core.domain import Period, Pool
 from ledger.storage.batches import AnySelect
@@ -63,9 +64,11 @@ def older_list(pool: Pool, period: Period) -> tuple[AnySelect, AnySelect]:
     row after it (their newest row up to the period). The second part follows the activity
     since the period, not the length of the list or of the history."""
     changed = changed_since(pool, period)
-    unchanged = newest_list(pool, period).where(
-        listed_by(period), PlayerRating.player_id.not_in(changed)
+    later = aliased(ListEntry)
+    changed_later = select(later.player_id).where(
+        later.pool == pool, later.player_id == PlayerRating.player_id, later.period > period
     )
+    unchanged = newest_list(pool, period).where(listed_by(period), ~changed_later.exists())
     return unchanged, list_in_force(pool, period, changed)
 
 
