@@ -161,10 +161,9 @@ def sample(url: str, size: int, seed: int) -> Sample:
     return Sample(count, random.Random(seed).sample(sorted(set(played)), size))
 
 
-def pages(chosen: Sample) -> dict[str, Callable[[int], str]]:
+def pages(chosen: Sample, deep: int) -> dict[str, Callable[[int], str]]:
     """Each page measured: its name and the path of its n-th request (the players vary)."""
     newest = closed_months()[-1]
-    deep = max(1, min(5_000, chosen.players // 100))
     day = f"{newest + 1}-01"
 
     def player(n: int) -> int:
@@ -188,7 +187,7 @@ def pages(chosen: Sample) -> dict[str, Callable[[int], str]]:
 class Measured:
     latencies: list[float]
     seconds: float
-    failures: dict[int, int]
+    failures: dict[str, int]
 
 
 def load(
@@ -197,7 +196,7 @@ def load(
     """`requests` GETs shared by `threads` clients, each on its own keep-alive connection;
     no new request is sent after `seconds` (a slow page is measured on fewer)."""
     latencies: list[float] = []
-    failures: dict[int, int] = {}
+    failures: dict[str, int] = {}
     lock = threading.Lock()
     counter = iter(range(requests))
     deadline = time.perf_counter() + seconds
@@ -208,14 +207,20 @@ def load(
             if time.perf_counter() > deadline:
                 break
             started = time.perf_counter()
-            connection.request("GET", path_of(n))
-            answer = connection.getresponse()
-            answer.read()
+            try:
+                connection.request("GET", path_of(n))
+                answer = connection.getresponse()
+                answer.read()
+                status = str(answer.status)
+            except (OSError, http.client.HTTPException) as error:
+                status = type(error).__name__
+                connection.close()
             took = time.perf_counter() - started
             with lock:
-                latencies.append(took)
-                if answer.status != 200:
-                    failures[answer.status] = failures.get(answer.status, 0) + 1
+                if status == "200":
+                    latencies.append(took)
+                else:
+                    failures[status] = failures.get(status, 0) + 1
         connection.close()
 
     workers = [threading.Thread(target=client) for _ in range(threads)]
@@ -269,11 +274,16 @@ def measure(backend: str, url: str, arguments: argparse.Namespace) -> None:
     )
     print(f"  {'page':<26}{'n':>6}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'req/s':>9}")
     try:
-        for name, path_of in pages(chosen).items():
+        for name, path_of in pages(chosen, arguments.deep_page).items():
+            if arguments.only not in name or (arguments.skip and arguments.skip in name):
+                continue
             bound = arguments.threads, arguments.seconds
             load(port, path_of, arguments.warm_up, *bound)
             measured = load(port, path_of, arguments.requests, *bound)
             count = len(measured.latencies)
+            if not count:
+                print(f"  {name:<26}{0:6}  no answer: {measured.failures}", flush=True)
+                continue
             p50, p95, p99 = (percentile(measured.latencies, share) for share in (50, 95, 99))
             rate = count / measured.seconds
             failed = f"  failures: {measured.failures}" if measured.failures else ""
@@ -302,6 +312,9 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=4, help="client threads")
     parser.add_argument("--requests", type=int, default=400, help="requests a page")
     parser.add_argument("--warm-up", type=int, default=20, help="requests a page, not timed")
+    parser.add_argument("--deep-page", type=int, default=5_000, help="the deep page's number")
+    parser.add_argument("--only", default="", help="measure only the pages whose name holds this")
+    parser.add_argument("--skip", help="leave out the pages whose name holds this")
     parser.add_argument(
         "--seconds", type=float, default=60, help="at most this long a page (and its warm-up)"
     )
