@@ -268,6 +268,16 @@ def rating_on(session: Session, player_id: int, pool: Pool, day: dt.date) -> Rat
     """The rating of `player_id` in force on `day`: their row on the newest list published
     before it, as their history shows it (an unchanged list carries the rating over)."""
     period, _ = published_period(session, pool, as_of=day)
-    card = player_card(session, player_id, pool)
-    ratings = [row.rating for each in card.pools for row in each.history if row.period == period]
+    player = session.get(Player, player_id)
+    if player is None:
+        raise NotFound(f"no player with ID {player_id}.")
+    in_pool = select(PlayerRating.player_id).where(
+        PlayerRating.player_id == player_id, PlayerRating.pool == pool
+    )
+    history = (
+        _history(session, pool, player, newest_closed_period(session, pool))
+        if session.scalar(in_pool) is not None
+        else []
+    )
+    ratings = [row.rating for row in history if row.period == period]
     return RatingOnDay(player_id, pool, day, period, period.list_name, next(iter(ratings), None))
