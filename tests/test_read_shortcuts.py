@@ -1,6 +1,7 @@
 """The shortcuts the web site's speed rests on give exactly what the full reads give: the
-latest events alone, a federation's rank counted on its ratings index alone, and the rating
-on a day read from the history without the rest of the card."""
+latest events alone, a federation's rank counted on its ratings index alone, the rating
+on a day read from the history without the rest of the card, and the newest list's size
+counted on the ratings."""
 
 from __future__ import annotations
 
@@ -10,8 +11,18 @@ import pytest
 
 from ledger.core.domain import Pool
 from ledger.core.errors import NotFound
-from ledger.queries import EventFilter, event_listing, player_card, rating_on
-from ledger.storage.database import Ledger
+from ledger.queries import (
+    EventFilter,
+    ListFilter,
+    ListRequest,
+    event_listing,
+    list_size,
+    player_card,
+    published_list,
+    rating_on,
+)
+from ledger.services.demo import build_demo
+from ledger.storage.database import Ledger, open_ledger
 
 from builders import close, game, player
 
@@ -65,3 +76,31 @@ def test_the_rating_on_a_day_is_the_one_the_cards_history_shows(ledger: Ledger) 
         assert rating_on(session, newcomer, Pool.STANDARD, dt.date(2029, 5, 1)).rating is None
         with pytest.raises(NotFound, match="no player with ID 999"):
             rating_on(session, 999, Pool.STANDARD, dt.date(2029, 5, 1))
+
+
+FILTERS = {
+    "everyone": ListFilter(),
+    "federation": ListFilter(federation="nor"),
+    "women": ListFilter(women=True),
+    "juniors": ListFilter(juniors=True),
+    "girls": ListFilter(girls=True),
+    "active": ListFilter(active=True),
+    "title": ListFilter(title="gm"),
+    "band": ListFilter(min_rating=1800, max_rating=2200),
+    "several": ListFilter(federation="NOR", women=True, min_rating=1500),
+}
+
+
+@pytest.mark.parametrize("only", list(FILTERS.values()), ids=list(FILTERS))
+def test_the_newest_lists_size_counted_on_the_ratings_is_its_number_of_rows(
+    database_url: str, only: ListFilter
+) -> None:
+    build_demo(database_url, Pool.STANDARD, replace=False, now=dt.datetime(2026, 3, 1, 12))
+    ledger = open_ledger(database_url)
+    try:
+        with ledger.reading() as session:
+            request = ListRequest(Pool.STANDARD, only=only)
+            rows = published_list(session, request).rows
+            assert list_size(session, request) == len(rows)
+    finally:
+        ledger.dispose()

@@ -15,6 +15,7 @@ from ledger.core.domain import Period, Pool
 from ledger.core.errors import Hint, InvalidInput
 from ledger.queries import versions
 from ledger.queries.filters import ListFilter
+from ledger.queries.list_sql import newest_list_size
 from ledger.queries.lists import (
     ORIGINAL,
     RatingList,
@@ -74,10 +75,13 @@ def published_list(session: Session, request: ListRequest) -> RatingList:
 
 def list_size(session: Session, request: ListRequest) -> int:
     """How many rows the list asked for has within its filter (`top` aside), for paging: a
-    count over a published list; an earlier version and the live list are counted as read."""
+    count over a published list (the newest on the ratings alone); an earlier version and
+    the live list are counted as read."""
     if request.live or request.version is not None:
         return len(published_list(session, replace(request, top=None)).rows)
     period, is_newest = published_period(session, request.pool, request.period, request.as_of)
+    if is_newest:
+        return session.scalar(newest_list_size(request.pool, period, request.only)) or 0
     listed = list_statement(request.pool, period, is_newest).subquery()
     passing = request.only.conditions(listed.c, period)
     return session.scalar(select(func.count()).select_from(listed).where(*passing)) or 0
