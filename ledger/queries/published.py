@@ -14,12 +14,12 @@ from sqlalchemy.orm import Session
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Hint, InvalidInput
 from ledger.queries import versions
-from ledger.queries.filters import EVERYONE, ListFilter
+from ledger.queries.filters import ListFilter
+from ledger.queries.list_sql import newest_list_size
 from ledger.queries.lists import (
     ORIGINAL,
     RatingList,
     list_statement,
-    newest_listed,
     published_period,
     rating_list,
 )
@@ -77,13 +77,13 @@ def published_list(session: Session, request: ListRequest) -> RatingList:
 
 def list_size(session: Session, request: ListRequest) -> int:
     """How many rows the list asked for has within its filter (`top` aside), for paging: a
-    count over a published list; an earlier version and the live list are counted as read."""
+    count over a published list (the newest on the ratings alone); an earlier version and
+    the live list are counted as read."""
     if request.live or request.version is not None:
         return len(published_list(session, replace(request, top=None, skip=0)).rows)
-    pool = request.pool
-    period, is_newest = published_period(session, pool, request.period, request.as_of)
-    if is_newest and request.only == EVERYONE:
-        return session.scalar(select(func.count()).where(*newest_listed(pool))) or 0
-    listed = list_statement(pool, period, is_newest).subquery()
+    period, is_newest = published_period(session, request.pool, request.period, request.as_of)
+    if is_newest:
+        return session.scalar(newest_list_size(request.pool, period, request.only)) or 0
+    listed = list_statement(request.pool, period, is_newest).subquery()
     passing = request.only.conditions(listed.c, period)
     return session.scalar(select(func.count()).select_from(listed).where(*passing)) or 0

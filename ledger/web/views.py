@@ -94,9 +94,10 @@ def home(session: Session) -> Home:
         except NotFound:
             continue
         periods += [(pool, row) for row in queries.period_overview(session, pool) if row.closed]
-        events += queries.event_listing(session, pool, queries.EventFilter())
+        events += queries.event_listing(session, pool, queries.EventFilter(latest=HOME_LATEST))
     periods.sort(key=lambda listed: listed[1].closed_at or dt.datetime.min, reverse=True)
-    events.sort(key=lambda row: (row.end_date, row.name), reverse=True)
+    events.sort(key=lambda row: row.name)
+    events.sort(key=lambda row: row.end_date, reverse=True)  # as each pool's latest were cut
     return Home(lists, periods[:HOME_LATEST], events[:HOME_LATEST])
 
 
