@@ -16,7 +16,7 @@ import typer
 from typer import _click
 
 from ledger import render
-from ledger.cli import corrections, formats, identity, reading, recording, schema
+from ledger.cli import corrections, formats, identity, reading, recording, schema, serving
 from ledger.cli.options import DbOption
 from ledger.cli.usage import CommandGroup
 from ledger.core.domain import Pool
@@ -111,6 +111,7 @@ app.add_typer(reading.app)
 app.add_typer(formats.app)
 app.add_typer(identity.app)
 app.add_typer(corrections.app)
+app.add_typer(serving.app)
 app.add_typer(schema.app, name="db")
 
 
