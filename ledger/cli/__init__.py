@@ -16,7 +16,16 @@ import typer
 from typer import _click
 
 from ledger import render
-from ledger.cli import corrections, formats, identity, interrupts, reading, recording, schema
+from ledger.cli import (
+    corrections,
+    formats,
+    identity,
+    interrupts,
+    reading,
+    recording,
+    schema,
+    serving,
+)
 from ledger.cli.options import DbOption
 from ledger.cli.usage import CommandGroup
 from ledger.core.domain import Pool
@@ -115,6 +124,7 @@ app.add_typer(reading.app)
 app.add_typer(formats.app)
 app.add_typer(identity.app)
 app.add_typer(corrections.app)
+app.add_typer(serving.app)
 app.add_typer(schema.app, name="db")
 
 

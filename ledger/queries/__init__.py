@@ -6,7 +6,15 @@ data ("no standard list was published for period 2026-05"); a face adds its own 
 (`ledger.core.errors.Hint`).
 """
 
-from ledger.queries.cards import HistoryRow, LiveRating, PlayerCard, PoolStanding, player_card
+from ledger.queries.cards import (
+    HistoryRow,
+    LiveRating,
+    PlayerCard,
+    PoolStanding,
+    RatingOnDay,
+    player_card,
+    rating_on,
+)
 from ledger.queries.crosstables import CrossGame, CrossRow, CrossTable, cross_table
 from ledger.queries.explanations import EventTotal, ExplainedGame, Explanation, explain
 from ledger.queries.exports import fide_list_file, tournament_report
@@ -15,7 +23,7 @@ from ledger.queries.filters import ListFilter
 from ledger.queries.games import GameFilter, GameStatus, ListedGame, game_listing
 from ledger.queries.integrity import check_ledger, games_to_review
 from ledger.queries.lists import ListRow, RatingList, Version
-from ledger.queries.log import LogRecord, log_records
+from ledger.queries.log import LogRecord, last_change, log_records
 from ledger.queries.overviews import (
     EventFilter,
     EventRow,
@@ -25,7 +33,7 @@ from ledger.queries.overviews import (
 )
 from ledger.queries.people import FIND_LIMIT, FoundPlayer, find_players, one_player
 from ledger.queries.pooling import FirstRating, PooledGame
-from ledger.queries.published import ListRequest, published_list
+from ledger.queries.published import ListRequest, list_size, published_list
 from ledger.queries.reports import (
     Band,
     ListStatistics,
@@ -37,8 +45,8 @@ from ledger.queries.reports import (
     rank_history,
     rank_summary,
 )
-from ledger.queries.shape import plain, to_json
-from ledger.queries.versions import ChangedRow, ListDiff, list_diff
+from ledger.queries.shape import plain, records_csv, to_csv, to_json
+from ledger.queries.versions import ChangedRow, ListDiff, list_diff, versions
 
 __all__ = [
     "FIND_LIMIT",
@@ -75,6 +83,7 @@ __all__ = [
     "RankHolder",
     "RankSummary",
     "RatingList",
+    "RatingOnDay",
     "Version",
     "check_ledger",
     "cross_table",
@@ -85,7 +94,9 @@ __all__ = [
     "find_players",
     "game_listing",
     "games_to_review",
+    "last_change",
     "list_diff",
+    "list_size",
     "list_statistics",
     "log_records",
     "one_player",
@@ -96,6 +107,10 @@ __all__ = [
     "published_list",
     "rank_history",
     "rank_summary",
+    "rating_on",
+    "records_csv",
+    "to_csv",
     "to_json",
     "tournament_report",
+    "versions",
 ]

@@ -7,14 +7,16 @@ rating applies the rules to the games recorded in still-open periods, and is uno
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session, aliased
 
 from ledger.core import rules
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import NotFound
+from ledger.queries.lists import published_period
 from ledger.queries.pooling import FirstRating, pooled_so_far
 from ledger.storage.models import Game, ListEntry, Player, PlayerRating
 from ledger.storage.periods import newest_closed_period
@@ -130,14 +132,13 @@ def _standing(session: Session, player: Player, row: PlayerRating) -> PoolStandi
     listed = row.rating is not None and row.first_list is not None and newest is not None
     state = _state(row, player.birth_year)
     rule = rules.k_rule(state, newest + 1) if state and newest else None
+    ranks = _ranks(session, pool, row.rating, row.federation) if listed and row.rating else None
     return PoolStanding(
         pool=pool,
         list_period=newest if listed else None,
         rating=row.rating,
-        world_rank=_rank(session, pool, row.rating, None) if listed else None,
-        federation_rank=(
-            _rank(session, pool, row.rating, row.federation) if listed and row.federation else None
-        ),
+        world_rank=ranks[0] if ranks else None,
+        federation_rank=ranks[1] if ranks else None,
         k=rule.k if rule else None,
         k_reason=rules.k_reason(rule, rule.k, 0, player.birth_year) if rule else None,
         games_completed=row.games_completed,
@@ -158,21 +159,28 @@ def _state(row: PlayerRating, birth_year: int | None) -> rules.RatingState | Non
     return rules.RatingState(row.rating, row.games_completed, row.ever_2400, row.peak, birth_year)
 
 
-def _rank(session: Session, pool: Pool, rating: int | None, federation: str | None) -> int:
-    """1 + the players above on the newest list (of `federation`, as it shows them): equal
-    ratings share a rank."""
-    statement = (
-        select(func.count())
-        .select_from(PlayerRating)
-        .where(
-            PlayerRating.pool == pool,
-            PlayerRating.rating > rating,
-            PlayerRating.first_list.is_not(None),
-        )
+def _ranks(
+    session: Session, pool: Pool, rating: int, federation: str | None
+) -> tuple[int, int | None]:
+    """1 + the players above on the newest list, in the world and in `federation` (as it
+    shows them): equal ratings share a rank. One read of the ratings index counts the
+    listed players above and the never listed; when none above was never listed, the
+    federation's players above are counted on its ratings index alone (which does not hold
+    first_list: checking it would read every row above)."""
+    listed = PlayerRating.first_list.is_not(None)
+    above = (PlayerRating.pool == pool, PlayerRating.rating > rating)
+    world, never_listed = session.execute(
+        select(
+            func.count(case((listed, 1))), func.count(case((PlayerRating.first_list.is_(None), 1)))
+        ).where(*above)
+    ).one()
+    if federation is None:
+        return 1 + world, None
+    in_federation = (*above, PlayerRating.federation == federation)
+    statement = select(func.count()).select_from(PlayerRating).where(*in_federation)
+    return 1 + world, 1 + (
+        session.scalar(statement.where(listed) if never_listed else statement) or 0
     )
-    if federation is not None:
-        statement = statement.where(PlayerRating.federation == federation)
-    return 1 + (session.scalar(statement) or 0)
 
 
 def _history(
@@ -242,3 +250,34 @@ def _live(
         return None
     outcome = rules.rate_period(state, newest + 1, rated_games)
     return LiveRating(outcome.state.rating, outcome.change, len(rated_games), newest)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingOnDay:
+    """A player's rating on the list in force on a day (`rating` None: not on that list)."""
+
+    id: int
+    pool: Pool
+    date: dt.date
+    period: Period
+    list_name: str
+    rating: int | None
+
+
+def rating_on(session: Session, player_id: int, pool: Pool, day: dt.date) -> RatingOnDay:
+    """The rating of `player_id` in force on `day`: their row on the newest list published
+    before it, as their history shows it (an unchanged list carries the rating over)."""
+    period, _ = published_period(session, pool, as_of=day)
+    player = session.get(Player, player_id)
+    if player is None:
+        raise NotFound(f"no player with ID {player_id}.")
+    in_pool = select(PlayerRating.player_id).where(
+        PlayerRating.player_id == player_id, PlayerRating.pool == pool
+    )
+    history = (
+        _history(session, pool, player, newest_closed_period(session, pool))
+        if session.scalar(in_pool) is not None
+        else []
+    )
+    ratings = [row.rating for row in history if row.period == period]
+    return RatingOnDay(player_id, pool, day, period, period.list_name, next(iter(ratings), None))

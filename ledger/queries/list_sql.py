@@ -8,11 +8,15 @@ newest list) keep them, so a transfer never changes a list already published.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import func, literal, select
+from sqlalchemy.orm import aliased
+from sqlalchemy.sql.util import find_tables
 
 from ledger.core.domain import Period, Pool
+from ledger.queries.filters import ListFilter
 from ledger.storage.batches import AnySelect
 from ledger.storage.models import ListEntry, PeriodType, Player, PlayerRating
 
@@ -57,15 +61,41 @@ def newest_list(pool: Pool, period: Period) -> AnySelect:
     )
 
 
+def newest_list_size(pool: Pool, period: Period, only: ListFilter) -> AnySelect:
+    """How many rows of the newest list pass `only`, counted on the players' ratings alone
+    (and their identity when the filter asks for sex or birth year): each player has one
+    row of `newest_list`, so its joins need not be made to count them."""
+    columns = SimpleNamespace(
+        federation=PlayerRating.federation,
+        title=PlayerRating.title,
+        rating=PlayerRating.rating,
+        last_active=PlayerRating.last_active,
+        sex=Player.sex,
+        birth_year=Player.birth_year,
+    )
+    passing = only.conditions(columns, period)
+    counted = select(func.count()).select_from(PlayerRating)
+    if any(Player.__table__ in find_tables(each, check_columns=True) for each in passing):
+        counted = counted.join(Player, Player.id == PlayerRating.player_id)
+    return counted.where(
+        PlayerRating.pool == pool,
+        PlayerRating.rating.is_not(None),
+        PlayerRating.first_list.is_not(None),
+        *passing,
+    )
+
+
 def older_list(pool: Pool, period: Period) -> tuple[AnySelect, AnySelect]:
     """The list in force at an older period, in two parts: the players whose standing has
     not changed since (read from today's standing and its indexes), and those with a list
     row after it (their newest row up to the period). The second part follows the activity
     since the period, not the length of the list or of the history."""
     changed = changed_since(pool, period)
-    unchanged = newest_list(pool, period).where(
-        listed_by(period), PlayerRating.player_id.not_in(changed)
+    later = aliased(ListEntry)
+    changed_later = select(later.player_id).where(
+        later.pool == pool, later.player_id == PlayerRating.player_id, later.period > period
     )
+    unchanged = newest_list(pool, period).where(listed_by(period), ~changed_later.exists())
     return unchanged, list_in_force(pool, period, changed)
 
 

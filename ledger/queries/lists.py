@@ -102,9 +102,11 @@ def rating_list(
     top: int | None = None,
     only: ListFilter | None = None,
     as_of: dt.date | None = None,
+    skip: int = 0,
 ) -> RatingList:
     """The list published by closing `period` (default: the newest; with `as_of`, the list
-    in force on that day), best first, rows sorted by rating, then name.
+    in force on that day), best first, rows sorted by rating, then name; the `top` rows
+    after the first `skip`.
 
     Equal ratings share a rank; ranks, positions and movement are those within the filter
     and on the whole list (`ledger.queries.ranking`).
@@ -112,11 +114,11 @@ def rating_list(
     period, is_newest = published_period(session, pool, period, as_of)
     only = only or EVERYONE
     now = PublishedList(session, pool, period)
-    rows = now.rows(only, top)
+    rows = now.rows(only, top, skip)
     few = len(rows) <= FEW_ROWS
     before = previous_list(session, pool, period, is_newest, few)
     now.count(few)
-    places = ranking.places(rows, only, period, now, before)
+    places = ranking.places(rows, only, period, now, before, skip)
     return RatingList(pool, period, ranked(period, rows, places), only != EVERYONE)
 
 
@@ -153,13 +155,37 @@ class PublishedList:
     def above(self, rating: int) -> int:
         return self.counter(rating)
 
-    def rows(self, only: ListFilter, top: int | None) -> list[Any]:
-        """The rows that pass the filter, best first (the first `top`), in the columns of
-        `ledger.queries.list_sql.newest_list`."""
+    def rows(self, only: ListFilter, top: int | None, skip: int = 0) -> list[Any]:
+        """The rows that pass the filter, best first (the first `top` after `skip`), in the
+        columns of `ledger.queries.list_sql.newest_list`."""
         if self.is_newest:
-            statement = best_first(newest_list(self.pool, self.period), only, self.period, top)
-            return list(self.session.execute(statement))
-        return _older_rows(self.session, self.pool, self.period, only, top, self._changed_within)
+            statement = newest_list(self.pool, self.period)
+            if skip and only == EVERYONE:
+                statement, skip = self._from_rating_at(statement, skip)
+            statement = best_first(statement, only, self.period, top)
+            return list(self.session.execute(statement.offset(skip or None)))
+        reach = None if top is None else skip + top
+        rows = _older_rows(self.session, self.pool, self.period, only, reach, self._changed_within)
+        return rows[skip:]
+
+    def _from_rating_at(self, statement: AnySelect, skip: int) -> tuple[AnySelect, int]:
+        """A deep page of the whole newest list: its rows from the rating of the first one
+        (found on the rating index), skipping only the players tied on it before the page
+        (an offset over the whole list would read and sort every row above)."""
+        listed = newest_listed(self.pool)
+        rating = self.session.scalar(
+            select(PlayerRating.rating)
+            .where(*listed)
+            .order_by(PlayerRating.rating.desc())
+            .offset(skip)
+            .limit(1)
+        )
+        if rating is None:
+            return statement, skip
+        above = select(func.count()).where(*listed, PlayerRating.rating > rating)
+        return statement.where(PlayerRating.rating <= rating), skip - (
+            self.session.scalar(above) or 0
+        )
 
     def _changed_within(self, low: int, high: int | None) -> list[int]:
         """The players changed since whose rating then lies from `low` to `high`. Before the
@@ -179,6 +205,15 @@ class PublishedList:
             for player_id, rating in self.then.items()
             if rating >= low and (high is None or rating <= high)
         ]
+
+
+def newest_listed(pool: Pool) -> tuple[Any, ...]:
+    """The conditions on `PlayerRating` of a player on the newest list (on its index)."""
+    return (
+        PlayerRating.pool == pool,
+        PlayerRating.rating.is_not(None),
+        PlayerRating.first_list.is_not(None),
+    )
 
 
 def previous_list(

@@ -78,9 +78,14 @@ class LiveRow:
 
 
 def live_list(
-    session: Session, pool: Pool, top: int | None = None, only: ListFilter | None = None
+    session: Session,
+    pool: Pool,
+    top: int | None = None,
+    only: ListFilter | None = None,
+    skip: int = 0,
 ) -> RatingList:
-    """The live list, best first: the newest list with the games recorded since rated."""
+    """The live list, best first (the `top` rows after `skip`): the newest list with the
+    games recorded since rated."""
     newest = newest_closed_period(session, pool)
     if newest is None:
         raise NotFound(f"no {pool} list has been published yet.", Hint.CLOSE_A_PERIOD, pool=pool)
@@ -96,12 +101,12 @@ def live_list(
     period = periods[-1] if periods else newest + 1
     changed = _rated_since(session, pool, newest, period, periods)
     now = _LiveList(session, pool, period, changed, _playing_since(pool, newest))
-    rows = now.rows(only, top)
+    rows = now.rows(only, None if top is None else skip + top)[skip:]
     few = len(rows) <= FEW_ROWS
     before = PublishedList(session, pool, newest)
     before.count(few)
     now.counter = before.above
-    places = ranking.places(rows, only, period, now, before)
+    places = ranking.places(rows, only, period, now, before, skip)
     return RatingList(
         pool, period, ranked(period, rows, places), only != EVERYONE, live_since=newest
     )

@@ -6,7 +6,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
@@ -104,3 +104,9 @@ def log_records(
     if action is not None:
         statement = statement.where(LogEntry.action == action)
     return [LogRecord(*row, counts(row.summary)) for row in session.execute(statement.limit(limit))]
+
+
+def last_change(session: Session) -> int:
+    """The number of the newest logged change (0: none yet). Every change to the ledger is
+    logged, so an answer read under the same number is the same answer."""
+    return session.scalar(select(func.max(LogEntry.id))) or 0

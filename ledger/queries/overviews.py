@@ -115,6 +115,8 @@ class EventFilter:
     period: Period | None = None
     player: int | None = None
     """Events the player took part in (a game or a bye)."""
+    latest: int | None = None
+    """Only the latest ones, as many as this (the figures are read for those alone)."""
 
 
 def event_listing(session: Session, pool: Pool, only: EventFilter) -> list[EventRow]:
@@ -128,6 +130,8 @@ def event_listing(session: Session, pool: Pool, only: EventFilter) -> list[Event
         )
     if only.player is not None:
         wanted = wanted.where(Event.id.in_(_events_of(only.player)))
+    if only.latest is not None:
+        wanted = wanted.order_by(Event.end_date.desc(), Event.name).limit(only.latest)
     events = session.scalars(
         select(Event).where(Event.id.in_(wanted)).order_by(Event.end_date.desc(), Event.name)
     ).all()

@@ -8,13 +8,21 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field, replace
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Hint, InvalidInput
 from ledger.queries import versions
 from ledger.queries.filters import ListFilter
-from ledger.queries.lists import ORIGINAL, RatingList, published_period, rating_list
+from ledger.queries.list_sql import newest_list_size
+from ledger.queries.lists import (
+    ORIGINAL,
+    RatingList,
+    list_statement,
+    published_period,
+    rating_list,
+)
 from ledger.queries.live import live_list
 
 
@@ -22,8 +30,9 @@ from ledger.queries.live import live_list
 class ListRequest:
     """A published list: the newest by default, else the list of `period` or the one in
     force on `as_of`; with `version`, the list as that version of the period published it;
-    `live`, the newest list with the games recorded since rated (unofficial). Refused if it
-    names both a period and a day, a version with a day, or an earlier list with `live`."""
+    `live`, the newest list with the games recorded since rated (unofficial); `skip` rows
+    left out before the `top` shown, for paging. Refused if it names both a period and a
+    day, a version with a day, or an earlier list with `live`."""
 
     pool: Pool = Pool.STANDARD
     period: Period | None = None
@@ -32,6 +41,7 @@ class ListRequest:
     top: int | None = None
     only: ListFilter = field(default_factory=ListFilter)
     live: bool = False
+    skip: int = 0
 
     def __post_init__(self) -> None:
         if self.live and (self.period or self.as_of or self.version):
@@ -51,15 +61,29 @@ class ListRequest:
 
 def published_list(session: Session, request: ListRequest) -> RatingList:
     """The list asked for, best first. A list a re-rate revised says which version it is."""
-    pool, top, only = request.pool, request.top, request.only
+    pool, top, only, skip = request.pool, request.top, request.only, request.skip
     if request.live:
-        return live_list(session, pool, top, only)
+        return live_list(session, pool, top, only, skip)
     if request.version is None:
-        published = rating_list(session, pool, request.period, top, only, request.as_of)
+        published = rating_list(session, pool, request.period, top, only, request.as_of, skip)
         shown = versions.version(session, pool, published.period, None)
         return replace(published, version=shown if shown.number > ORIGINAL else None)
     period = request.period or published_period(session, pool)[0]
     shown = versions.version(session, pool, period, request.version)
     if shown.current:
         return published_list(session, replace(request, period=period, version=None))
-    return versions.version_list(session, pool, shown, top, only)
+    return versions.version_list(session, pool, shown, top, only, skip)
+
+
+def list_size(session: Session, request: ListRequest) -> int:
+    """How many rows the list asked for has within its filter (`top` aside), for paging: a
+    count over a published list (the newest on the ratings alone); an earlier version and
+    the live list are counted as read."""
+    if request.live or request.version is not None:
+        return len(published_list(session, replace(request, top=None, skip=0)).rows)
+    period, is_newest = published_period(session, request.pool, request.period, request.as_of)
+    if is_newest:
+        return session.scalar(newest_list_size(request.pool, period, request.only)) or 0
+    listed = list_statement(request.pool, period, is_newest).subquery()
+    passing = request.only.conditions(listed.c, period)
+    return session.scalar(select(func.count()).select_from(listed).where(*passing)) or 0

@@ -69,12 +69,13 @@ def places(
     period: Period,
     now: ListSource,
     before: ListSource | None,
+    skip: int = 0,
 ) -> list[Places]:
-    """The places of `rows`, the first rows of the list `now` that pass `only`, against the
-    previous list `before` (None: there is none)."""
+    """The places of `rows`, the rows of the list `now` that pass `only` after the first
+    `skip`, against the previous list `before` (None: there is none)."""
     few = len(rows) <= FEW_ROWS
-    ranks = shared_ranks([row.rating for row in rows])
-    positions = {row.id: place for place, row in enumerate(rows, start=1)}
+    ranks = _ranks(rows, only, now, skip)
+    positions = {row.id: place for place, row in enumerate(rows, start=skip + 1)}
     filtered = only != EVERYONE
     ratings = {row.id: row.rating for row in rows}
     world = _world_positions(now, ratings, few) if filtered else positions
@@ -92,6 +93,21 @@ def places(
             _gained(then_within.get(row.id), positions[row.id]),
             _gained(world_then.get(row.id), world[row.id]),
         )
+        for rank, row in zip(ranks, rows, strict=True)
+    ]
+
+
+def _ranks(rows: Sequence[Any], only: ListFilter, now: ListSource, skip: int) -> list[int]:
+    """The shared ranks of rows after the first `skip`: where they begin among players tied
+    with rows before them, those share the rank of the first of the tie (read as its rows)."""
+    ranks = [rank + skip for rank in shared_ranks([row.rating for row in rows])]
+    if not skip or not rows:
+        return ranks
+    first = rows[0]
+    tied = [row.id for row in now.rows(only.at_rating(first.rating), None)]
+    earlier = tied.index(first.id)
+    return [
+        rank - earlier if row.rating == first.rating else rank
         for rank, row in zip(ranks, rows, strict=True)
     ]
 

@@ -4,13 +4,17 @@ JSON (`--format json`, the web API) goes through here, so they cannot disagree.
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import datetime as dt
+import io
 import json
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
 from ledger.core.domain import Period, Pool
+from ledger.core.printable import escaped, spreadsheet_cell
 
 
 def plain(value: Any) -> Any:
@@ -44,3 +48,28 @@ def _json_value(value: object) -> object:
 def to_json(data: object) -> str:
     """Plain data (see `plain`) as JSON text, indented, with non-ASCII names as they are."""
     return json.dumps(data, ensure_ascii=False, indent=2, default=_json_value)
+
+
+def to_csv(rows: Sequence[dict[str, object]], fields: Sequence[str]) -> str:
+    """Plain rows as CSV text with one header line of `fields`: every CSV the ledger writes,
+    to a terminal or the web.
+
+    A text cell a spreadsheet would run as a formula starts with `'`
+    (`ledger.core.printable.spreadsheet_cell`), and a control character stored before the
+    ledger refused them is written as its escape.
+    """
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({key: _cell(value) for key, value in row.items()} for row in rows)
+    return out.getvalue()
+
+
+def _cell(value: object) -> object:
+    return spreadsheet_cell(escaped(value)) if isinstance(value, str) else value
+
+
+def records_csv(records: Sequence[Any], kind: type[Any]) -> str:
+    """Records of one dataclass as CSV, with the dataclass's fields as the header."""
+    fields = [field.name for field in dataclasses.fields(kind)]
+    return to_csv([plain(record) for record in records], fields)

@@ -68,19 +68,20 @@ def version_list(
     shown: Version,
     top: int | None,
     only: ListFilter | None,
+    skip: int = 0,
 ) -> RatingList:
-    """The list as an earlier (not current) version published it, best first, ranked like
-    any list: places on that version, movement against the previous period's list as it
-    stood when this version was published."""
+    """The list as an earlier (not current) version published it, best first (the `top`
+    rows after `skip`), ranked like any list: places on that version, movement against the
+    previous period's list as it stood when this version was published."""
     period = shown.period
     only = only or EVERYONE
     few = top is not None and top <= FEW_ROWS
     now = _ListThen.of(session, pool, period, shown.stamp, few)
-    rows = now.rows(only, top)
+    rows = now.rows(only, None if top is None else skip + top)[skip:]
     before = None
     if any(each.stamp <= shown.stamp for each in versions(session, pool, period - 1)):
         before = _ListThen.of(session, pool, period - 1, shown.stamp, few)
-    places = ranking.places(rows, only, period, now, before)
+    places = ranking.places(rows, only, period, now, before, skip)
     return RatingList(pool, period, ranked(period, rows, places), only != EVERYONE, shown)
 
 

@@ -4,7 +4,6 @@ the console and table every text output prints stored text through (escaped: see
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import sys
 from collections.abc import Sequence
@@ -16,8 +15,8 @@ import rich.console
 import rich.table
 
 from ledger.core.domain import Period
-from ledger.core.printable import escaped, spreadsheet_cell
-from ledger.queries.shape import plain, to_json
+from ledger.core.printable import escaped
+from ledger.queries.shape import plain, to_csv, to_json
 
 
 class Format(StrEnum):
@@ -31,16 +30,8 @@ def print_json(data: object) -> None:
 
 
 def print_csv(rows: Sequence[dict[str, object]], fields: Sequence[str]) -> None:
-    """Every CSV the ledger writes: a text cell a spreadsheet would run as a formula starts
-    with `'` (`ledger.core.printable.spreadsheet_cell`), and a control character stored
-    before the ledger refused them is written as its escape."""
-    writer = csv.DictWriter(sys.stdout, fieldnames=fields, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows({key: _cell(value) for key, value in row.items()} for row in rows)
-
-
-def _cell(value: object) -> object:
-    return spreadsheet_cell(escaped(value)) if isinstance(value, str) else value
+    """Every CSV the ledger prints, as `ledger.queries.shape.to_csv` writes it."""
+    sys.stdout.write(to_csv(rows, fields))
 
 
 def print_records(

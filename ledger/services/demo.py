@@ -226,5 +226,6 @@ def _next_steps(url: str, period: Period) -> str:
             f"  ledger correct-game 1{demo} --result 0-1 --reason 'arbiter report'",
             f"  ledger diff{demo} --period {period}",
             "Your own ledger is sqlite:///ledger.db (or --db, or LEDGER_DATABASE_URL).",
+            f"See the demo in a browser: ledger serve{demo}, then open http://127.0.0.1:8000/",
         )
     )

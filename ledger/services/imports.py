@@ -8,7 +8,7 @@ import hashlib
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -19,7 +19,6 @@ from ledger.core.domain import Pool
 from ledger.core.errors import Conflict, InvalidInput, RejectedRecords
 from ledger.core.records import NewGame, NewPlayer, new_game, new_player
 from ledger.formats import csvfiles, texts
-from ledger.formats import pgn as pgnfiles
 from ledger.queries import people
 from ledger.services import activity
 from ledger.services.activity import OS_USER, Author
@@ -28,6 +27,9 @@ from ledger.services.matching import match_players
 from ledger.services.players import add_players
 from ledger.storage.database import refresh_statistics
 from ledger.storage.models import Import
+
+if TYPE_CHECKING:
+    from ledger.formats import pgn as pgnfiles
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +125,9 @@ def import_pgn(
     """Add the games of a PGN file to `pool` by their headers, matching or creating players
     (`ledger.services.matching`; names alone where a side has no FIDE ID); a game the ledger
     or the file already holds is refused unless `allow_repeat`."""
+    # python-chess builds its move tables on import: only a PGN import waits for them.
+    from ledger.formats import pgn as pgnfiles
+
     read, problems = pgnfiles.read_pgn(content, file_name)
     if problems:
         raise RejectedRecords(problems)

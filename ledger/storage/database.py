@@ -15,6 +15,7 @@ import shlex
 import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -41,7 +42,7 @@ from sqlalchemy.exc import (
 from sqlalchemy.orm import Session, sessionmaker
 
 from ledger.core.domain import Pool
-from ledger.core.errors import Conflict, Hint, InvalidInput, LedgerError
+from ledger.core.errors import Conflict, Hint, InvalidInput, LedgerError, NotFound
 from ledger.storage import schema, sqlite_files
 
 URL_VARIABLE = "LEDGER_DATABASE_URL"
@@ -358,6 +359,33 @@ def open_ledger(url: str, *, create: bool = True) -> Ledger:
         engine.dispose()
         raise
     return Ledger(engine)
+
+
+def open_reader(url: str) -> Ledger:
+    """Open the ledger at `url` to read only (the web site): SQLite in read-only mode, so
+    readers never block a close nor change the file, PostgreSQL in read-only transactions.
+    A database without the ledger's schema is refused, never created."""
+    parsed = parsed_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database:
+        if not Path(parsed.database).is_file():
+            raise NotFound(f"{shown_url(url)}: no such ledger file.")
+        engine = create_ledger_engine(_read_only_sqlite(parsed))
+    else:
+        engine = create_ledger_engine(url).execution_options(postgresql_readonly=True)
+    try:
+        with _database_errors(engine), engine.connect() as connection:
+            if schema.schema_revision(connection) is None:
+                raise LedgerError(f"{shown_url(url)} holds no ledger.")
+            schema.ensure_schema(connection, shown_url(url))
+    except BaseException:
+        engine.dispose()
+        raise
+    return Ledger(engine)
+
+
+def _read_only_sqlite(parsed: URL) -> str:
+    """The SQLite file of `parsed` as a read-only URI (`mode=ro`)."""
+    return f"{parsed.drivername}:///file:{quote(parsed.database or '')}?mode=ro&uri=true"
 
 
 def upgrade_schema(url: str) -> tuple[str | None, str | None]:

@@ -1,0 +1,238 @@
+"""The JSON API, `/api/v1/...`: each answer the JSON of the command named in its summary,
+field for field (`ledger.queries.shape`), lists paged with their total count."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from starlette.responses import Response
+
+from ledger import queries
+from ledger.core.domain import Pool, parse_date
+from ledger.core.errors import NotFound
+from ledger.queries import ListRow, plain, records_csv, to_json
+from ledger.web import views
+from ledger.web.inputs import (
+    PAGE_ROWS,
+    Day,
+    Filter,
+    Page,
+    PeriodText,
+    PerPage,
+    Reading,
+    Sizes,
+    day_of,
+    parsed,
+    period_in_path,
+)
+from ledger.web.inputs import period_of as period_given
+
+router = APIRouter(tags=["ledger"])
+
+Which = Annotated[str, "latest, live or a period YYYY-MM"]
+
+
+class ListFormat(StrEnum):
+    JSON = "json"
+    CSV = "csv"
+
+
+def json_answer(data: object) -> Response:
+    return Response(to_json(data), media_type="application/json")
+
+
+def list_document(shown: views.ListPage) -> dict[str, object]:
+    """A page of a list: what the list is, the paging, and its rows as `ledger list`."""
+    published = shown.published
+    return {
+        "pool": plain(published.pool),
+        "period": plain(published.period),
+        "version": plain(published.version),
+        "live_since": plain(published.live_since),
+        "filtered": published.filtered,
+        "page": shown.page,
+        "per_page": shown.per_page,
+        "total": shown.total,
+        "rows": plain(published.rows),
+    }
+
+
+@router.get("/home", summary="Each pool's newest top 10, the latest lists and events")
+def home(session: Reading) -> Response:
+    shown = views.home(session)
+    return json_answer(
+        {
+            "pools": [
+                {"pool": plain(each.pool), "period": plain(each.period), "rows": plain(each.rows)}
+                for each in shown.lists
+            ],
+            "latest_lists": [
+                {"pool": plain(pool)} | plain(row) for pool, row in shown.latest_lists
+            ],
+            "latest_events": plain(shown.latest_events),
+        }
+    )
+
+
+@router.get("/search", summary="ledger find --format json")
+def search(
+    session: Reading, q: Annotated[str, Query(max_length=200)], pool: Pool = Pool.STANDARD
+) -> Response:
+    return json_answer(plain(queries.find_players(session, q, pool)))
+
+
+@router.get(
+    "/lists/{pool}/{which}",
+    summary="ledger list --format json (or csv), paged",
+    responses={200: {"content": {"text/csv": {}}}},
+)
+def rating_list(
+    session: Reading,
+    sizes: Sizes,
+    pool: Pool,
+    which: Which,
+    only: Filter,
+    page: Page = 1,
+    per_page: PerPage = PAGE_ROWS,
+    as_of: Day = None,
+    version: Annotated[int | None, Query(ge=1)] = None,
+    format: ListFormat = ListFormat.JSON,
+) -> Response:
+    request = views.list_request(pool, which, only, day_of(as_of, "as_of"), version)
+    shown = views.list_page(session, request, page, per_page, sizes)
+    if format is ListFormat.CSV:
+        return Response(records_csv(shown.published.rows, ListRow), media_type="text/csv")
+    return json_answer(list_document(shown))
+
+
+@router.get("/lists/{pool}/{period}/versions", summary="Every version of a period's list")
+def list_versions(session: Reading, pool: Pool, period: str) -> Response:
+    the_period = period_in_path(period)
+    listed = queries.versions(session, pool, the_period)
+    if not listed:
+        raise NotFound(f"no {pool} list was published for period {the_period}.")
+    return json_answer(plain(listed))
+
+
+@router.get("/lists/{pool}/{period}/diff", summary="ledger diff --format json")
+def list_diff(
+    session: Reading,
+    pool: Pool,
+    period: str,
+    from_version: Annotated[int | None, Query(ge=1)] = None,
+    to_version: Annotated[int | None, Query(ge=1)] = None,
+) -> Response:
+    the_period = period_in_path(period)
+    return json_answer(
+        plain(queries.list_diff(session, pool, the_period, from_version, to_version))
+    )
+
+
+@router.get("/players/{player}", summary="ledger player --format json")
+def player(session: Reading, player: int, pool: Pool | None = None) -> Response:
+    return json_answer(plain(queries.player_card(session, player, pool)))
+
+
+@router.get("/players/{player}/history", summary="A player's history on each pool's lists")
+def history(session: Reading, player: int, pool: Pool | None = None) -> Response:
+    card = queries.player_card(session, player, pool)
+    return json_answer(
+        [{"pool": plain(each.pool), "history": plain(each.history)} for each in card.pools]
+    )
+
+
+@router.get("/players/{player}/rating", summary="A player's rating in force on a day")
+def rating_on(
+    session: Reading,
+    player: int,
+    date: Annotated[str, Query(description="YYYY-MM-DD.", max_length=10)],
+    pool: Pool = Pool.STANDARD,
+) -> Response:
+    day = parsed("date", parse_date, date)
+    return json_answer(plain(queries.rating_on(session, player, pool, day)))
+
+
+@router.get("/players/{player}/games", summary="ledger games --player ID --format json")
+def games(
+    session: Reading, player: int, pool: Pool = Pool.STANDARD, period: PeriodText = None
+) -> Response:
+    only = queries.GameFilter(player, None, period_given(period))
+    return json_answer(plain(queries.game_listing(session, pool, only)))
+
+
+@router.get("/players/{player}/calculations/{pool}/{which}", summary="ledger explain --format json")
+def calculation(session: Reading, player: int, pool: Pool, which: Which) -> Response:
+    explained = queries.explain(session, pool, player, views.calculation_period(which))
+    return json_answer(plain(explained))
+
+
+@router.get("/events", summary="ledger events --format json")
+def events(
+    session: Reading,
+    pool: Pool = Pool.STANDARD,
+    period: PeriodText = None,
+    player: Annotated[int | None, Query(ge=1)] = None,
+) -> Response:
+    only = queries.EventFilter(period_given(period), player)
+    return json_answer(plain(queries.event_listing(session, pool, only)))
+
+
+@router.get("/events/{pool}/{name:path}", summary="ledger event --format json")
+def event(session: Reading, pool: Pool, name: str) -> Response:
+    return json_answer(plain(queries.cross_table(session, pool, name)))
+
+
+@router.get("/periods/{pool}", summary="ledger periods --format json")
+def periods(session: Reading, pool: Pool) -> Response:
+    return json_answer(plain(queries.period_overview(session, pool)))
+
+
+@router.get("/reports/{pool}/stats", summary="ledger stats --format json")
+def stats(
+    session: Reading,
+    pool: Pool,
+    period: PeriodText = None,
+    start: Annotated[int, Query(alias="from", ge=0, le=4000)] = 2200,
+    band: Annotated[int, Query(ge=1, le=4000)] = 50,
+) -> Response:
+    report = queries.list_statistics(session, pool, period_given(period), start, band)
+    return json_answer(plain(report))
+
+
+@router.get("/reports/{pool}/federations", summary="ledger federations --format json")
+def federations(
+    session: Reading,
+    pool: Pool,
+    period: PeriodText = None,
+    top: Annotated[int, Query(ge=1, le=1000)] = queries.federations.TOP_PLAYERS,
+    women: bool = False,
+) -> Response:
+    ranking = queries.federation_ranking(session, pool, period_given(period), top, women)
+    return json_answer(plain(ranking))
+
+
+@router.get("/reports/{pool}/peaks", summary="ledger peaks --format json")
+def peaks(
+    session: Reading,
+    pool: Pool,
+    min_rating: Annotated[int | None, Query(ge=0, le=4000)] = None,
+    federation: Annotated[str | None, Query(max_length=3)] = None,
+    women: bool = False,
+) -> Response:
+    return json_answer(plain(queries.peaks(session, pool, min_rating, federation or None, women)))
+
+
+@router.get("/reports/{pool}/rank-history", summary="ledger history --format json")
+def rank_history(
+    session: Reading,
+    pool: Pool,
+    rank: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
+    federation: Annotated[str | None, Query(max_length=3)] = None,
+    women: bool = False,
+    active: bool = False,
+    summary: Annotated[bool, Query(description="Each holder once.")] = False,
+) -> Response:
+    holders = queries.rank_summary if summary else queries.rank_history
+    return json_answer(plain(holders(session, pool, rank, federation or None, women, active)))

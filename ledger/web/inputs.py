@@ -1,0 +1,86 @@
+"""What a request asks for: the read session, and the query parameters shared by several
+routes, parsed with the parameter's name in the error as the CLI names its option."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterator
+from typing import Annotated, Any, TypeVar
+
+from fastapi import Depends, Query, Request
+from sqlalchemy.orm import Session
+
+from ledger.core.domain import Period, parse_date
+from ledger.core.errors import InvalidInput
+from ledger.queries import ListFilter
+from ledger.storage.database import Ledger
+
+T = TypeVar("T")
+
+PAGE_ROWS = 100
+"""Rows on a page of a list, and the API's default `per_page`."""
+MOST_PER_PAGE = 500
+LATEST = "latest"
+LIVE = "live"
+
+
+def reading(request: Request) -> Iterator[Session]:
+    """A read session on the served ledger, for one request."""
+    ledger: Ledger = request.app.state.ledger
+    with ledger.reading() as session:
+        yield session
+
+
+Reading = Annotated[Session, Depends(reading)]
+
+
+def list_sizes(request: Request) -> dict[Any, int]:
+    """The sizes of lists counted so far by the app (`ledger.web.views.list_size`)."""
+    sizes: dict[Any, int] = request.app.state.list_sizes
+    return sizes
+
+
+Sizes = Annotated[dict[Any, int], Depends(list_sizes)]
+
+
+def parsed(field: str, parser: Callable[[str], T], text: str) -> T:
+    """`parser(text)`, its error prefixed with the parameter's name."""
+    try:
+        return parser(text)
+    except InvalidInput as error:
+        raise InvalidInput(f"{field}: {error}") from None
+
+
+def period_of(text: str | None, field: str = "period") -> Period | None:
+    return None if not text else parsed(field, Period.parse, text)
+
+
+def period_in_path(text: str) -> Period:
+    return parsed("period", Period.parse, text)
+
+
+def day_of(text: str | None, field: str) -> dt.date | None:
+    return None if not text else parsed(field, parse_date, text)
+
+
+def list_filter(
+    federation: Annotated[str | None, Query(description="E.g. NOR.", max_length=3)] = None,
+    women: bool = False,
+    juniors: Annotated[bool, Query(description="Born in the last 20 years.")] = False,
+    girls: bool = False,
+    active: Annotated[bool, Query(description="Hide inactive players.")] = False,
+    title: Annotated[str | None, Query(description="E.g. GM.", max_length=3)] = None,
+    min_rating: Annotated[int | None, Query(ge=0, le=4000)] = None,
+    max_rating: Annotated[int | None, Query(ge=0, le=4000)] = None,
+) -> ListFilter:
+    """The filters of `ledger list`; an empty text field (a form's) is no filter."""
+    return ListFilter(
+        federation or None, women, juniors, girls, active, title or None, min_rating, max_rating
+    )
+
+
+Filter = Annotated[ListFilter, Depends(list_filter)]
+Page = Annotated[int, Query(ge=1, le=1_000_000, description="From 1.")]
+PerPage = Annotated[int, Query(ge=1, le=MOST_PER_PAGE, description="At most 500.")]
+Day = Annotated[str | None, Query(description="YYYY-MM-DD.", max_length=10)]
+PeriodText = Annotated[str | None, Query(description="YYYY-MM.", max_length=7)]

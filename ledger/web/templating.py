@@ -1,0 +1,54 @@
+"""The HTML: Jinja2 templates, every value escaped (autoescape on for every template, so a
+name is always text), and the few words the pages share for the ledger's values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from starlette.responses import HTMLResponse
+
+from ledger.core.domain import Period, Pool
+
+_TEMPLATES = Environment(
+    loader=PackageLoader("ledger.web"),
+    autoescape=True,
+    undefined=StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+def list_text(period: Period | None) -> str:
+    """A list by its date and its period: "Nov 2026 (2026-10)"."""
+    return "" if period is None else f"{period.list_name} ({period})"
+
+
+def signed(change: int | None) -> str:
+    """A rating change as the lists print it: +12, -3, 0, or new."""
+    if change is None:
+        return "new"
+    return f"{change:+d}" if change else "0"
+
+
+def movement(places: int | None) -> tuple[str, str]:
+    """The class and text of a movement in positions: ("up", "↑3"), ("same", "=")."""
+    if places is None:
+        return "new", "new"
+    if places == 0:
+        return "same", "="
+    return ("up", f"↑{places}") if places > 0 else ("down", f"↓{-places}")
+
+
+def text(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+_TEMPLATES.globals.update(
+    pools=list(Pool), list_text=list_text, signed=signed, movement=movement, text=text
+)
+
+
+def page(name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    """The page of template `name`."""
+    return HTMLResponse(_TEMPLATES.get_template(name).render(**context), status_code)

@@ -1,0 +1,112 @@
+"""The data of the pages, shared with the API: each a few query calls, so a page and its
+API answer show the same figures. Lists are cut into pages here."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, replace
+
+from sqlalchemy.orm import Session
+
+from ledger import queries
+from ledger.core.domain import Period, Pool
+from ledger.core.errors import NotFound
+from ledger.queries import ListFilter, ListRequest, RatingList
+from ledger.web.inputs import LATEST, LIVE, period_of
+
+HOME_TOP = 10
+HOME_LATEST = 10
+
+
+@dataclass(frozen=True, slots=True)
+class ListPage:
+    """One page of a list: its rows cut from the list asked for, and how many it has."""
+
+    published: RatingList
+    request: ListRequest
+    page: int
+    per_page: int
+    total: int
+    versions: list[queries.Version]
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.per_page))
+
+
+def list_request(
+    pool: Pool,
+    which: str,
+    only: ListFilter,
+    as_of: dt.date | None = None,
+    version: int | None = None,
+) -> ListRequest:
+    """The request of `/lists/{pool}/{which}`: `which` is latest, live or a period."""
+    period = None if which in (LATEST, LIVE) else period_of(which)
+    return ListRequest(pool, period, as_of, version, None, only, which == LIVE)
+
+
+def list_page(
+    session: Session, request: ListRequest, page: int, per_page: int, sizes: ListSizes
+) -> ListPage:
+    """Page `page` of the list: `per_page` rows after the pages before, placed as on the
+    whole list (`ledger list` shows the same rows and places)."""
+    skipped = (page - 1) * per_page
+    shown = queries.published_list(session, replace(request, top=per_page, skip=skipped))
+    total = list_size(session, request, sizes)
+    if page > 1 and skipped >= total:
+        raise NotFound(f"the list has {total} rows; page {page} is past its end.")
+    listed = [] if request.live else queries.versions(session, request.pool, shown.period)
+    return ListPage(shown, request, page, per_page, total, listed)
+
+
+SIZES_KEPT = 1024
+ListSizes = dict[tuple[int, ListRequest], int]
+"""The sizes of the lists a served ledger was asked for, by its newest logged change."""
+
+
+def list_size(session: Session, request: ListRequest, sizes: ListSizes) -> int:
+    """`queries.list_size`, kept while the ledger does not change (every change is logged,
+    so the newest logged change names the ledger's state): a deep page counts once."""
+    key = (queries.last_change(session), replace(request, top=None, skip=0))
+    if key not in sizes:
+        if len(sizes) >= SIZES_KEPT:
+            sizes.clear()
+        sizes[key] = queries.list_size(session, request)
+    return sizes[key]
+
+
+@dataclass(frozen=True, slots=True)
+class Home:
+    lists: list[RatingList]
+    latest_lists: list[tuple[Pool, queries.PeriodRow]]
+    latest_events: list[queries.EventRow]
+
+
+def home(session: Session) -> Home:
+    """Each pool's newest list (its top 10), the lists published last and the events."""
+    lists: list[RatingList] = []
+    periods: list[tuple[Pool, queries.PeriodRow]] = []
+    events: list[queries.EventRow] = []
+    for pool in Pool:
+        try:
+            lists.append(queries.published_list(session, ListRequest(pool, top=HOME_TOP)))
+        except NotFound:
+            continue
+        periods += [(pool, row) for row in queries.period_overview(session, pool) if row.closed]
+        events += queries.event_listing(session, pool, queries.EventFilter(latest=HOME_LATEST))
+    periods.sort(key=lambda listed: listed[1].closed_at or dt.datetime.min, reverse=True)
+    events.sort(key=lambda row: row.name)
+    events.sort(key=lambda row: row.end_date, reverse=True)  # as each pool's latest were cut
+    return Home(lists, periods[:HOME_LATEST], events[:HOME_LATEST])
+
+
+def open_games(session: Session, player_id: int, pool: Pool) -> list[queries.ListedGame]:
+    """The player's games recorded in open periods: those the live rating counts."""
+    listed = queries.game_listing(session, pool, queries.GameFilter(player=player_id))
+    return [game for game in listed if game.status is queries.GameStatus.OPEN]
+
+
+def calculation_period(which: str) -> Period | None:
+    """The period of `/calculations/{pool}/{which}`: latest is the newest they played in."""
+    return None if which == LATEST else period_of(which)

@@ -1,0 +1,271 @@
+"""The web site in a real browser: Debian's chromium driven by Playwright, over `ledger serve`
+on a demo ledger with two published lists, on SQLite and PostgreSQL.
+
+Playwright is told to use /usr/bin/chromium (it must never download a browser of its own).
+Where that browser is missing the tests skip and say so, unless LEDGER_REQUIRE_BROWSER=1 (as
+in CI), where they fail instead.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from ledger.core.domain import GameResult, Period, Pool
+from ledger.core.records import new_game
+from ledger.services.closing import close_period
+from ledger.services.demo import build_demo
+from ledger.services.games import add_games
+from ledger.storage.database import open_ledger
+
+from conftest import BACKENDS, PostgreSQLServer
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+REQUIRE_BROWSER = os.environ.get("LEDGER_REQUIRE_BROWSER") == "1"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DEMO_NOW = dt.datetime(2026, 3, 1, 12)
+DEMO_PERIOD = Period(2026, 2)
+SECOND_PERIOD = DEMO_PERIOD + 1
+PUBLISHED_LISTS = 2
+PHONE, DESKTOP = 360, 1280
+ELITE = 10
+
+
+def _two_lists(url: str) -> None:
+    """The demo (its February closed), then in March a round robin of the ten players of its
+    grandmasters' event, closed too: every player on the lists has two published ratings."""
+    build_demo(url, Pool.STANDARD, replace=False, now=DEMO_NOW)
+    march = dt.date(SECOND_PERIOD.year, SECOND_PERIOD.month, 5)
+    results = itertools.cycle((GameResult.WHITE_WINS, GameResult.DRAW, GameResult.BLACK_WINS))
+    games = [
+        new_game(
+            date=march,
+            white=white,
+            black=black,
+            result=next(results),
+            event="March Round Robin",
+            today=march,
+        )
+        for white, black in itertools.combinations(range(1, ELITE + 1), 2)
+    ]
+    ledger = open_ledger(url)
+    try:
+        with ledger.transaction() as session:
+            add_games(session, Pool.STANDARD, games)
+        with ledger.transaction() as session:
+            close_period(session, Pool.STANDARD, SECOND_PERIOD, dt.datetime(2026, 4, 1, 12))
+    finally:
+        ledger.dispose()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _wait_until_up(address: str, server: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            pytest.fail(f"ledger serve stopped: {log.read_text(errors='replace')}")
+        try:
+            with urllib.request.urlopen(address, timeout=2):
+                return
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.2)
+    pytest.fail(f"ledger serve did not answer at {address}: {log.read_text(errors='replace')}")
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def site(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    postgresql_server: PostgreSQLServer | None,
+) -> Iterator[str]:
+    """The address of `ledger serve` over the two-list demo ledger, on each backend."""
+    directory = tmp_path_factory.mktemp("site")
+    if request.param == "sqlite":
+        url, name = f"sqlite:///{directory / 'demo.db'}", None
+    elif postgresql_server is None:
+        pytest.skip("no PostgreSQL server")
+    else:
+        name = f"ledger_browser_{uuid.uuid4().hex[:12]}"
+        url = postgresql_server.create(name)
+    _two_lists(url)
+    port = _free_port()
+    address = f"http://127.0.0.1:{port}/"
+    log = directory / "serve.log"
+    with log.open("wb") as output:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "ledger", "serve", "--db", url, "--port", str(port)],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        _wait_until_up(address, server, log)
+        yield address
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        if name is not None and postgresql_server is not None:
+            postgresql_server.drop(name)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        reason = f"no {CHROMIUM}: install Debian's chromium (apt-get install chromium)"
+        if REQUIRE_BROWSER:
+            pytest.fail(f"a browser is required (LEDGER_REQUIRE_BROWSER=1) but {reason}")
+        pytest.skip(reason)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        yield launched
+        launched.close()
+
+
+def _page(browser: Browser, site: str, width: int) -> Iterator[Page]:
+    context = browser.new_context(base_url=site, viewport={"width": width, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def page(browser: Browser, site: str) -> Iterator[Page]:
+    yield from _page(browser, site, DESKTOP)
+
+
+@pytest.fixture
+def phone(browser: Browser, site: str) -> Iterator[Page]:
+    yield from _page(browser, site, PHONE)
+
+
+def _open_the_best_players_card(page: Page) -> str:
+    """From the home page, search the standard list's leader by name (given name first,
+    as a user types it) and land on their card; returns the name as the list shows it."""
+    page.goto("/")
+    leader = page.locator("section.pool[data-pool=standard] table.list tbody tr").first
+    name = leader.locator("td.name a").inner_text().strip()
+    surname, _, given = name.partition(", ")
+    page.fill("#search-q", f"{given} {surname}")
+    page.press("#search-q", "Enter")
+    page.wait_for_url(re.compile(r"/(players/\d+|search)"))
+    if "/players/" not in page.url:
+        page.locator("table.found a", has_text=name).first.click()
+    expect(page.locator("h1#player-name")).to_contain_text(name)
+    return name
+
+
+def test_the_home_page_shows_the_newest_top_ten_and_the_latest_lists(page: Page) -> None:
+    page.goto("/")
+    assert page.title().strip()
+    top = page.locator("section.pool[data-pool=standard] table.list tbody tr")
+    expect(top).to_have_count(10)
+    ratings = [int(text) for text in top.locator("td.rating").all_inner_texts()]
+    assert ratings == sorted(ratings, reverse=True)
+    expect(page.locator("#latest-lists")).to_contain_text(str(SECOND_PERIOD))
+    expect(page.locator("form#search input#search-q")).to_be_visible()
+
+
+def test_a_search_opens_the_card_with_one_chart_point_per_published_list(page: Page) -> None:
+    _open_the_best_players_card(page)
+    standing = page.locator("section.standing[data-pool=standard]")
+    points = standing.locator("figure.chart svg.chart circle")
+    expect(points).to_have_count(PUBLISHED_LISTS)
+    expect(standing.locator("table.history tbody tr")).to_have_count(PUBLISHED_LISTS)
+    history = standing.locator("table.history").inner_text()
+    for title in points.locator("title").all_text_contents():
+        rating = title.rsplit(" ", 1)[-1]
+        assert rating.isdigit(), title
+        assert rating in history, title
+
+
+def test_a_list_page_pages_forward_and_back(page: Page) -> None:
+    page.goto("/")
+    page.locator("nav.site a[href*='/lists/standard/']").first.click()
+    expect(page.locator("h1#list-title")).to_be_visible()
+    rows = page.locator("div.table-wrap > table.list tbody tr")
+    expect(rows).to_have_count(100)
+    page_of = page.locator("nav.pager span.page-of")
+    expect(page_of).to_have_text(re.compile(r"page 1 of [2-9]"))
+    expect(page.locator("nav.pager a.prev-page")).to_have_count(0)
+    first_page = rows.locator("td.name").all_inner_texts()
+    page.locator("nav.pager a.next-page").click()
+    expect(page_of).to_have_text(re.compile(r"page 2 of [2-9]"))
+    assert "page=2" in page.url
+    positions = [int(text) for text in rows.locator("td.position").all_inner_texts()]
+    assert positions
+    assert min(positions) > 100
+    assert rows.locator("td.name").all_inner_texts() != first_page
+    page.locator("nav.pager a.prev-page").click()
+    expect(page_of).to_have_text(re.compile(r"page 1 of [2-9]"))
+    assert rows.locator("td.name").all_inner_texts() == first_page
+
+
+def test_the_card_links_to_a_calculation_of_its_games(page: Page) -> None:
+    _open_the_best_players_card(page)
+    calculation = page.locator(f"a.calculation[href$='/{SECOND_PERIOD}']").first
+    calculation.click()
+    expect(page.locator("h1#calculation-title")).to_be_visible()
+    expect(page.locator("table.calculation tbody tr")).to_have_count(ELITE - 1)
+    expect(page.locator("table.event-totals")).to_be_visible()
+    expect(page.locator("body")).to_contain_text("March Round Robin")
+
+
+def _pages_to_check(page: Page) -> list[str]:
+    _open_the_best_players_card(page)
+    card = page.url
+    calculation = page.locator("a.calculation").first.get_attribute("href")
+    assert calculation is not None
+    return ["/", "/lists/standard/latest", "/lists/standard/latest?page=2", card, calculation]
+
+
+def _document_width(page: Page) -> int:
+    width: int = page.evaluate("document.documentElement.scrollWidth")
+    return width
+
+
+def test_every_page_fits_a_phone_without_sideways_scrolling(page: Page, phone: Page) -> None:
+    for address in _pages_to_check(page):
+        phone.goto(address)
+        assert _document_width(phone) <= PHONE, address
+    phone.goto("/lists/standard/latest")
+    expect(phone.locator("table.list td.rating").first).to_be_visible()
+
+
+def test_a_desktop_shows_every_column_of_the_list(page: Page) -> None:
+    for address in _pages_to_check(page):
+        page.goto(address)
+        assert _document_width(page) <= DESKTOP, address
+    page.goto("/lists/standard/latest")
+    first = page.locator("table.list tbody tr").first
+    for column in ("position", "name", "rating", "change", "movement", "games", "k", "peak"):
+        expect(first.locator(f"td.{column}")).to_be_visible()

@@ -1,0 +1,643 @@
+"""The web face: every page and API route on both backends, the API equal to the CLI's
+`--format json`, every error in plain words, names escaped, caching, the headers, and that
+nothing can be written through it."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import text
+
+from ledger import queries
+from ledger.core.domain import Pool
+from ledger.core.errors import LedgerError
+from ledger.services.demo import build_demo
+from ledger.storage.database import Ledger
+from ledger.web import api, create_app
+
+from builders import NOW, close, game, player, run
+
+HOSTILE = ("<script>alert(1)</script>", '"><img src=x onerror=alert(2)>')
+
+
+@pytest.fixture
+def site(ledger: Ledger, database_url: str) -> dict[str, int]:
+    """Five players (two with hostile names), an event in 2026-09, the lists of 2026-09
+    and 2026-10 (the first re-rated: two versions) and a game in the open period 2026-11."""
+    ids = {
+        "Ann": player(ledger, "Carlsen, Ann", rating=2400, federation="NOR", sex="F"),
+        "Bob": player(ledger, "Müller, Bob", rating=2300, federation="GER", sex="M"),
+        "Cid": player(ledger, "Cid", rating=2200, federation="NOR", sex="M", title="FM"),
+        "script": player(ledger, HOSTILE[0], rating=2100, federation="NOR"),
+        "img": player(ledger, HOSTILE[1], rating=2000, federation="GER"),
+    }
+    for white, black, result, day in (
+        ("Ann", "Bob", "1-0", "05"),
+        ("Cid", "script", "1/2-1/2", "06"),
+        ("img", "Ann", "0-1", "07"),
+        ("Bob", "Cid", "1-0", "08"),
+    ):
+        game(ledger, ids[white], ids[black], result, f"2026-09-{day}", event="Oslo Open", round=1)
+    close(ledger, "2026-09")
+    game(ledger, ids["Bob"], ids["Ann"], "1/2-1/2", "2026-10-05")
+    close(ledger, "2026-10")
+    game(ledger, ids["Ann"], ids["Cid"], "1-0", "2026-11-03")
+    corrected = run("correct-game", "2", "--result", "1-0", "--reason", "arbiter", db=database_url)
+    assert corrected.exit_code == 0, corrected.stderr
+    return ids
+
+
+@pytest.fixture
+def client(site: dict[str, int], database_url: str) -> Iterator[TestClient]:
+    app = create_app(database_url)
+    with TestClient(app, raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def cli_json(url: str, *args: str) -> Any:
+    result = run(*args, "--format", "json", db=url)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize(
+    ("path", "command"),
+    [
+        ("/api/v1/players/1", ("player", "1")),
+        ("/api/v1/players/1?pool=standard", ("player", "1", "--pool", "standard")),
+        (
+            "/api/v1/players/1/calculations/standard/2026-09",
+            ("explain", "1", "--period", "2026-09"),
+        ),
+        ("/api/v1/players/5/calculations/standard/latest", ("explain", "5")),
+        ("/api/v1/players/1/games", ("games", "--player", "1")),
+        ("/api/v1/search?q=mueller", ("find", "mueller")),
+        ("/api/v1/search?q=ann%20carl", ("find", "ann", "carl")),
+        ("/api/v1/events", ("events",)),
+        (
+            "/api/v1/events?period=2026-09&player=2",
+            ("events", "--period", "2026-09", "--player", "2"),
+        ),
+        ("/api/v1/events/standard/Oslo%20Open", ("event", "Oslo Open")),
+        ("/api/v1/periods/standard", ("periods",)),
+        ("/api/v1/lists/standard/2026-09/diff", ("diff", "--period", "2026-09")),
+        (
+            "/api/v1/reports/standard/stats?from=1900&band=100",
+            ("stats", "--from", "1900", "--band", "100"),
+        ),
+        ("/api/v1/reports/standard/federations?top=2", ("federations", "--top", "2")),
+        ("/api/v1/reports/standard/peaks?federation=NOR", ("peaks", "--federation", "NOR")),
+        ("/api/v1/reports/standard/rank-history?rank=2", ("history", "--rank", "2")),
+        ("/api/v1/reports/standard/rank-history?summary=1", ("history", "--summary")),
+    ],
+)
+def test_each_api_answer_is_the_commands_json(
+    client: TestClient, database_url: str, path: str, command: tuple[str, ...]
+) -> None:
+    answer = client.get(path)
+    assert answer.status_code == 200, answer.text
+    assert answer.headers["content-type"] == "application/json"
+    assert answer.json() == cli_json(database_url, *command)
+
+
+@pytest.mark.parametrize(
+    ("path", "options"),
+    [
+        ("/api/v1/lists/standard/latest", ()),
+        ("/api/v1/lists/standard/2026-09", ("--period", "2026-09")),
+        ("/api/v1/lists/standard/2026-09?version=1", ("--period", "2026-09", "--version", "1")),
+        ("/api/v1/lists/standard/latest?as_of=2026-10-15", ("--as-of", "2026-10-15")),
+        ("/api/v1/lists/standard/live", ("--live",)),
+        (
+            "/api/v1/lists/standard/latest?federation=NOR&women=1",
+            ("--federation", "NOR", "--women"),
+        ),
+        (
+            "/api/v1/lists/standard/latest?active=true&min_rating=2050",
+            ("--active", "--min-rating", "2050"),
+        ),
+        (
+            "/api/v1/lists/standard/latest?title=fm&max_rating=2300",
+            ("--title", "fm", "--max-rating", "2300"),
+        ),
+    ],
+)
+def test_a_list_answer_holds_the_rows_of_ledger_list(
+    client: TestClient, database_url: str, path: str, options: tuple[str, ...]
+) -> None:
+    answer = client.get(path).json()
+    rows = cli_json(database_url, "list", *options)
+    assert answer["rows"] == rows
+    assert answer["total"] == len(rows)
+    assert (answer["page"], answer["per_page"]) == (1, 100)
+
+
+def test_a_list_is_paged_with_its_total(client: TestClient, database_url: str) -> None:
+    whole = cli_json(database_url, "list")
+    pages = [
+        client.get(f"/api/v1/lists/standard/latest?per_page=2&page={n}").json() for n in (1, 2, 3)
+    ]
+    assert [row for each in pages for row in each["rows"]] == whole
+    assert {each["total"] for each in pages} == {5}
+    csv = client.get("/api/v1/lists/standard/latest?per_page=2&page=2&format=csv")
+    assert csv.headers["content-type"].startswith("text/csv")
+    lines = run("list", "--format", "csv", db=database_url).stdout.splitlines(keepends=True)
+    assert csv.text == "".join([lines[0], *lines[3:5]])
+
+
+def test_the_rating_in_force_on_a_day(client: TestClient, site: dict[str, int]) -> None:
+    listed = client.get(f"/api/v1/players/{site['Ann']}/history").json()
+    (standard,) = listed
+    october = next(row for row in standard["history"] if row["period"] == "2026-10")
+    answer = client.get(f"/api/v1/players/{site['Ann']}/rating?date=2026-11-20").json()
+    assert answer == {
+        "id": site["Ann"],
+        "pool": "standard",
+        "date": "2026-11-20",
+        "period": "2026-10",
+        "list_name": "Nov 2026",
+        "rating": october["rating"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "message"),
+    [
+        ("/api/v1/players/99", 404, "no player with ID 99."),
+        ("/api/v1/players/99/calculations/standard/latest", 404, "no player"),
+        (
+            "/api/v1/lists/standard/2001-01",
+            404,
+            "no standard list was published for period 2001-01",
+        ),
+        ("/api/v1/lists/rapid/latest", 404, "no rapid list has been published yet."),
+        (
+            "/api/v1/lists/standard/2026-13",
+            400,
+            "period: '2026-13' is not a period; write it as YYYY-MM",
+        ),
+        ("/api/v1/lists/standard/soon", 400, "period: 'soon' is not a period"),
+        (
+            "/api/v1/lists/standard/latest?page=9",
+            404,
+            "the list has 5 rows; page 9 is past its end.",
+        ),
+        (
+            "/api/v1/lists/standard/latest?per_page=501",
+            422,
+            "per_page: input should be less than or equal to 500.",
+        ),
+        (
+            "/api/v1/lists/standard/latest?page=0",
+            422,
+            "page: input should be greater than or equal to 1.",
+        ),
+        (
+            "/api/v1/lists/standard/latest?women=perhaps",
+            422,
+            "women: input should be a valid boolean",
+        ),
+        (
+            "/api/v1/lists/chess960/latest",
+            422,
+            "pool: input should be 'standard', 'rapid' or 'blitz'.",
+        ),
+        (
+            "/api/v1/lists/standard/2026-09?as_of=2026-10-01",
+            400,
+            "a list is asked for by its period or by a day, not both.",
+        ),
+        ("/api/v1/lists/standard/live?version=1", 400, "a live list is the newest list"),
+        ("/api/v1/lists/standard/2026-09?version=7", 404, "there is no version 7."),
+        (
+            "/api/v1/lists/rapid/2026-10/diff",
+            404,
+            "no rapid list was published for period 2026-10.",
+        ),
+        (
+            "/api/v1/lists/standard/2001-01/versions",
+            404,
+            "no standard list was published for period 2001-01.",
+        ),
+        (
+            "/api/v1/players/1/rating?date=yesterday",
+            400,
+            "date: 'yesterday' is not a date; write it as YYYY-MM-DD.",
+        ),
+        ("/api/v1/players/1/rating", 422, "date: field required."),
+        ("/api/v1/players/1/rating?date=", 400, "date: '' is not a date"),
+        (
+            "/api/v1/players/1/rating?date=2001-01-01",
+            404,
+            "no standard list was in force on 2001-01-01.",
+        ),
+        ("/api/v1/players/abc", 422, "player: input should be a valid integer"),
+        ("/api/v1/events/standard/Nowhere", 404, "Nowhere"),
+        ("/api/v1/search?q=%20", 400, "the search has no name in it"),
+        ("/api/v1/nothing-here", 404, "there is no such page."),
+    ],
+)
+def test_each_api_error_is_one_plain_sentence(
+    client: TestClient, path: str, status: int, message: str
+) -> None:
+    answer = client.get(path)
+    assert answer.status_code == status
+    assert list(answer.json()) == ["error"]
+    assert message in answer.json()["error"]
+    assert "\n" not in answer.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "message"),
+    [
+        ("/players/99", 404, "no player with ID 99."),
+        ("/lists/standard/2001-01", 404, "no standard list was published for period 2001-01"),
+        (
+            "/lists/standard/latest?min_rating=lots",
+            422,
+            "min_rating: input should be a valid integer",
+        ),
+        ("/lists/standard/latest/download.pdf", 404, "there is no pdf download"),
+        ("/events/standard/Nowhere", 404, "no standard event named 'Nowhere'"),
+        ("/nothing-here", 404, "there is no such page."),
+    ],
+)
+def test_each_page_error_is_a_page_saying_so(
+    client: TestClient, path: str, status: int, message: str
+) -> None:
+    answer = client.get(path)
+    assert answer.status_code == status
+    assert answer.headers["content-type"].startswith("text/html")
+    assert f'<p class="error">{message}' in html.unescape(answer.text)
+
+
+PAGES = (
+    "/",
+    "/search?q=carl",
+    "/search?q=",
+    "/lists/standard/latest",
+    "/lists/standard/latest?federation=NOR&women=on&as_of=2026-10-20",
+    "/lists/standard/live",
+    "/lists/standard/2026-09",
+    "/lists/standard/2026-09?version=1",
+    "/lists/standard/2026-09/diff",
+    "/lists/standard/2026-09/diff?from_version=1&to_version=2",
+    "/players/1",
+    "/players/1?pool=standard",
+    "/players/1/calculations/standard/2026-09",
+    "/players/1/calculations/standard/latest",
+    "/events",
+    "/events?pool=standard&period=2026-09&player=1",
+    "/events/standard/Oslo%20Open",
+    "/periods/standard",
+    "/periods/blitz",
+    "/reports/standard/stats?from=2000&band=100",
+    "/reports/standard/federations?top=2&women=on",
+    "/reports/standard/peaks?federation=NOR",
+    "/reports/standard/rank-history?rank=2",
+    "/reports/standard/rank-history?summary=on",
+    "/api/v1/docs",
+)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_renders_linked_and_styled_by_its_own_sheet(
+    client: TestClient, path: str
+) -> None:
+    answer = client.get(path)
+    assert answer.status_code == 200, answer.text
+    assert '<link rel="stylesheet" href="/static/ledger.css">' in answer.text
+    assert 'href="/"' in answer.text
+    assert 'id="search"' in answer.text
+    assert "<script" not in answer.text
+    assert "style=" not in answer.text
+
+
+def test_the_list_page_shows_the_figures_of_ledger_list(
+    client: TestClient, database_url: str
+) -> None:
+    rows = cli_json(database_url, "list", "--federation", "NOR")
+    page = client.get("/lists/standard/latest?federation=NOR").text
+    assert '<th scope="col">World</th>' in page
+    cells = re.findall(r'<td class="rating">(\d+)</td>', page)
+    assert cells == [str(row["rating"]) for row in rows]
+    assert 'class="download-csv" href="/lists/standard/latest/download.csv?federation=NOR"' in page
+    assert "page 1 of 1" in page
+    assert "next-page" not in page
+
+
+@pytest.fixture
+def tied_lists(ledger: Ledger, database_url: str) -> str:
+    """45 players in tied threes, two federations; the lists of 2026-09 (re-rated: two
+    versions) and 2026-10, and games in the open period: pages end inside ties."""
+    ids = [
+        player(
+            ledger,
+            f"Player {n:02d}",
+            rating=2000 + n // 3 * 10,
+            sex="MF"[n % 2],
+            federation=("NOR", "GER")[n % 4 // 2],
+        )
+        for n in range(45)
+    ]
+    for day, (white, black) in enumerate(zip(ids[::2], ids[1::2], strict=False), start=1):
+        game(ledger, white, black, "1-0", f"2026-09-{day:02d}")
+    close(ledger, "2026-09")
+    game(ledger, ids[3], ids[40], "0-1", "2026-10-02")
+    close(ledger, "2026-10")
+    game(ledger, ids[5], ids[30], "0-1", "2026-11-02")
+    corrected = run("correct-game", "1", "--result", "0-1", "--reason", "arbiter", db=database_url)
+    assert corrected.exit_code == 0, corrected.stderr
+    return database_url
+
+
+@pytest.mark.parametrize(
+    ("which", "query", "options"),
+    [
+        ("latest", "", ()),
+        ("latest", "federation=NOR", ("--federation", "NOR")),
+        ("latest", "women=1&min_rating=2030", ("--women", "--min-rating", "2030")),
+        ("2026-09", "", ("--period", "2026-09")),
+        ("2026-09", "federation=GER", ("--period", "2026-09", "--federation", "GER")),
+        ("2026-09", "version=1", ("--period", "2026-09", "--version", "1")),
+        ("live", "", ("--live",)),
+        ("live", "federation=NOR", ("--live", "--federation", "NOR")),
+    ],
+)
+def test_every_page_of_a_list_holds_its_rows_and_places_on_the_whole_list(
+    tied_lists: str, which: str, query: str, options: tuple[str, ...]
+) -> None:
+    whole = cli_json(tied_lists, "list", *options)
+    with TestClient(create_app(tied_lists)) as client:
+        first = client.get(f"/api/v1/lists/standard/{which}?per_page=4&{query}").json()
+        pages = [
+            client.get(f"/api/v1/lists/standard/{which}?per_page=4&page={n}&{query}").json()
+            for n in range(1, -(-first["total"] // 4) + 1)
+        ]
+    assert first["total"] == len(whole)
+    assert [row for each in pages for row in each["rows"]] == whole
+
+
+def test_a_long_list_pages_forward(ledger: Ledger, database_url: str) -> None:
+    for number in range(205):
+        player(ledger, f"Player {number:03d}", rating=1500 + number // 3)
+    game(ledger, 1, 2, "1-0", "2026-09-05")
+    close(ledger, "2026-09")
+    with TestClient(create_app(database_url)) as client:
+        first = client.get("/lists/standard/latest").text
+        assert 'class="next-page" rel="next" href="/lists/standard/latest?page=2"' in first
+        third = client.get("/lists/standard/latest?page=3").text
+    whole = cli_json(database_url, "list")
+    assert re.findall(r'<td class="position">(\d+)</td>', third) == [
+        str(row["position"]) for row in whole[200:]
+    ]
+    assert re.findall(r'<td class="rank optional">(\d+)</td>', third) == [
+        str(row["rank"]) for row in whole[200:]
+    ]
+    assert "page 3 of 3" in third
+    assert "prev-page" in third
+    assert "next-page" not in third
+
+
+def test_downloads_are_the_whole_view_as_the_cli_writes_it(
+    client: TestClient, database_url: str
+) -> None:
+    csv = client.get("/lists/standard/latest/download.csv?federation=NOR")
+    assert csv.text == run("list", "--federation", "NOR", "--format", "csv", db=database_url).stdout
+    assert "attachment" in csv.headers["content-disposition"]
+    data = client.get("/lists/standard/2026-09/download.json")
+    assert data.json() == cli_json(database_url, "list", "--period", "2026-09")
+    txt = client.get("/lists/standard/2026-09/download.txt")
+    exported = run(
+        "export-list",
+        "--format",
+        "fide-txt",
+        "--pool",
+        "standard",
+        "--period",
+        "2026-09",
+        db=database_url,
+    )
+    assert txt.text.replace("\r\n", "\n") == exported.stdout.replace("\r\n", "\n")
+
+
+def test_the_player_page_has_a_chart_point_and_a_row_per_list(
+    client: TestClient, site: dict[str, int]
+) -> None:
+    page = client.get(f"/players/{site['Ann']}").text
+    assert page.count("<circle ") == 2
+    assert "<title>Oct 2026: " in page
+    assert "<title>Nov 2026: " in page
+    assert '<table class="history">' in page
+    assert 'class="live"' in page
+    assert "unofficial" in page
+    assert '<table class="games">' in page
+    assert f'href="/players/{site["Ann"]}/calculations/standard/2026-09"' in page
+
+
+def test_a_search_with_one_match_goes_to_the_player(
+    client: TestClient, site: dict[str, int]
+) -> None:
+    answer = client.get("/search?q=muller", follow_redirects=False)
+    assert answer.status_code == 303
+    assert answer.headers["location"] == f"/players/{site['Bob']}"
+    several = client.get("/search?q=c")
+    assert several.status_code == 200
+    assert '<table class="found">' in several.text
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/lists/standard/latest",
+        "/players/4",
+        "/players/5",
+        "/search?q=script",
+        "/events/standard/Oslo%20Open",
+    ],
+)
+def test_hostile_names_show_as_text(client: TestClient, path: str) -> None:
+    shown = client.get(path).text
+    assert "<script>alert" not in shown
+    assert "<img src=x" not in shown
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in shown or "&#34;&gt;&lt;img" in shown
+
+
+def test_a_published_list_is_kept_long_and_answers_304(client: TestClient) -> None:
+    first = client.get("/lists/standard/2026-09")
+    tag = first.headers["etag"]
+    assert re.fullmatch(r'"[0-9a-f]{32}"', tag)
+    assert first.headers["cache-control"] == "public, max-age=86400"
+    again = client.get("/lists/standard/2026-09", headers={"If-None-Match": tag})
+    assert again.status_code == 304
+    assert again.content == b""
+    api = client.get("/api/v1/lists/standard/2026-09?version=1")
+    assert api.headers["cache-control"] == "public, max-age=86400"
+    assert (
+        client.get("/api/v1/lists/standard/2026-09?version=2").headers["etag"]
+        != api.headers["etag"]
+    )
+    for short in ("/lists/standard/latest", "/lists/standard/live", "/players/1", "/"):
+        assert client.get(short).headers["cache-control"] == "public, max-age=60"
+
+
+def test_a_change_to_the_ledger_changes_every_tag(client: TestClient, database_url: str) -> None:
+    before = client.get("/lists/standard/2026-09").headers["etag"]
+    edited = run(
+        "edit-player", "1", "--name", "Carlsen, Annette", "--reason", "spelling", db=database_url
+    )
+    assert edited.exit_code == 0, edited.stderr
+    answer = client.get("/lists/standard/2026-09", headers={"If-None-Match": before})
+    assert answer.status_code == 200
+    assert "Carlsen, Annette" in answer.text
+
+
+def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
+    for path in (
+        "/",
+        "/api/v1/players/1",
+        "/players/99",
+        "/static/ledger.css",
+        "/api/v1/openapi.json",
+    ):
+        headers = client.get(path).headers
+        assert headers["content-security-policy"].startswith("default-src 'self'")
+        assert headers["x-content-type-options"] == "nosniff"
+
+
+def test_head_is_answered_as_get_without_a_body(client: TestClient) -> None:
+    answer = client.head("/lists/standard/latest")
+    assert answer.status_code == 200
+    assert answer.content == b""
+    assert answer.headers["etag"] == client.get("/lists/standard/latest").headers["etag"]
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH"])
+def test_nothing_can_be_written_through_the_web(client: TestClient, method: str) -> None:
+    for path in ("/", "/api/v1/players/1", "/lists/standard/latest"):
+        answer = client.request(method, path)
+        assert answer.status_code == 405
+        assert answer.headers["allow"] == "GET, HEAD"
+
+
+def test_the_web_reads_the_ledger_read_only(client: TestClient, database_url: str) -> None:
+    """SQLite in mode=ro, PostgreSQL in read-only transactions: a write is refused by the
+    database itself, whatever a route did."""
+    reader: Ledger = client.app.state.ledger  # type: ignore[attr-defined]
+    if database_url.startswith("sqlite"):
+        assert "mode=ro" in str(reader.engine.url)
+    with pytest.raises(LedgerError, match=r"read-only|readonly"), reader.reading() as session:
+        session.execute(text("CREATE TABLE intruder (a INTEGER)"))
+
+
+def test_a_database_without_a_ledger_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(LedgerError, match="no such ledger file"):
+        create_app(f"sqlite:///{tmp_path / 'missing.db'}")
+
+
+def test_a_failure_shows_no_traceback_sql_or_url(
+    client: TestClient, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object) -> None:
+        raise RuntimeError(f"SELECT secret FROM players -- {database_url}")
+
+    monkeypatch.setattr(queries, "player_card", broken)
+    for path in ("/players/1", "/api/v1/players/1"):
+        answer = client.get(path)
+        assert answer.status_code == 500
+        assert "could not answer" in answer.text
+        assert "SELECT" not in answer.text
+        assert database_url not in answer.text
+        assert "Traceback" not in answer.text
+
+
+def test_the_openapi_description_names_every_api_route(client: TestClient) -> None:
+    described = client.get("/api/v1/openapi.json").json()["paths"]
+    routes = {route.path for route in api.router.routes}  # type: ignore[attr-defined]
+    assert {path.removeprefix("/api/v1") for path in described} == {
+        path.replace(":path", "") for path in routes
+    }
+    docs = client.get("/api/v1/docs").text
+    for path in described:
+        assert f"<code>GET {path}</code>" in docs
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name in ("href", "src", "action") and value and value.startswith("/"):
+                self.found.append(value)
+
+
+CRAWL_LIMIT = 400
+
+
+def test_every_link_from_the_demos_home_page_answers(database_url: str) -> None:
+    build_demo(database_url, Pool.STANDARD, replace=False, now=NOW)
+    seen, queue = {"/"}, ["/"]
+    with TestClient(create_app(database_url)) as client:
+        while queue and len(seen) < CRAWL_LIMIT:
+            path = queue.pop(0)
+            answer = client.get(path)
+            assert answer.status_code == 200, (path, answer.text[:300])
+            if not answer.headers["content-type"].startswith("text/html"):
+                continue
+            links = _Links()
+            links.feed(answer.text)
+            for link in links.found:
+                if link not in seen:
+                    seen.add(link)
+                    queue.append(link)
+    assert len(seen) >= CRAWL_LIMIT
+
+
+def test_serve_refuses_a_missing_ledger_in_one_line(tmp_path: Path) -> None:
+    missing = f"sqlite:///{tmp_path / 'missing.db'}"
+    refused = run("serve", db=missing)
+    assert refused.exit_code == 1
+    assert refused.stderr == f"error: {missing}: no such ledger file.\n"
+    assert not (tmp_path / "missing.db").exists()
+
+
+def test_the_command_line_starts_without_the_web_stack() -> None:
+    started = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, ledger.cli; print(sorted({'fastapi', 'uvicorn'} & set(sys.modules)))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert started.stdout == "[]\n"
+
+
+def test_a_csv_download_neutralises_a_formula_name(
+    ledger: Ledger, database_url: str, site: dict[str, int]
+) -> None:
+    """The web's CSV is the CLI's: a name a spreadsheet would run as a formula starts with '."""
+    formula = player(ledger, "=HYPERLINK(1)", rating=1900, federation="NOR")
+    game(ledger, formula, site["Cid"], "1-0", "2026-11-04")
+    close(ledger, "2026-11")
+    with TestClient(create_app(database_url)) as client:
+        download = client.get("/lists/standard/latest/download.csv").text
+        api = client.get("/api/v1/lists/standard/latest?format=csv").text
+    assert "'=HYPERLINK(1)" in download
+    assert "'=HYPERLINK(1)" in api
+    assert ",=HYPERLINK" not in download + api
