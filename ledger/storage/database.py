@@ -266,16 +266,22 @@ def _refuse_missing_database(text: str, url: URL) -> None:
         ) from None
 
 
-_UNWRITABLE = ("attempt to write a readonly database", "unable to open database file")
-"""SQLite's words for a file or folder it may not write (its -wal and -shm files beside
-the ledger included)."""
+_BESIDE = "(the ledger keeps its -wal and -shm files beside it)"
 
 
 def _refuse_unwritable_file(text: str, url: URL) -> None:
-    if url.get_backend_name() == "sqlite" and any(words in text for words in _UNWRITABLE):
+    """SQLite's words for a file it may not write, or not open (its folder included)."""
+    if url.get_backend_name() != "sqlite":
+        return
+    if "attempt to write a readonly database" in text:
+        raise LedgerError(
+            f"cannot write to {url.database}: it is open read-only, or its file or folder is "
+            f"read-only; check their permissions {_BESIDE}."
+        ) from None
+    if "unable to open database file" in text:
         raise LedgerError(
             f"cannot open {url.database}: check that its folder exists, and the permissions "
-            "of the file and the folder (the ledger keeps its -wal and -shm files beside it)."
+            f"of the file and the folder {_BESIDE}."
         ) from None
 
 
