@@ -74,6 +74,7 @@ def test_an_older_schema_is_refused_until_db_upgrade(
     database_url: str, newer_migrations: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(schema, "migrations_directory", lambda: newer_migrations)
+    monkeypatch.setattr(schema, "HEAD_REVISION", "f0f0f0f0f0f0")
     refused = run("list", db=database_url)
     assert refused.exit_code == 1
     assert refused.stderr.endswith("; run `ledger db upgrade` first.\n")

@@ -7,8 +7,6 @@ from __future__ import annotations
 import html
 import json
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -612,20 +610,6 @@ def test_serve_refuses_a_missing_ledger_in_one_line(tmp_path: Path) -> None:
     assert refused.exit_code == 1
     assert refused.stderr == f"error: {missing}: no such ledger file.\n"
     assert not (tmp_path / "missing.db").exists()
-
-
-def test_the_command_line_starts_without_the_web_stack() -> None:
-    started = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import sys, ledger.cli; print(sorted({'fastapi', 'uvicorn'} & set(sys.modules)))",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert started.stdout == "[]\n"
 
 
 def test_a_csv_download_neutralises_a_formula_name(

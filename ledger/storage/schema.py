@@ -4,19 +4,28 @@ revision a database is at, and bringing it to the newest.
 An empty database is brought to the newest revision on the first command that writes; an
 older one is refused until `ledger db upgrade`; a database holding other tables is never
 touched.
+
+Every command checks the revision, so that check reads the version table itself against
+`HEAD_REVISION`; Alembic, slow to import, is imported only to upgrade or to tell an older
+revision from an unknown one.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, inspect
+from sqlalchemy import Connection, inspect, text
 
 from ledger.core.errors import Hint, LedgerError, NotFound
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+HEAD_REVISION = "f2233e654eaa"
+"""The newest revision in `migrations/versions` (a test keeps the two equal)."""
+
+_VERSION_TABLE = "alembic_version"
 
 
 def migrations_directory() -> Path:
@@ -29,6 +38,8 @@ def migrations_directory() -> Path:
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(migrations_directory()))
     config.attributes["connection"] = connection
@@ -78,25 +89,34 @@ def no_ledger(where: str, reason: str) -> NotFound:
 
 
 def refuse_foreign_database(connection: Connection, where: str) -> None:
-    if set(inspect(connection).get_table_names()) - {"alembic_version"}:
+    if set(inspect(connection).get_table_names()) - {_VERSION_TABLE}:
         raise LedgerError(f"{where} is not empty and is not a ledger database.")
 
 
 def schema_revision(connection: Connection) -> str | None:
     """The Alembic revision the database is at, or None for an unversioned database."""
-    return MigrationContext.configure(connection).get_current_revision()
+    if not inspect(connection).has_table(_VERSION_TABLE):
+        return None
+    revision: str | None = connection.execute(
+        text(f"SELECT version_num FROM {_VERSION_TABLE}")
+    ).scalar()
+    return revision
 
 
 def _is_known_revision(revision: str) -> bool:
+    from alembic.script import ScriptDirectory
+
     script = ScriptDirectory.from_config(alembic_config())
     return any(known.revision == revision for known in script.walk_revisions())
 
 
-def head_revision() -> str | None:
+def head_revision() -> str:
     """The newest revision this ledger knows."""
-    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+    return HEAD_REVISION
 
 
 def upgrade(connection: Connection) -> None:
     """Run every pending migration on `connection`, in its transaction."""
+    from alembic import command
+
     command.upgrade(alembic_config(connection), "head")
