@@ -9,7 +9,7 @@ from rich import box
 from ledger.core.domain import Pool
 from ledger.queries import ChangedRow, ListDiff, LogRecord, plain
 from ledger.render.base import Console, Format, Table, message, print_json, print_records
-from ledger.render.fitting import Column, compact, fits, fitted
+from ledger.render.fitting import Column, fitted, listing
 from ledger.services.corrections import GameCorrected, Rerated
 
 
@@ -108,21 +108,8 @@ def log_records(records: Sequence[LogRecord], output: Format) -> None:
     if not records:
         message("The log is empty.")
         return
-    console = Console()
     rows = [_log_cells(record) for record in records]
-    table = fitted(
-        console,
-        _LOG_COLUMNS,
-        rows,
-        squeeze=False,
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-        collapse_padding=True,
-    )
-    if fits(console, table):
-        console.print(table)
-    else:
-        compact(console, [_log_line(cells) for cells in rows])
+    listing(Console(), _LOG_COLUMNS, rows, [_log_line(cells) for cells in rows])
 
 
 def _log_cells(record: LogRecord) -> tuple[str, ...]:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rich import box
 from rich.cells import cell_len
 from rich.console import Console, JustifyMethod
 from rich.table import Column as RichColumn
@@ -95,6 +96,29 @@ def _widths(column: RichColumn) -> tuple[int, int]:
     widest = max(cell_len(text) for text in texts)
     narrowest = max((cell_len(word) for text in texts for word in text.split()), default=0)
     return narrowest, widest
+
+
+def listing(
+    console: Console,
+    columns: Sequence[Column],
+    rows: Sequence[Sequence[str]],
+    lines: Sequence[str],
+) -> None:
+    """A listing (games, the log): its table where that fits without wrapping, else `lines`,
+    one for each row (`compact`)."""
+    table = fitted(
+        console,
+        columns,
+        rows,
+        squeeze=False,
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    if fits(console, table):
+        console.print(table)
+    else:
+        compact(console, lines)
 
 
 def compact(console: Console, lines: Sequence[str]) -> None:

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich import box
-
 from ledger.queries import ListedGame
 from ledger.render.base import Console, Format, message, print_records
-from ledger.render.fitting import Column, compact, fits, fitted
+from ledger.render.fitting import Column, listing
 
 
 def game_listing(games: Sequence[ListedGame], output: Format) -> None:
@@ -20,20 +18,8 @@ def game_listing(games: Sequence[ListedGame], output: Format) -> None:
     if not games:
         message("No games match.")
         return
-    console = Console()
-    table = fitted(
-        console,
-        _GAME_COLUMNS,
-        [_cells(game) for game in games],
-        squeeze=False,
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-        collapse_padding=True,
-    )
-    if fits(console, table):
-        console.print(table)
-    else:
-        compact(console, [_line(game) for game in games])
+    rows = [_cells(game) for game in games]
+    listing(Console(), _GAME_COLUMNS, rows, [_line(game) for game in games])
 
 
 _GAME_COLUMNS = (
