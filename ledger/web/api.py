@@ -16,13 +16,22 @@ from ledger.queries import ListRow, plain, records_csv, to_json
 from ledger.web import views
 from ledger.web.inputs import (
     PAGE_ROWS,
+    BandStart,
+    BandWidth,
     Day,
+    FederationOrNone,
     Filter,
     Page,
     PeriodText,
     PerPage,
+    PlayerOrNone,
+    Rank,
+    RatingOrNone,
     Reading,
+    SearchText,
     Sizes,
+    TopPlayers,
+    VersionOrNone,
     day_of,
     parsed,
     period_in_path,
@@ -77,9 +86,7 @@ def home(session: Reading) -> Response:
 
 
 @router.get("/search", summary="ledger find --format json")
-def search(
-    session: Reading, q: Annotated[str, Query(max_length=200)], pool: Pool = Pool.STANDARD
-) -> Response:
+def search(session: Reading, q: SearchText, pool: Pool = Pool.STANDARD) -> Response:
     return json_answer(plain(queries.find_players(session, q, pool)))
 
 
@@ -97,7 +104,7 @@ def rating_list(
     page: Page = 1,
     per_page: PerPage = PAGE_ROWS,
     as_of: Day = None,
-    version: Annotated[int | None, Query(ge=1)] = None,
+    version: VersionOrNone = None,
     format: ListFormat = ListFormat.JSON,
 ) -> Response:
     request = views.list_request(pool, which, only, day_of(as_of, "as_of"), version)
@@ -121,8 +128,8 @@ def list_diff(
     session: Reading,
     pool: Pool,
     period: str,
-    from_version: Annotated[int | None, Query(ge=1)] = None,
-    to_version: Annotated[int | None, Query(ge=1)] = None,
+    from_version: VersionOrNone = None,
+    to_version: VersionOrNone = None,
 ) -> Response:
     the_period = period_in_path(period)
     return json_answer(
@@ -173,7 +180,7 @@ def events(
     session: Reading,
     pool: Pool = Pool.STANDARD,
     period: PeriodText = None,
-    player: Annotated[int | None, Query(ge=1)] = None,
+    player: PlayerOrNone = None,
 ) -> Response:
     only = queries.EventFilter(period_given(period), player)
     return json_answer(plain(queries.event_listing(session, pool, only)))
@@ -194,8 +201,8 @@ def stats(
     session: Reading,
     pool: Pool,
     period: PeriodText = None,
-    start: Annotated[int, Query(alias="from", ge=0, le=4000)] = 2200,
-    band: Annotated[int, Query(ge=1, le=4000)] = 50,
+    start: BandStart = 2200,
+    band: BandWidth = 50,
 ) -> Response:
     report = queries.list_statistics(session, pool, period_given(period), start, band)
     return json_answer(plain(report))
@@ -206,7 +213,7 @@ def federations(
     session: Reading,
     pool: Pool,
     period: PeriodText = None,
-    top: Annotated[int, Query(ge=1, le=1000)] = queries.federations.TOP_PLAYERS,
+    top: TopPlayers = queries.federations.TOP_PLAYERS,
     women: bool = False,
 ) -> Response:
     ranking = queries.federation_ranking(session, pool, period_given(period), top, women)
@@ -217,8 +224,8 @@ def federations(
 def peaks(
     session: Reading,
     pool: Pool,
-    min_rating: Annotated[int | None, Query(ge=0, le=4000)] = None,
-    federation: Annotated[str | None, Query(max_length=3)] = None,
+    min_rating: RatingOrNone = None,
+    federation: FederationOrNone = None,
     women: bool = False,
 ) -> Response:
     return json_answer(plain(queries.peaks(session, pool, min_rating, federation or None, women)))
@@ -228,8 +235,8 @@ def peaks(
 def rank_history(
     session: Reading,
     pool: Pool,
-    rank: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
-    federation: Annotated[str | None, Query(max_length=3)] = None,
+    rank: Rank = 1,
+    federation: FederationOrNone = None,
     women: bool = False,
     active: bool = False,
     summary: Annotated[bool, Query(description="Each holder once.")] = False,

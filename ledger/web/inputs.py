@@ -33,6 +33,17 @@ def reading(request: Request) -> Iterator[Session]:
 
 Reading = Annotated[Session, Depends(reading)]
 
+SearchText = Annotated[str, Query(max_length=200)]
+PlayerOrNone = Annotated[int | None, Query(ge=1)]
+VersionOrNone = Annotated[int | None, Query(ge=1)]
+RatingOrNone = Annotated[int | None, Query(ge=0, le=4000)]
+FederationOrNone = Annotated[str | None, Query(max_length=3)]
+BandStart = Annotated[int, Query(alias="from", ge=0, le=4000)]
+BandWidth = Annotated[int, Query(ge=1, le=4000)]
+TopPlayers = Annotated[int, Query(ge=1, le=1000)]
+Rank = Annotated[int, Query(ge=1, le=1_000_000)]
+"""The query parameters a page and its API twin share, with the CLI options' bounds."""
+
 
 def list_sizes(request: Request) -> dict[Any, int]:
     """The sizes of lists counted so far by the app (`ledger.web.views.list_size`)."""

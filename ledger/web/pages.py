@@ -17,11 +17,20 @@ from ledger.web import views
 from ledger.web.chart import rating_chart
 from ledger.web.inputs import (
     PAGE_ROWS,
+    BandStart,
+    BandWidth,
     Day,
+    FederationOrNone,
     Filter,
     PeriodText,
+    PlayerOrNone,
+    Rank,
+    RatingOrNone,
     Reading,
+    SearchText,
     Sizes,
+    TopPlayers,
+    VersionOrNone,
     day_of,
     period_in_path,
 )
@@ -29,8 +38,6 @@ from ledger.web.inputs import period_of as period_given
 from ledger.web.templating import page
 
 router = APIRouter(include_in_schema=False)
-
-Version = Annotated[int | None, Query(ge=1)]
 
 
 @router.get("/")
@@ -41,7 +48,7 @@ def home(session: Reading) -> Response:
 @router.get("/search")
 def search(
     session: Reading,
-    q: Annotated[str, Query(max_length=200)] = "",
+    q: SearchText = "",
     pool: Pool = Pool.STANDARD,
 ) -> Response:
     found = queries.find_players(session, q, pool) if q.strip() else []
@@ -60,7 +67,7 @@ def rating_list(
     only: Filter,
     page_number: Annotated[int, Query(alias="page", ge=1, le=1_000_000)] = 1,
     as_of: Day = None,
-    version: Version = None,
+    version: VersionOrNone = None,
 ) -> Response:
     asked = views.list_request(pool, which, only, day_of(as_of, "as_of"), version)
     shown = views.list_page(session, asked, page_number, PAGE_ROWS, sizes)
@@ -85,7 +92,7 @@ def download(
     kind: str,
     only: Filter,
     as_of: Day = None,
-    version: Version = None,
+    version: VersionOrNone = None,
 ) -> Response:
     """The whole view, every page: CSV or JSON as `ledger list` prints it, or the list in
     FIDE's TXT layout as `ledger export-list` writes it."""
@@ -112,8 +119,8 @@ def list_diff(
     session: Reading,
     pool: Pool,
     period: str,
-    from_version: Version = None,
-    to_version: Version = None,
+    from_version: VersionOrNone = None,
+    to_version: VersionOrNone = None,
 ) -> Response:
     changes = queries.list_diff(session, pool, period_in_path(period), from_version, to_version)
     return page("diff.html", diff=changes)
@@ -138,7 +145,7 @@ def events(
     session: Reading,
     pool: Pool = Pool.STANDARD,
     period: PeriodText = None,
-    player: Annotated[int | None, Query(ge=1)] = None,
+    player: PlayerOrNone = None,
 ) -> Response:
     rows = queries.event_listing(session, pool, queries.EventFilter(period_given(period), player))
     return page("events.html", rows=rows, pool=pool)
@@ -160,8 +167,8 @@ def stats(
     session: Reading,
     pool: Pool,
     period: PeriodText = None,
-    start: Annotated[int, Query(alias="from", ge=0, le=4000)] = 2200,
-    band: Annotated[int, Query(ge=1, le=4000)] = 50,
+    start: BandStart = 2200,
+    band: BandWidth = 50,
 ) -> Response:
     report = queries.list_statistics(session, pool, period_given(period), start, band)
     return page("stats.html", report=report)
@@ -172,7 +179,7 @@ def federations(
     session: Reading,
     pool: Pool,
     period: PeriodText = None,
-    top: Annotated[int, Query(ge=1, le=1000)] = queries.federations.TOP_PLAYERS,
+    top: TopPlayers = queries.federations.TOP_PLAYERS,
     women: bool = False,
 ) -> Response:
     ranking = queries.federation_ranking(session, pool, period_given(period), top, women)
@@ -183,8 +190,8 @@ def federations(
 def peaks(
     session: Reading,
     pool: Pool,
-    min_rating: Annotated[int | None, Query(ge=0, le=4000)] = None,
-    federation: Annotated[str | None, Query(max_length=3)] = None,
+    min_rating: RatingOrNone = None,
+    federation: FederationOrNone = None,
     women: bool = False,
 ) -> Response:
     rows = queries.peaks(session, pool, min_rating, federation or None, women)
@@ -195,8 +202,8 @@ def peaks(
 def rank_history(
     session: Reading,
     pool: Pool,
-    rank: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
-    federation: Annotated[str | None, Query(max_length=3)] = None,
+    rank: Rank = 1,
+    federation: FederationOrNone = None,
     women: bool = False,
     active: bool = False,
     summary: bool = False,
