@@ -17,11 +17,12 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from ledger import queries
-from ledger.core.domain import Pool
+from ledger.core.domain import Period, Pool
 from ledger.core.errors import LedgerError
 from ledger.services.demo import build_demo
 from ledger.storage.database import Ledger
 from ledger.web import api, create_app
+from ledger.web.chart import rating_chart
 
 from builders import NOW, close, game, player, run
 
@@ -625,3 +626,16 @@ def test_a_csv_download_neutralises_a_formula_name(
     assert "'=HYPERLINK(1)" in download
     assert "'=HYPERLINK(1)" in api
     assert ",=HYPERLINK" not in download + api
+
+
+@pytest.mark.parametrize("ratings", [[2000, 2015], [2000, 2000], [1999, 2001, 2018]])
+def test_a_nearly_flat_history_is_drawn_inside_the_chart(ratings: list[int]) -> None:
+    history = [
+        queries.HistoryRow(Period(2026, month), f"list {month}", rating, 0, 5, 20)
+        for month, rating in enumerate(ratings, start=1)
+    ]
+    chart = rating_chart(history)
+    assert chart is not None
+    assert chart.low <= min(ratings)
+    assert max(ratings) <= chart.high
+    assert all(chart.margin <= point.y <= chart.bottom for point in chart.points)

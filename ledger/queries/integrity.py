@@ -33,6 +33,7 @@ from ledger.storage.models import (
     PlayerRating,
     RatingPeriod,
 )
+from ledger.storage.periods import is_closed
 
 
 def check_ledger(session: Session) -> list[str]:
@@ -310,8 +311,7 @@ def games_to_review(session: Session) -> list[str]:
 
 
 def _period_state(period: Any, newest_closed: Any) -> str:
-    closed = newest_closed is not None and period <= newest_closed
-    return f"{'closed' if closed else 'open'} period {period}"
+    return f"{'closed' if is_closed(period, newest_closed) else 'open'} period {period}"
 
 
 def _event_and_round(row: Any) -> str:

@@ -50,7 +50,8 @@ def rating_chart(history: Sequence[HistoryRow]) -> Chart | None:
     ratings = [rating for _, rating in rated]
     low, high = min(ratings), max(ratings)
     if high - low < LEAST_SPAN:
-        low, high = low - LEAST_SPAN // 2, low + LEAST_SPAN // 2
+        middle = (low + high) // 2
+        low, high = middle - LEAST_SPAN // 2, middle + LEAST_SPAN // 2
     inner_width, inner_height = WIDTH - 2 * MARGIN, HEIGHT - 2 * MARGIN
     step = inner_width // max(1, len(rated) - 1)
     points = [
