@@ -639,3 +639,21 @@ def test_a_nearly_flat_history_is_drawn_inside_the_chart(ratings: list[int]) -> 
     assert chart.low <= min(ratings)
     assert max(ratings) <= chart.high
     assert all(chart.margin <= point.y <= chart.bottom for point in chart.points)
+
+
+def test_a_player_added_changes_the_answers(client: TestClient, database_url: str) -> None:
+    """add-player is logged like every write, so a cached answer is not kept past it."""
+    before = client.get("/api/v1/search?q=Newcomer")
+    added = run("add-player", "--name", "Newcomer, Nina", "--operator", "olga", db=database_url)
+    assert added.exit_code == 0, added.stderr
+    after = client.get(
+        "/api/v1/search?q=Newcomer", headers={"If-None-Match": before.headers["etag"]}
+    )
+    assert after.status_code == 200
+    assert "Newcomer, Nina" in after.text
+    logged = json.loads(
+        run("log", "--action", "add-player", "--format", "json", db=database_url).stdout
+    )
+    assert [(entry["operator"], entry["counts"]) for entry in logged] == [
+        ("olga", {"id": int(added.stdout)})
+    ]

@@ -138,9 +138,9 @@ def log_(
         typer.Option(
             "--action",
             metavar="ACTION",
-            help="Only one kind: close, rerate, reopen, correct-game, delete-game, late-game, "
-            "edit-player, merge, import-players, import-games, import-pgn, import-trf or "
-            "import-fide-list.",
+            help="Only one kind: close, rerate, reopen, add-player, add-game, correct-game, "
+            "delete-game, late-game, edit-player, merge, import-players, import-games, "
+            "import-pgn, import-trf or import-fide-list.",
         ),
     ] = None,
     output: FormatOption = render.Format.TABLE,

@@ -66,6 +66,7 @@ def add_player(
     peak: Annotated[
         int | None, typer.Option("--peak", metavar="RATING", help="Peak published rating.")
     ] = None,
+    operator: OperatorOption = None,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
@@ -88,7 +89,7 @@ def add_player(
         today=now().date(),
     )
     with writing(ctx, db) as session:
-        added = players.add_player(session, pool, player)
+        added = players.add_player(session, pool, player, now(), Author(operator))
     render.message(str(added.id))
     render.warnings(added.duplicates)
 

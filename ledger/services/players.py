@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -13,6 +14,8 @@ from ledger.core.domain import Pool
 from ledger.core.errors import RejectedRecords
 from ledger.core.records import NewPlayer, next_free_id, problem
 from ledger.queries import people
+from ledger.services import activity
+from ledger.services.activity import OS_USER, Author
 from ledger.storage.batches import insert_rows, select_in
 from ledger.storage.database import lock_pool
 from ledger.storage.models import Player, PlayerRating
@@ -26,11 +29,20 @@ class AddedPlayer:
     duplicates: list[str]
 
 
-def add_player(session: Session, pool: Pool, player: NewPlayer) -> AddedPlayer:
-    """Record one new player as `add_players` does, naming the likely duplicates
-    (`ledger.queries.people.likely_duplicates`): a warning, the player is recorded."""
+def add_player(
+    session: Session,
+    pool: Pool,
+    player: NewPlayer,
+    now: dt.datetime,
+    author: Author = OS_USER,
+) -> AddedPlayer:
+    """Record one new player as `add_players` does, and in the log, naming the likely
+    duplicates (`ledger.queries.people.likely_duplicates`): a warning, the player is
+    recorded."""
     (player_id,) = add_players(session, pool, [player])
-    return AddedPlayer(player_id, people.likely_duplicates(session, [player_id]))
+    added = AddedPlayer(player_id, people.likely_duplicates(session, [player_id]))
+    activity.record(session, "add-player", added, author, now, pool)
+    return added
 
 
 def add_players(session: Session, pool: Pool, players: Sequence[NewPlayer]) -> list[int]:
