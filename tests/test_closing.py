@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import func, select, text
+from sqlalchemy import Executable, func, select, text
 
+from ledger.core.domain import Period, Pool
 from ledger.core.errors import Conflict, LedgerError, NotFound
 from ledger.services import closing
 from ledger.storage.database import Ledger, open_ledger
@@ -108,10 +110,13 @@ def test_a_close_that_fails_half_way_changes_nothing(
     a, b = player(ledger, "A", rating=2000), player(ledger, "B", rating=1900)
     game(ledger, a, b, "1-0", "2026-10-05")
 
-    def fail(*_: object) -> None:
+    written = closing._published
+
+    def fail(pool: Pool, period: Period) -> Iterator[Executable]:
+        yield from written(pool, period)[:2]
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(closing, "update_rows", fail)
+    monkeypatch.setattr(closing, "_published", fail)
     with pytest.raises(RuntimeError, match="disk full"):
         close(ledger, "2026-10")
     with ledger.reading() as session:
@@ -309,14 +314,14 @@ def test_a_game_recorded_during_a_close_is_rated_or_refused(
     game(setup, a, b, "1-0", "2026-10-05")
     setup.dispose()
     closing_started = threading.Event()
-    slow_publication = closing._Publication.write
+    slow_publication = closing._Publication.publish
 
     def write_slowly(self: closing._Publication, session: object) -> None:
         closing_started.set()
         threading.Event().wait(1.0)
         slow_publication(self, session)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(closing._Publication, "write", write_slowly)
+    monkeypatch.setattr(closing._Publication, "publish", write_slowly)
     outcome: list[str] = []
 
     def record_late_game() -> None:

@@ -51,6 +51,12 @@ INACTIVITY_PERIODS = 12
 """7.2.2: no rated game in this many periods ending with the list's period means inactive."""
 
 _BAND_STARTS = [band[0] for band in EXPECTED_SCORE_BANDS]
+_OPEN_BAND_START = _BAND_STARTS[-1]
+_PD_HIGH_BY_DIFFERENCE = tuple(
+    EXPECTED_SCORE_BANDS[bisect.bisect_right(_BAND_STARTS, difference) - 1][2]
+    for difference in range(_OPEN_BAND_START + 1)
+)
+"""Table 8.1.2 unfolded: the higher-rated side's PD for every |D| up to the open last band."""
 
 
 def expected_score(difference: int) -> int:
@@ -59,47 +65,75 @@ def expected_score(difference: int) -> int:
     The higher-rated side gets `pd_high`, the lower-rated side 100 minus it; |D| of 0-3
     gives 50 to both.
     """
-    band = EXPECTED_SCORE_BANDS[bisect.bisect_right(_BAND_STARTS, abs(difference)) - 1]
-    return band[2] if difference >= 0 else 100 - band[2]
+    pd_high = _PD_HIGH_BY_DIFFERENCE[min(abs(difference), _OPEN_BAND_START)]
+    return pd_high if difference >= 0 else 100 - pd_high
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodPairings:
+    """The pairing rules of one pool and period, decided once so that a close applies them
+    to each of its games with integer arithmetic alone.
+
+    `cap_exempt_from`: the rating from which a player's D is the actual difference (8.3.1 as
+    amended from 2025-10, standard only; None: the rule of 400 holds for everyone).
+    `wide_pairings_unrated`: rapid and blitz from 2024-12, a game between players 600 or
+    more points apart, one of them rated above 2600, is not rated (FIDE rules summary,
+    section 2).
+    """
+
+    cap_exempt_from: int | None
+    wide_pairings_unrated: bool
+
+    @classmethod
+    def of(cls, pool: Pool, period: Period) -> PeriodPairings:
+        standard = pool is Pool.STANDARD
+        return cls(
+            CAP_EXEMPT_RATING if standard and period >= CAP_EXEMPTION_FROM else None,
+            not standard and period >= WIDE_PAIRING_RULE_FROM,
+        )
+
+    def difference(self, own: int, opponent: int) -> int:
+        """D = own rating minus the opponent's, after the rule of 400 (8.3.1), from the point
+        of view of the player being rated: the two sides of one game can use different D."""
+        difference = own - opponent
+        if self.cap_exempt_from is not None and own >= self.cap_exempt_from:
+            return difference
+        return max(-DIFFERENCE_CAP, min(DIFFERENCE_CAP, difference))
+
+    def rateable(self, white: int, black: int) -> bool:
+        """Whether a played game between two rated players is rated at all."""
+        return (
+            not self.wide_pairings_unrated
+            or abs(white - black) < WIDE_PAIRING_GAP
+            or max(white, black) <= WIDE_PAIRING_TOP_RATING
+        )
+
+    def expected_scores(self, white: int, black: int) -> tuple[int, int] | None:
+        """Each side's PD in hundredths for a played game between two rated players, the
+        rule of 400 applied for each side separately (8.3.1); None when the pairing is not
+        rated at all."""
+        if not self.rateable(white, black):
+            return None
+        return (
+            expected_score(self.difference(white, black)),
+            expected_score(self.difference(black, white)),
+        )
 
 
 def rating_difference(own: int, opponent: int, pool: Pool, period: Period) -> int:
-    """D = own rating minus the opponent's, after the rule of 400 (8.3.1).
-
-    The cap is applied from the point of view of the player being rated: from 2025-10 a
-    standard player rated 2650 or more uses the actual difference, so the two sides of one
-    game can use different D.
-    """
-    difference = own - opponent
-    exempt = pool is Pool.STANDARD and period >= CAP_EXEMPTION_FROM and own >= CAP_EXEMPT_RATING
-    if exempt:
-        return difference
-    return max(-DIFFERENCE_CAP, min(DIFFERENCE_CAP, difference))
+    """D = own rating minus the opponent's, after the rule of 400 (8.3.1, `PeriodPairings`)."""
+    return PeriodPairings.of(pool, period).difference(own, opponent)
 
 
 def is_rateable_pairing(pool: Pool, period: Period, white: int, black: int) -> bool:
-    """Whether a played game between two rated players is rated at all.
-
-    Rapid and blitz from 2024-12: a game between players 600 or more points apart, one of
-    them rated above 2600, is not rated (FIDE rules summary, section 2).
-    """
-    if pool is Pool.STANDARD or period < WIDE_PAIRING_RULE_FROM:
-        return True
-    return abs(white - black) < WIDE_PAIRING_GAP or max(white, black) <= WIDE_PAIRING_TOP_RATING
+    """Whether a played game between two rated players is rated at all (`PeriodPairings`)."""
+    return PeriodPairings.of(pool, period).rateable(white, black)
 
 
 def expected_scores(pool: Pool, period: Period, white: int, black: int) -> tuple[int, int] | None:
-    """Each side's PD in hundredths for a played game between two rated players.
-
-    None when the pairing is not rated at all (rapid and blitz players too far apart).
-    The rule of 400 is applied separately for each side (8.3.1).
-    """
-    if not is_rateable_pairing(pool, period, white, black):
-        return None
-    return (
-        expected_score(rating_difference(white, black, pool, period)),
-        expected_score(rating_difference(black, white, pool, period)),
-    )
+    """Each side's PD in hundredths for a played game between two rated players, or None
+    when the pairing is not rated at all (`PeriodPairings`)."""
+    return PeriodPairings.of(pool, period).expected_scores(white, black)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,8 +244,30 @@ class RatedGame:
 
     @property
     def delta(self) -> int:
-        """8.3.2: the game's rating change before K, in hundredths (score minus PD)."""
-        return self.score - self.expected
+        return game_delta(self.score, self.expected)
+
+
+def game_delta(score: int, expected: int) -> int:
+    """8.3.2: a game's rating change before K, in hundredths: the score minus PD."""
+    return score - expected
+
+
+@dataclass(slots=True)
+class PeriodGames:
+    """A player's rated games of one period as 8.3 needs them: how many, and ΣΔR in
+    hundredths, gathered game by game."""
+
+    games: int = 0
+    delta_sum: int = 0
+
+    def add(self, score: int, expected: int) -> None:
+        """One more rated game, with its score and PD."""
+        self.games += 1
+        self.delta_sum += game_delta(score, expected)
+
+    @classmethod
+    def of(cls, games: Sequence[RatedGame]) -> PeriodGames:
+        return cls(len(games), sum(game.delta for game in games))
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,26 +288,28 @@ class PeriodRating:
         return self.state.rating >= RATING_FLOOR
 
 
-def rate_period(state: RatingState, period: Period, games: Sequence[RatedGame]) -> PeriodRating:
+def rate_period(
+    state: RatingState, period: Period, games: Sequence[RatedGame] | PeriodGames
+) -> PeriodRating:
     """Rate one player's games of `period` from their state on the previous list.
 
     ΣΔR is taken over all the period's rated games, multiplied by the (capped) K and
     rounded once (8.3.4); the unrounded K x ΣΔR is kept so the change can be explained.
     """
+    gathered = games if isinstance(games, PeriodGames) else PeriodGames.of(games)
     rule = k_rule(state, period)
-    k = capped_k(rule.k, len(games))
-    delta_sum = sum(game.delta for game in games)
-    k_times_sum = k * delta_sum
+    k = capped_k(rule.k, gathered.games)
+    k_times_sum = k * gathered.delta_sum
     change = round_half_away_from_zero(k_times_sum)
     new_rating = state.rating + change
     new_state = RatingState(
         rating=new_rating,
-        games_completed=state.games_completed + len(games),
+        games_completed=state.games_completed + gathered.games,
         ever_2400=state.ever_2400 or new_rating >= EVER_2400,
         peak=max(state.peak, new_rating),
         birth_year=state.birth_year,
     )
-    return PeriodRating(len(games), rule, k, delta_sum, k_times_sum, change, new_state)
+    return PeriodRating(gathered.games, rule, k, gathered.delta_sum, k_times_sum, change, new_state)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,21 +9,34 @@ row, so the cost follows the period's games, not the size of the list.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import cast
+from typing import NamedTuple, cast
 
-from sqlalchemy import Table, bindparam, func, literal, select, union, update
-from sqlalchemy.orm import Session
+from sqlalchemy import (
+    ColumnElement,
+    Executable,
+    Table,
+    bindparam,
+    case,
+    exists,
+    func,
+    insert,
+    literal,
+    select,
+    union,
+    update,
+)
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from ledger.core import rules
-from ledger.core.domain import Period, Pool
+from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.errors import Conflict, Hint
 from ledger.services import activity, list_details
 from ledger.services.activity import OS_USER, Author
 from ledger.services.list_details import NO_DETAILS, Details, Shown, carried
-from ledger.storage.batches import AnyRow, AnySelect, batched, insert_rows, select_in, update_rows
+from ledger.storage.batches import AnyRow, AnySelect, batched, insert_values, select_in
 from ledger.storage.database import lock_pool, one_of, refresh_statistics
 from ledger.storage.models import (
     STANDING_COLUMNS,
@@ -39,6 +52,7 @@ from ledger.storage.models import (
     RatingPeriod,
 )
 from ledger.storage.periods import is_closed, newest_closed_period, newest_version
+from ledger.storage.staging import LIST_ROW_FIGURES, STAGED_LIST_ROWS, staged
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +156,7 @@ class _Totals:
     unrated_by_floor: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class _Standing:
     """A player's standing on the list in force at the start of the period (none if never
     rated in the pool), and the games the period brings them."""
@@ -161,7 +175,7 @@ class _Standing:
     """The federation and title the newest list shows (None: on no list)."""
     details: Details = NO_DETAILS
     """The federation and title this period's list carries."""
-    rated_games: list[rules.RatedGame] = field(default_factory=list)
+    rated: rules.PeriodGames = field(default_factory=rules.PeriodGames)
     initial_games: list[rules.InitialRatingGame] = field(default_factory=list)
     initial_games_in_period: int = 0
 
@@ -202,17 +216,16 @@ def _close_one(
         .all()
     )
     standings = _load_standings(session, pool, period, shown)
-    game_ratings = [_rate_game(pool, period, game, standings) for game in games]
-    insert_rows(session, GameRating, game_ratings)
-    totals.games_rated += sum(1 for row in game_ratings if row["white_expected"] is not None)
-    totals.games_unrated += sum(1 for row in game_ratings if row["white_expected"] is None)
+    figures = _rate_games(pool, period, games, standings)
+    insert_values(session, _GAME_RATINGS, _GAME_FIGURES, figures)
+    rated = sum(1 for row in figures if row[3] is not None)
+    totals.games_rated += rated
+    totals.games_unrated += len(figures) - rated
     _add_pooled_history(session, pool, period, standings)
     publication = _Publication(pool, period, joining, shown)
     for standing in standings.values():
         publication.add(standing)
-    publication.add_pending(session)
-    publication.add_changed_details(session)
-    publication.write(session)
+    publication.publish(session)
     totals.players_rated += publication.players_rated
     totals.newly_rated += publication.newly_rated
     totals.unrated_by_floor += publication.unrated_by_floor
@@ -223,10 +236,7 @@ def close_without_games(session: Session, pool: Pool, period: Period, now: dt.da
     period closed, and the starting ratings no list has carried yet join it, as do the
     federations and titles recorded for the players the list did not give."""
     _mark_closed(session, pool, period, now, period)
-    publication = _Publication(pool, period)
-    publication.add_pending(session)
-    publication.add_changed_details(session)
-    publication.write(session)
+    _Publication(pool, period).publish(session)
 
 
 _EVENT_END = func.coalesce(Event.end_date, Game.date).label("event_end")
@@ -313,38 +323,49 @@ def _standing(row: AnyRow, period: Period, shown: Mapping[int, Details] | None) 
     return standing
 
 
-def _rate_game(
-    pool: Pool,
-    period: Period,
-    game: AnyRow,
-    standings: dict[int, _Standing],
-) -> dict[str, object]:
-    """Rate one game for both sides and remember its figures (FIDE 5, 8.3)."""
-    white, black = standings[game.white_id], standings[game.black_id]
-    row: dict[str, object] = {
-        "game_id": game.id,
-        "white_rating": white.rating,
-        "black_rating": black.rating,
-        "white_expected": None,
-        "black_expected": None,
-    }
-    if not (game.result.is_played and game.rated):
-        return row
-    result = game.result
+_GAME_RATINGS = cast(Table, GameRating.__table__)
+_GAME_FIGURES = ("game_id", "white_rating", "black_rating", "white_expected", "black_expected")
+_NOT_RATED = (None, None)
+
+
+def _rate_games(
+    pool: Pool, period: Period, games: Sequence[AnyRow], standings: dict[int, _Standing]
+) -> list[tuple[int | None, ...]]:
+    """Rate every game of the period for both sides (FIDE 5, 8.3): each game's figures, in
+    the order of `_GAME_FIGURES`, with its rated sides gathered into their standings and
+    its games toward a first rating pooled (8.2)."""
+    pairings = rules.PeriodPairings.of(pool, period)
+    figures: list[tuple[int | None, ...]] = []
+    for game in games:
+        game_id, white_id, black_id, result, rated = game[:5]
+        white, black = standings[white_id], standings[black_id]
+        expected = None
+        if rated and result.is_played:
+            if white.rating is None or black.rating is None:
+                _pool_toward_first_rating(game, white, black)
+            else:
+                expected = pairings.expected_scores(white.rating, black.rating)
+                if expected is not None:
+                    white_score, black_score = _SCORES[result]
+                    white.rated.add(white_score, expected[0])
+                    black.rated.add(black_score, expected[1])
+        figures.append((game_id, white.rating, black.rating, *(expected or _NOT_RATED)))
+    return figures
+
+
+_SCORES = {result: (result.score(True), result.score(False)) for result in GameResult}
+"""Each result's scores for White and Black, in hundredths."""
+
+
+def _pool_toward_first_rating(game: AnyRow, white: _Standing, black: _Standing) -> None:
+    """A played game of an unrated side against a rated one counts toward its first
+    rating (8.2)."""
     event = (game.event_end, game.event_id or 0)
-    if white.rating is None or black.rating is None:
-        for side, opponent, is_white in ((white, black, True), (black, white, False)):
-            if side.rating is None and opponent.rating is not None:
-                score = result.score(is_white)
-                side.initial_games.append(rules.InitialRatingGame(event, opponent.rating, score))
-                side.initial_games_in_period += 1
-        return row
-    expected = rules.expected_scores(pool, period, white.rating, black.rating)
-    if expected is not None:
-        row["white_expected"], row["black_expected"] = expected
-        white.rated_games.append(rules.RatedGame(result.score(True), expected[0]))
-        black.rated_games.append(rules.RatedGame(result.score(False), expected[1]))
-    return row
+    for side, opponent, is_white in ((white, black, True), (black, white, False)):
+        if side.rating is None and opponent.rating is not None:
+            score = game.result.score(is_white)
+            side.initial_games.append(rules.InitialRatingGame(event, opponent.rating, score))
+            side.initial_games_in_period += 1
 
 
 def _add_pooled_history(
@@ -404,33 +425,48 @@ def _earlier_games(pool: Pool, start: Period, period: Period) -> AnySelect:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class _Figures:
+class _Figures(NamedTuple):
     """A list row's figures for its period: None where the period rated nothing.
 
     `previous_rating` is the rating on the previous list: None for a player new to it.
     """
 
+    previous_rating: int | None
     change: int | None
     games: int
     k_applied: int | None = None
-    k_rule: rules.KRule | None = None
+    k_rule: str | None = None
     k_times_sum: int | None = None
-    previous_rating: int | None = None
 
-    def columns(self) -> dict[str, object]:
-        return {
-            "previous_rating": self.previous_rating,
-            "change": self.change,
-            "games": self.games,
-            "k_applied": self.k_applied,
-            "k_rule": self.k_rule.key if self.k_rule else None,
-            "k_times_sum": self.k_times_sum,
-        }
+
+class _ListRow(NamedTuple):
+    """A row of the list and its player's new standing, as `STAGED_LIST_ROWS` holds it."""
+
+    player_id: int
+    had_standing: bool
+    joining: bool
+    first_list: Period
+    rating: int
+    listed: bool
+    k_next: int | None
+    games_completed: int
+    ever_2400: bool
+    peak: int
+    peak_period: Period | None
+    last_active: Period | None
+    federation: str | None
+    title: str | None
+    previous_rating: int | None
+    change: int | None
+    games: int
+    k_applied: int | None
+    k_rule: str | None
+    k_times_sum: int | None
 
 
 class _Publication:
-    """The rows a close writes: list entries and the players' new standing. `joining`: the
+    """The list a close publishes: its rows are staged (`STAGED_LIST_ROWS`), then written to
+    the list, the players' prior standings and their new standings set-wise. `joining`: the
     pending starting ratings this list carries in a re-rate (None: all of them); `shown`:
     the federations and titles it showed before a re-rate (None: those recorded)."""
 
@@ -445,10 +481,7 @@ class _Publication:
         self.period = period
         self.joining = joining
         self.shown = shown
-        self.entries: list[dict[str, object]] = []
-        self.updates: list[dict[str, object]] = []
-        self.inserts: list[dict[str, object]] = []
-        self.priors: list[dict[str, object]] = []
+        self.rows: list[_ListRow] = []
         self.joined: list[int] = []
         self.joined_details: list[dict[str, object]] = []
         self.players_rated = 0
@@ -456,23 +489,23 @@ class _Publication:
         self.unrated_by_floor = 0
 
     def add(self, standing: _Standing) -> None:
-        if standing.rated_games:
+        if standing.rated.games:
             self._rate(standing)
         elif standing.initial_games and standing.rating is None:
             self._first_rating(standing)
 
     def _rate(self, standing: _Standing) -> None:
         """8.3: the period's rating change from the list in force."""
-        outcome = rules.rate_period(standing.state, self.period, standing.rated_games)
+        outcome = rules.rate_period(standing.state, self.period, standing.rated)
         self.players_rated += 1
         self.unrated_by_floor += not outcome.listed
         figures = _Figures(
+            standing.rating if standing.first_list is not None else None,
             outcome.change,
             outcome.games,
             outcome.k_applied,
-            outcome.k_rule,
+            outcome.k_rule.key,
             outcome.k_times_sum,
-            standing.rating if standing.first_list is not None else None,
         )
         self._publish(standing, outcome.state, outcome.listed, figures)
 
@@ -490,7 +523,8 @@ class _Publication:
             max(standing.peak, rating),
             standing.birth_year,
         )
-        self._publish(standing, state, True, _Figures(None, standing.initial_games_in_period))
+        figures = _Figures(None, None, standing.initial_games_in_period)
+        self._publish(standing, state, True, figures)
 
     def _publish(
         self,
@@ -500,76 +534,79 @@ class _Publication:
         figures: _Figures,
         played: bool = True,
     ) -> None:
-        """A list row and the new standing: of a player rated in the period (active on its
+        """The list row and new standing of a player rated in the period (active on its
         list), or of one whose row only carries new details (`played` False)."""
         last_active = self.period if played else standing.last_active
         peak_period = self.period if state.peak > standing.peak else standing.peak_period
-        self.entries.append(
-            self._entry(standing.player_id, state, listed, peak_period, last_active)
-            | figures.columns()
-            | standing.details.columns()
-        )
-        row = {
-            "player_id": standing.player_id,
-            "pool": self.pool,
-            "rating": state.rating if listed else None,
-            "games_completed": state.games_completed,
-            "ever_2400": state.ever_2400,
-            "peak": state.peak,
-            "peak_period": peak_period,
-            "last_active": last_active,
-            "first_list": standing.first_list or self.period,
-        } | standing.details.columns()
-        (self.updates if standing.has_row else self.inserts).append(row)
-        self.priors.append(
-            self._prior_of(standing) if standing.has_row else self._prior(standing.player_id)
+        self.rows.append(
+            self._row(
+                standing.player_id,
+                standing.has_row,
+                False,
+                standing.first_list or self.period,
+                state,
+                listed,
+                peak_period,
+                last_active,
+                standing.details,
+                figures,
+            )
         )
 
-    def _prior_of(self, standing: _Standing) -> dict[str, object]:
-        listed = standing.listed or NO_DETAILS
-        return self._prior(
-            standing.player_id,
-            standing.rating,
-            standing.games_completed,
-            standing.ever_2400,
-            standing.peak,
-            standing.peak_period,
-            standing.last_active,
-            standing.first_list,
-            listed.federation,
-            listed.title,
-        )
-
-    def _entry(
+    def _row(
         self,
         player_id: int,
+        had_standing: bool,
+        joining: bool,
+        first_list: Period,
         state: rules.RatingState,
         listed: bool,
         peak_period: Period | None,
         last_active: Period | None,
-    ) -> dict[str, object]:
-        return {
-            "pool": self.pool,
-            "player_id": player_id,
-            "period": self.period,
-            "rating": state.rating,
-            "listed": listed,
-            "k_next": rules.development_coefficient(state, self.period + 1) if listed else None,
-            "games_completed": state.games_completed,
-            "ever_2400": state.ever_2400,
-            "peak": state.peak,
-            "peak_period": peak_period,
-            "last_active": last_active,
-        }
+        details: Details,
+        figures: _Figures,
+    ) -> _ListRow:
+        k_next = rules.development_coefficient(state, self.period + 1) if listed else None
+        return _ListRow(
+            player_id,
+            had_standing,
+            joining,
+            first_list,
+            state.rating,
+            listed,
+            k_next,
+            state.games_completed,
+            state.ever_2400,
+            state.peak,
+            peak_period,
+            last_active,
+            details.federation,
+            details.title,
+            *figures,
+        )
 
-    def add_pending(self, session: Session) -> None:
+    def publish(self, session: Session) -> None:
+        """Write the list: the rows of the players the period rated, then those of the
+        starting ratings joining it and of the players whose details it carries anew, each
+        with the standing it replaces kept (`PriorStanding`) and the new one."""
+        with staged(session, STAGED_LIST_ROWS):
+            self._stage(session)
+            self._add_pending(session)
+            self._stage(session)
+            self._add_changed_details(session)
+            self._stage(session)
+            self._write(session)
+
+    def _stage(self, session: Session) -> None:
+        insert_values(session, STAGED_LIST_ROWS, _ListRow._fields, self.rows)
+        self.rows = []
+
+    def _add_pending(self, session: Session) -> None:
         """Starting ratings no list has carried yet join this list unchanged (in a re-rate,
         those of `joining`).
 
         Ledger's choice: joining the list counts as activity for the inactivity flag.
         """
-        joining = self.joining
-        published = {entry["player_id"] for entry in self.entries}
         pending = session.execute(
             select(
                 PlayerRating.player_id,
@@ -580,49 +617,56 @@ class _Publication:
                 PlayerRating.peak,
                 PlayerRating.peak_period,
                 PlayerRating.last_active,
-                PlayerRating.federation,
-                PlayerRating.title,
                 Player.federation.label("recorded_federation"),
                 Player.title.label("recorded_title"),
             )
             .join(Player, Player.id == PlayerRating.player_id)
-            .where(PlayerRating.pool == self.pool, PlayerRating.first_list.is_(None))
+            .where(
+                PlayerRating.pool == self.pool,
+                PlayerRating.first_list.is_(None),
+                _not_staged(PlayerRating.player_id),
+            )
         )
         for row in pending:
-            if row.player_id in published or (joining is not None and row.player_id not in joining):
+            if self.joining is not None and row.player_id not in self.joining:
                 continue
-            self.joined.append(row.player_id)
-            self.priors.append(self._prior(row.player_id, *row[2:8], None, *row[8:10]))
             state = rules.RatingState(
                 row.rating, row.games_completed, row.ever_2400, row.peak, row.birth_year
             )
             recorded = Details(row.recorded_federation, row.recorded_title)
             details = (self.shown or {}).get(row.player_id) or recorded
-            self.entries.append(
-                self._entry(
-                    row.player_id, state, True, row.peak_period, row.last_active or self.period
+            self.joined.append(row.player_id)
+            self.rows.append(
+                self._row(
+                    row.player_id,
+                    True,
+                    True,
+                    self.period,
+                    state,
+                    True,
+                    row.peak_period,
+                    row.last_active or self.period,
+                    details,
+                    _Figures(None, 0, 0),
                 )
-                | _Figures(0, 0).columns()
-                | details.columns()
             )
             self.joined_details.append(
                 {"joined_id": row.player_id, "joined_pool": self.pool} | details.columns()
             )
 
-    def add_changed_details(self, session: Session) -> None:
+    def _add_changed_details(self, session: Session) -> None:
         """A row for every listed player whose federation or title this list carries anew,
         with or without games (`ledger.services.list_details`): as recorded, from the list
         their `details_from` names; in a re-rate, as the list showed them."""
-        published = {entry["player_id"] for entry in self.entries}
-        listed = (
-            PlayerRating.pool == self.pool,
-            PlayerRating.first_list.is_not(None),
-            PlayerRating.rating.is_not(None),
-        )
         statement = (
             select(*_STANDING_READ, *_DETAILS_READ)
             .join(PlayerRating, PlayerRating.player_id == Player.id)
-            .where(*listed)
+            .where(
+                PlayerRating.pool == self.pool,
+                PlayerRating.first_list.is_not(None),
+                PlayerRating.rating.is_not(None),
+                _not_staged(Player.id),
+            )
         )
         changes: Iterable[AnyRow]
         if self.shown is None:
@@ -633,29 +677,16 @@ class _Publication:
             changes = select_in(session, statement, Player.id, self.shown)
         for row in changes:
             standing = _standing(row, self.period, self.shown)
-            if standing.player_id not in published and standing.details != standing.listed:
-                figures = _Figures(0, 0, previous_rating=standing.rating)
+            if standing.details != standing.listed:
+                figures = _Figures(standing.rating, 0, 0)
                 self._publish(standing, standing.state, True, figures, played=False)
 
-    def _prior(self, player_id: int, *standing: object) -> dict[str, object]:
-        """A changed player's standing before this close; none at all without `standing`."""
-        values = (
-            dict(zip(STANDING_COLUMNS, standing, strict=True))
-            if standing
-            else dict.fromkeys(STANDING_COLUMNS)
-        )
-        return {
-            "pool": self.pool,
-            "period": self.period,
-            "player_id": player_id,
-            "had_standing": bool(standing),
-        } | values
-
-    def write(self, session: Session) -> None:
-        insert_rows(session, ListEntry, self.entries)
-        insert_rows(session, PriorStanding, self.priors)
-        update_rows(session, PlayerRating, self.updates)
-        insert_rows(session, PlayerRating, self.inserts)
+    def _write(self, session: Session) -> None:
+        """The staged rows to the list, the standings they replace to `PriorStanding`, and
+        the new standings, set-wise; then the joining starting ratings take this list as
+        their first."""
+        for statement in _published(self.pool, self.period):
+            session.execute(statement)
         joined = update(PlayerRating).values(
             first_list=self.period,
             last_active=func.coalesce(PlayerRating.last_active, literal(self.period, PeriodType())),
@@ -669,6 +700,54 @@ class _Publication:
         if self.joined_details:
             session.execute(_SHOWN_DETAILS, self.joined_details)
 
+
+_STAGED = STAGED_LIST_ROWS.c
+
+
+def _not_staged(player_id: InstrumentedAttribute[int]) -> ColumnElement[bool]:
+    """SQL: the player has no staged row yet."""
+    return ~exists().where(_STAGED.player_id == player_id)
+
+
+def _published(pool: Pool, period: Period) -> list[Executable]:
+    """The set-wise writes of the staged rows of `pool`'s list of `period`: the list rows,
+    the standings they replace (none for a player new to the pool), the new standings."""
+    pool_value = literal(pool, _ENTRY_COLUMNS.pool.type)
+    period_value = literal(period, PeriodType())
+    prior = (PlayerRating.pool == pool) & (PlayerRating.player_id == _STAGED.player_id)
+    shown_details = _STAGED.joining | PlayerRating.first_list.is_not(None)
+    entries = insert(ListEntry).from_select(
+        ["pool", "period", "player_id", *LIST_ROW_FIGURES],
+        select(pool_value, period_value, _STAGED.player_id, *_STAGED_FIGURES),
+    )
+    priors = insert(PriorStanding).from_select(
+        ["pool", "period", "player_id", "had_standing", *STANDING_COLUMNS],
+        select(
+            pool_value,
+            period_value,
+            _STAGED.player_id,
+            _STAGED.had_standing,
+            *(getattr(PlayerRating, name) for name in STANDING_COLUMNS[:-2]),
+            case((shown_details, PlayerRating.federation)),
+            case((shown_details, PlayerRating.title)),
+        ).select_from(STAGED_LIST_ROWS.outerjoin(PlayerRating, prior)),
+    )
+    standing = {
+        "rating": case((_STAGED.listed, _STAGED.rating)),
+        **{name: _STAGED[name] for name in STANDING_COLUMNS if name != "rating"},
+    }
+    updates = (
+        update(PlayerRating).where(prior, _STAGED.had_standing, ~_STAGED.joining).values(standing)
+    )
+    inserts = insert(PlayerRating).from_select(
+        ["pool", "player_id", *standing],
+        select(pool_value, _STAGED.player_id, *standing.values()).where(~_STAGED.had_standing),
+    )
+    return [entries, priors, updates, inserts]
+
+
+_ENTRY_COLUMNS = cast(Table, ListEntry.__table__).c
+_STAGED_FIGURES = tuple(_STAGED[name] for name in LIST_ROW_FIGURES)
 
 _STANDINGS = cast(Table, PlayerRating.__table__)
 _SHOWN_DETAILS = (

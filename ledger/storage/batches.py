@@ -46,6 +46,22 @@ def insert_rows(session: Session, model: type[Any], rows: Sequence[dict[str, Any
     _execute_many(session, table, statement, columns, rows)
 
 
+def insert_values(
+    session: Session, table: Table, columns: Sequence[str], rows: Sequence[tuple[Any, ...]]
+) -> None:
+    """INSERT many rows given as tuples in the order of `columns`, as `insert_rows` does:
+    a bulk path builds tuples more cheaply than dictionaries."""
+    if not rows:
+        return
+    if is_postgresql(session):
+        _copy(session, table, table.name, rows, columns)
+        return
+    statement = (
+        f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+    )
+    _execute_many(session, table, statement, columns, rows, keyed=False)
+
+
 def update_rows(session: Session, model: type[Any], rows: Sequence[dict[str, Any]]) -> None:
     """UPDATE many rows by primary key: COPY and one UPDATE on PostgreSQL, else one
     executemany per batch. Every row has the same keys."""
@@ -103,10 +119,12 @@ def _execute_many(
     table: Table,
     statement: str,
     columns: Sequence[str],
-    rows: Sequence[dict[str, Any]],
+    rows: Sequence[dict[str, Any]] | Sequence[tuple[Any, ...]],
+    keyed: bool = True,
 ) -> None:
     """Run `statement` (qmark parameters, in the order of `columns`) once per row with the
-    driver's own executemany, in batches.
+    driver's own executemany, in batches. Rows are dictionaries, or tuples in the order of
+    `columns` when not `keyed`.
 
     SQLAlchemy's executemany processes every parameter of every row in Python, which costs
     more than SQLite's insert itself on a bulk path; plain tuples through each column's bind
@@ -114,7 +132,7 @@ def _execute_many(
     """
     session.flush()
     dialect = session.get_bind().dialect
-    parameters = _parameters(table, columns, dialect)
+    parameters = _parameters(table, columns, dialect, keyed)
     dbapi_connection = session.connection().connection.dbapi_connection
     cursor = dbapi_connection.cursor()  # type: ignore[union-attr]
     try:
@@ -127,15 +145,22 @@ def _execute_many(
 
 
 def _parameters(
-    table: Table, columns: Sequence[str], dialect: Dialect
-) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    table: Table, columns: Sequence[str], dialect: Dialect, keyed: bool = True
+) -> Callable[[Any], tuple[Any, ...]]:
     """A function giving a row's values for `columns` as a tuple, each through its column's
-    bind processor where the type has one (enums, booleans, periods).
+    bind processor where the type has one (enums, booleans, periods). A row is a
+    dictionary, or a tuple in the order of `columns` when not `keyed`.
 
     The processors are pure and a bulk write repeats few distinct values per column (one
     pool, one period), so each value is processed once and remembered.
     """
-    values = itemgetter(*columns) if len(columns) > 1 else lambda row: (row[columns[0]],)
+    values: Callable[[Any], tuple[Any, ...]]
+    if not keyed:
+        values = tuple
+    elif len(columns) > 1:
+        values = itemgetter(*columns)
+    else:
+        values = lambda row: (row[columns[0]],)  # noqa: E731
     processors = [
         (index, _Remembered(process).__getitem__)
         for index, name in enumerate(columns)
@@ -144,7 +169,7 @@ def _parameters(
     if not processors:
         return values
 
-    def processed(row: dict[str, Any]) -> tuple[Any, ...]:
+    def processed(row: Any) -> tuple[Any, ...]:
         items = list(values(row))
         for index, process in processors:
             items[index] = process(items[index])
@@ -165,14 +190,22 @@ class _Remembered(dict[Any, Any]):
         return result
 
 
-def _copy(session: Session, table: Table, into: str, rows: Sequence[dict[str, Any]]) -> None:
-    """COPY `rows` (all with the same keys) into `into`, a table shaped like `table`.
+def _copy(
+    session: Session,
+    table: Table,
+    into: str,
+    rows: Sequence[dict[str, Any]] | Sequence[tuple[Any, ...]],
+    columns: Sequence[str] | None = None,
+) -> None:
+    """COPY `rows` into `into`, a table shaped like `table`: dictionaries all with the same
+    keys, or tuples in the order of `columns`.
 
     Values go through each column's own bind processing, as an INSERT's would.
     """
     session.flush()
-    columns = list(rows[0])
-    parameters = _parameters(table, columns, session.get_bind().dialect)
+    keyed = columns is None
+    columns = list(rows[0]) if columns is None else columns
+    parameters = _parameters(table, columns, session.get_bind().dialect, keyed)
     statement = f"COPY {into} ({', '.join(columns)}) FROM STDIN"
     dbapi_connection = cast(
         "psycopg.Connection[Any]", session.connection().connection.dbapi_connection

@@ -1,0 +1,63 @@
+"""Temporary tables in which a bulk write stages its rows, so that set-wise SQL writes them
+to the ledger's own tables: the driver's fastest path (executemany of tuples, or COPY) fills
+a table with no index but its key, and one INSERT ... SELECT or UPDATE ... FROM per target
+does the rest."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import cast
+
+from sqlalchemy import Boolean, Column, MetaData, Table
+from sqlalchemy.orm import Session
+
+from ledger.storage.models import ListEntry, PlayerRating
+
+_ENTRIES = cast(Table, ListEntry.__table__)
+_STANDINGS = cast(Table, PlayerRating.__table__)
+
+LIST_ROW_FIGURES = (
+    "rating",
+    "listed",
+    "k_next",
+    "games_completed",
+    "ever_2400",
+    "peak",
+    "peak_period",
+    "last_active",
+    "federation",
+    "title",
+    "previous_rating",
+    "change",
+    "games",
+    "k_applied",
+    "k_rule",
+    "k_times_sum",
+)
+
+STAGED_LIST_ROWS = Table(
+    "staged_list_rows",
+    MetaData(),
+    Column("player_id", _ENTRIES.c.player_id.type, primary_key=True),
+    Column("had_standing", Boolean, nullable=False),
+    Column("joining", Boolean, nullable=False),
+    Column("first_list", _STANDINGS.c.first_list.type),
+    *(Column(name, _ENTRIES.c[name].type) for name in LIST_ROW_FIGURES),
+    prefixes=["TEMPORARY"],
+)
+"""A close's list rows of one pool and period, each with what its player's new standing
+needs besides: whether they had one (`had_standing`), whether it is a starting rating
+joining its first list (`joining`), and the first list they are on (`first_list`)."""
+
+
+@contextmanager
+def staged(session: Session, table: Table) -> Iterator[Table]:
+    """`table` created empty in the session's transaction for the block, dropped after it.
+
+    On an error the transaction's rollback removes it (both backends' DDL is transactional).
+    """
+    connection = session.connection()
+    table.create(connection)
+    yield table
+    table.drop(connection)
