@@ -479,6 +479,7 @@ class _Publication:
     ) -> None:
         self.pool = pool
         self.period = period
+        self.next_period = period + 1
         self.joining = joining
         self.shown = shown
         self.rows: list[_ListRow] = []
@@ -566,7 +567,7 @@ class _Publication:
         details: Details,
         figures: _Figures,
     ) -> _ListRow:
-        k_next = rules.development_coefficient(state, self.period + 1) if listed else None
+        k_next = rules.development_coefficient(state, self.next_period) if listed else None
         return _ListRow(
             player_id,
             had_standing,
@@ -687,9 +688,15 @@ class _Publication:
         their first."""
         for statement in _published(self.pool, self.period):
             session.execute(statement)
-        joined = update(PlayerRating).values(
-            first_list=self.period,
-            last_active=func.coalesce(PlayerRating.last_active, literal(self.period, PeriodType())),
+        joined = (
+            update(PlayerRating)
+            .values(
+                first_list=self.period,
+                last_active=func.coalesce(
+                    PlayerRating.last_active, literal(self.period, PeriodType())
+                ),
+            )
+            .execution_options(synchronize_session=False)
         )
         pending = (PlayerRating.pool == self.pool, PlayerRating.first_list.is_(None))
         if self.joining is None and self.shown is None:
@@ -737,7 +744,10 @@ def _published(pool: Pool, period: Period) -> list[Executable]:
         **{name: _STAGED[name] for name in STANDING_COLUMNS if name != "rating"},
     }
     updates = (
-        update(PlayerRating).where(prior, _STAGED.had_standing, ~_STAGED.joining).values(standing)
+        update(PlayerRating)
+        .where(prior, _STAGED.had_standing, ~_STAGED.joining)
+        .values(standing)
+        .execution_options(synchronize_session=False)
     )
     inserts = insert(PlayerRating).from_select(
         ["pool", "player_id", *standing],
