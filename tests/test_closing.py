@@ -6,7 +6,7 @@ import threading
 from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import Executable, func, select, text
+from sqlalchemy import Executable, event, func, select, text
 
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Conflict, LedgerError, NotFound
@@ -360,3 +360,34 @@ def test_postgresql_reads_see_one_snapshot(postgresql_url: str) -> None:
     finally:
         ledger.dispose()
     assert isolation == "repeatable read"
+
+
+def test_a_close_costs_the_same_statements_for_few_games_and_many(ledger: Ledger) -> None:
+    """Set-wise: the number of statements a close sends does not grow with its games."""
+    players = [player(ledger, f"P{number:02d}", rating=1800 + 10 * number) for number in range(40)]
+    for number, white in enumerate(players):
+        game(ledger, white, players[number - 1], "1-0", "2026-08-10")
+    close(ledger, "2026-08")
+    for day, (white, black) in enumerate(zip(players[:3], players[3:6], strict=True), start=1):
+        game(ledger, white, black, "1/2-1/2", f"2026-09-{day:02d}")
+    for day in range(1, 29):
+        for white, black in zip(players[::2], players[1::2], strict=True):
+            game(ledger, white, black, "0-1", f"2026-10-{day:02d}")
+    few, many = statements_of(ledger, "2026-09"), statements_of(ledger, "2026-10")
+    assert listing(ledger, "2026-10")[players[1]].games == 28
+    assert few == many
+
+
+def statements_of(ledger: Ledger, period: str) -> int:
+    """The statements closing `period` sends to the database (an executemany counts once)."""
+    sent: list[str] = []
+
+    def count(*arguments: object) -> None:
+        sent.append(str(arguments[2]))
+
+    event.listen(ledger.engine, "before_cursor_execute", count)
+    try:
+        close(ledger, period)
+    finally:
+        event.remove(ledger.engine, "before_cursor_execute", count)
+    return len(sent)
