@@ -1,9 +1,10 @@
 """Closing a rating period: rate every game of the period and publish the new list.
 
 The close is set-wise: one read of the period's games, one of the players' standing on the
-list in force, the arithmetic in `ledger.core.rules`, then bulk writes of the list rows, the
-per-game figures and the players' new standing. Only players whose standing changed get a
-row, so the cost follows the period's games, not the size of the list.
+list in force, the arithmetic in `ledger.core.rules`, then bulk writes: the per-game figures,
+and the list's rows staged in a temporary table from which a few statements write the list,
+the standings it replaces and the players' new standings. Only players whose standing
+changed get a row, so the cost follows the period's games, not the size of the list.
 """
 
 from __future__ import annotations
