@@ -17,9 +17,9 @@ T = TypeVar("T")
 STEP = 10_000
 """The rows a stage counts at once."""
 
-Unit = Literal["rows", "periods", "bytes"]
-"""What a stage counts: the rows of a file or a table, the periods of a re-rate, or the bytes
-of a file read."""
+Unit = Literal["rows", "games", "periods", "bytes"]
+"""What a stage counts: the rows of a file or a table, the games of a PGN file, the periods of
+a re-rate, or the bytes of a file read."""
 
 
 class Stage(Protocol):

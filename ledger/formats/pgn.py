@@ -71,7 +71,7 @@ def read_pgn(
         text = file_text(content, file_name)
     except InvalidInput as error:
         return games, [str(error)]
-    stage = progress.stage(f"Reading {file_name}", len(_GAME_START.findall(text)))
+    stage = progress.stage(f"Reading {file_name}", len(_GAME_START.findall(text)), "games")
     for number, headers in enumerate(counted(_headers(text), stage), start=1):
         try:
             games.append(_game(number, headers))

@@ -88,7 +88,8 @@ def import_fide_list(
         _refuse_period(session, each, period)
     import_id = _record(session, file_name, digest, period, now)
     players = _ListPlayers(session, file_name, period, now.date())
-    stage, read = progress.stage(f"Importing {file_name}", size, "bytes"), 0
+    stage = progress.stage(f"Importing {file_name}", size, "bytes")
+    read = 0
     for batch in batched(reader.rows()):
         rows = players.write(batch, summary)
         for each in reader.pools:
