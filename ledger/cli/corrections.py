@@ -19,6 +19,7 @@ from ledger.cli.options import (
     reading,
     writing,
 )
+from ledger.cli.progress import progress
 from ledger.cli.usage import Commands
 from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.records import LARGEST_ID
@@ -54,9 +55,9 @@ def correct_game(
     Example: ledger correct-game 17 --result 0-1 --reason 'arbiter report'
     """
     the_result = parse("result", GameResult.parse, result)
-    with writing(ctx, db) as session:
+    with progress() as shown, writing(ctx, db) as session:
         by = Author(operator, reason)
-        corrected = corrections.correct_game(session, game, the_result, now(), by)
+        corrected = corrections.correct_game(session, game, the_result, now(), by, shown)
     render.corrected(corrected)
 
 
@@ -72,8 +73,9 @@ def delete_game(
 
     Example: ledger delete-game 17 --reason 'game not played'
     """
-    with writing(ctx, db) as session:
-        deleted = corrections.delete_game(session, game, now(), Author(operator, reason))
+    with progress() as shown, writing(ctx, db) as session:
+        by = Author(operator, reason)
+        deleted = corrections.delete_game(session, game, now(), by, shown)
     render.corrected(deleted)
 
 
@@ -93,8 +95,9 @@ def rerate(
     Example: ledger rerate --from 2026-09 --reason 'corrected K factors'
     """
     the_period = parse("from", Period.parse, start)
-    with writing(ctx, db) as session:
-        rerated = corrections.rerate(session, pool, the_period, now(), Author(operator, reason))
+    with progress() as shown, writing(ctx, db) as session:
+        by = Author(operator, reason)
+        rerated = corrections.rerate(session, pool, the_period, now(), by, shown)
     render.rerated(rerated)
 
 

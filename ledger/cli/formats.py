@@ -28,6 +28,7 @@ from ledger.cli.options import (
     writing,
 )
 from ledger.cli.outputs import ForceOption, OutputOption, written
+from ledger.cli.progress import progress
 from ledger.cli.usage import Commands
 from ledger.core.domain import Period, Pool
 from ledger.formats import trf
@@ -66,10 +67,10 @@ def import_trf(
     Example: ledger import-trf autumn-cup.trf --check
     """
     content = read_import(file)
-    with trying(ctx, db) if check else writing(ctx, db) as session:
+    with progress() as shown, trying(ctx, db) if check else writing(ctx, db) as session:
         by = Author(operator)
         summary = tournaments.import_trf(
-            session, pool, file.name, content, now(), replace, by, allow_repeat
+            session, pool, file.name, content, now(), replace, by, allow_repeat, shown
         )
     render.tournament_imported(summary, check)
 
@@ -88,9 +89,11 @@ def import_pgn(
     Example: ledger import-pgn club-night.pgn --pool blitz
     """
     content = read_import(file)
-    with writing(ctx, db) as session:
+    with progress() as shown, writing(ctx, db) as session:
         by = Author(operator)
-        summary = imports.import_pgn(session, pool, file.name, content, now(), by, allow_repeat)
+        summary = imports.import_pgn(
+            session, pool, file.name, content, now(), by, allow_repeat, shown
+        )
     render.pgn_imported(summary)
 
 
@@ -121,13 +124,9 @@ def import_fide_list(
     Example: ledger import-fide-list players_list_xml.zip --period 2026-10
     """
     the_period = parse_given("period", Period.parse, period)
-    with (
-        import_file(file) as stream,
-        writing(ctx, db) as session,
-        render.progress(f"Importing {file.name}") as advance,
-    ):
+    with import_file(file) as stream, progress() as shown, writing(ctx, db) as session:
         summary = list_imports.import_fide_list(
-            session, stream, file.name, pool, the_period, now(), strict, advance, Author(operator)
+            session, stream, file.name, pool, the_period, now(), strict, shown, Author(operator)
         )
     render.fide_list_imported(summary)
 
@@ -153,17 +152,17 @@ def export_list(
     Example: ledger export-list --format fide-txt --period 2026-10 -o nov2026.txt
     """
     the_period = parse_given("period", Period.parse, period)
-    with reading(ctx, db) as session:
+    with progress(prints_data=output is None) as shown, reading(ctx, db) as session:
         if output_format in (ExportFormat.CSV, ExportFormat.JSON):
             request = queries.ListRequest(pool or Pool.STANDARD, the_period)
+            shown.stage(f"Reading the {request.pool} list", None)
             published = queries.published_list(session, request)
             with written(output, force=force) as out, contextlib.redirect_stdout(out):
-                render.rating_list(published, render.Format(output_format.value))
+                render.rating_list(published, render.Format(output_format.value), shown)
             return
         pools = (pool,) if pool is not None else tuple(Pool)
-        chunks = queries.fide_list_file(
-            session, pools, the_period, xml=output_format is ExportFormat.FIDE_XML
-        )
+        xml = output_format is ExportFormat.FIDE_XML
+        chunks = queries.fide_list_file(session, pools, the_period, xml, shown)
         with written(output, force=force) as out:
             _write(out, chunks)
 

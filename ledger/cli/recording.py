@@ -22,6 +22,7 @@ from ledger.cli.options import (
     reading,
     writing,
 )
+from ledger.cli.progress import progress
 from ledger.cli.usage import Commands
 from ledger.core import records
 from ledger.core.domain import GameResult, Period, Pool, parse_date
@@ -142,10 +143,12 @@ def add_game(
         round=round,
         today=now().date(),
     )
-    with writing(ctx, db) as session:
+    with progress() as shown, writing(ctx, db) as session:
         by = Author(operator, reason)
         if late:
-            late_game = corrections.add_late_game(session, pool, game, now(), by, allow_repeat)
+            late_game = corrections.add_late_game(
+                session, pool, game, now(), by, allow_repeat, shown
+            )
             added = late_game.game
         else:
             added = games.add_game(session, pool, game, now(), by, allow_repeat)
@@ -202,8 +205,8 @@ def _import(
     operator: str | None,
 ) -> Summary:
     content = read_import(file)
-    with writing(ctx, db) as session:
-        summary = service(session, pool, file.name, content, now(), Author(operator))
+    with progress() as shown, writing(ctx, db) as session:
+        summary = service(session, pool, file.name, content, now(), Author(operator), shown)
     render.file_imported(summary)
     return summary
 
@@ -221,7 +224,8 @@ def close_period(
     Example: ledger close-period 2026-10
     """
     the_period = parse("period", Period.parse, period)
-    with writing(ctx, db) as session:
+    with progress() as shown, writing(ctx, db) as session:
+        shown.stage(f"Closing {pool} period {the_period}", None)
         summary = closing.close_period(session, pool, the_period, now(), Author(operator))
     render.closed(summary)
 

@@ -16,6 +16,7 @@ from typing import Generic, TypeVar
 
 from ledger.core.domain import GameResult, parse_date
 from ledger.core.errors import InvalidInput, RejectedRecords
+from ledger.core.progress import NO_PROGRESS, Progress, counted
 from ledger.core.records import NewGame, NewPlayer, new_game, new_player, problem, whole_number
 
 PLAYER_COLUMNS = (
@@ -57,7 +58,9 @@ def by_line(problems: list[str], file_name: str) -> list[str]:
     return sorted(problems, key=line)
 
 
-def read_players(text: str, file_name: str, today: dt.date) -> ReadFile[NewPlayer]:
+def read_players(
+    text: str, file_name: str, today: dt.date, progress: Progress = NO_PROGRESS
+) -> ReadFile[NewPlayer]:
     """Players from a CSV with header `id,name,federation,sex,title,birth_year,rating,games,
     ever_2400` (and optionally `fide_id`, `peak`); an empty rating means unrated."""
     return _read(
@@ -66,10 +69,13 @@ def read_players(text: str, file_name: str, today: dt.date) -> ReadFile[NewPlaye
         PLAYER_COLUMNS,
         PLAYER_OPTIONAL_COLUMNS,
         lambda fields, source: _player(fields, source, today),
+        progress,
     )
 
 
-def read_games(text: str, file_name: str, today: dt.date) -> ReadFile[NewGame]:
+def read_games(
+    text: str, file_name: str, today: dt.date, progress: Progress = NO_PROGRESS
+) -> ReadFile[NewGame]:
     """Games from a CSV with header `date,white,black,result` (and optionally `event,round`).
 
     A game given twice is refused where games are recorded (`ledger.services.repeats`).
@@ -80,6 +86,7 @@ def read_games(text: str, file_name: str, today: dt.date) -> ReadFile[NewGame]:
         GAME_COLUMNS,
         GAME_OPTIONAL_COLUMNS,
         lambda fields, source: _game(fields, source, today),
+        progress,
     )
 
 
@@ -120,12 +127,14 @@ def _read(
     required: tuple[str, ...],
     optional: tuple[str, ...],
     record: Callable[[dict[str, str], str], T],
+    progress: Progress,
 ) -> ReadFile[T]:
     reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=_separator(text))
     reader.fieldnames = _header(reader, file_name, required, optional)
     records: list[T] = []
     problems: list[str] = []
-    for line, fields in _rows(reader, file_name):
+    stage = progress.stage(f"Reading {file_name}", text.count("\n") - text.endswith("\n"))
+    for line, fields in counted(_rows(reader, file_name), stage):
         source = f"{file_name}:{line}"
         try:
             records.append(record(_cleaned(fields, optional), source))

@@ -19,6 +19,7 @@ import chess.pgn
 
 from ledger.core.domain import GameResult
 from ledger.core.errors import InvalidInput, RejectedRecords
+from ledger.core.progress import NO_PROGRESS, Progress, counted
 from ledger.core.records import LARGEST_ID, MOST_DIGITS, problem, whole_number
 from ledger.formats.texts import file_text
 
@@ -30,6 +31,8 @@ _RESULTS = {
     result.value: result
     for result in (GameResult.WHITE_WINS, GameResult.BLACK_WINS, GameResult.DRAW)
 }
+_GAME_START = re.compile(r"^\[Event ", re.MULTILINE)
+"""Where a game begins, for counting a file's games: at its first tag, the Event."""
 _UNKNOWN = ("", "?", "-")
 """How PGN writes a value nobody knows."""
 
@@ -54,7 +57,9 @@ class PgnGame:
     """The round before the dot: Round "3.1" (round 3, board 1) is 3."""
 
 
-def read_pgn(content: bytes, file_name: str) -> tuple[list[PgnGame], list[str]]:
+def read_pgn(
+    content: bytes, file_name: str, progress: Progress = NO_PROGRESS
+) -> tuple[list[PgnGame], list[str]]:
     """Every good game of a PGN file, and every problem as `file:line: game N: message`.
 
     The text is read by `texts.decode`, line by line where the file mixes UTF-8 and Latin-1.
@@ -66,7 +71,8 @@ def read_pgn(content: bytes, file_name: str) -> tuple[list[PgnGame], list[str]]:
         text = file_text(content, file_name)
     except InvalidInput as error:
         return games, [str(error)]
-    for number, headers in enumerate(_headers(text), start=1):
+    stage = progress.stage(f"Reading {file_name}", len(_GAME_START.findall(text)), "games")
+    for number, headers in enumerate(counted(_headers(text), stage), start=1):
         try:
             games.append(_game(number, headers))
         except RejectedRecords as rejected:

@@ -10,12 +10,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import CompoundSelect, select
+from sqlalchemy import CompoundSelect, func, select
 from sqlalchemy.orm import Session
 
 from ledger.core import rules
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import InvalidInput, NotFound
+from ledger.core.progress import NO_PROGRESS, Progress, counted
 from ledger.formats import fide_list as fide_lists
 from ledger.formats import trf
 from ledger.formats.fide_list import FideListRow, PoolRating
@@ -26,18 +27,22 @@ from ledger.storage.models import Bye, Event, Game, Player, PlayerRating
 
 
 def fide_list_file(
-    session: Session, pools: Sequence[Pool], period: Period | None, xml: bool
+    session: Session,
+    pools: Sequence[Pool],
+    period: Period | None,
+    xml: bool,
+    progress: Progress = NO_PROGRESS,
 ) -> Iterator[str]:
     """The lists of `period` in FIDE's TXT or XML layout, chunk by chunk: the combined file
     for the three pools, else the single-pool file."""
-    period, rows = fide_list_rows(session, pools, period)
+    period, rows = fide_list_rows(session, pools, period, progress)
     if xml:
         return fide_lists.write_fide_xml(rows, tuple(pools))
     return fide_lists.write_fide_txt(rows, tuple(pools), fide_lists.list_month(period))
 
 
 def fide_list_rows(
-    session: Session, pools: Sequence[Pool], period: Period | None
+    session: Session, pools: Sequence[Pool], period: Period | None, progress: Progress = NO_PROGRESS
 ) -> tuple[Period, Iterator[FideListRow]]:
     """The lists in force at `period` (default: the first pool's newest) as FIDE's rows,
     ordered by name as FIDE's files are, streamed: every player with a FIDE ID, rated or not
@@ -58,8 +63,17 @@ def fide_list_rows(
         statement = statement.add_columns(*(listed.c[name] for name in _STANDING))
         statement = statement.join(*joined) if len(pools) == 1 else statement.outerjoin(*joined)
         starts[pool] = (len(statement.selected_columns) - len(_STANDING), in_force)
+    stage = progress.stage(f"Writing the list of {period}", _rows_counted(session, pools))
     rows = session.execute(statement.execution_options(yield_per=BATCH_SIZE))
-    return period, (_fide_row(row, pools, starts) for row in rows)
+    return period, (_fide_row(row, pools, starts) for row in counted(rows, stage))
+
+
+def _rows_counted(session: Session, pools: Sequence[Pool]) -> int | None:
+    """The rows of a combined file, every player with a FIDE ID (a count on an index); None
+    for a single-pool file, whose count would cost a good part of writing it."""
+    if len(pools) == 1:
+        return None
+    return session.scalar(select(func.count()).where(Player.fide_id.is_not(None)))
 
 
 _IDENTITY = (

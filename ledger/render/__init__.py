@@ -12,13 +12,13 @@ from ledger.render.imports import (
     fide_list_imported,
     file_imported,
     pgn_imported,
-    progress,
     tournament_imported,
     warnings,
 )
 from ledger.render.lists import closed, movement, rating_list
 from ledger.render.overviews import event_listing, period_overview
 from ledger.render.players import explanation, player_card, rating_chart
+from ledger.render.progress import progress_bar
 from ledger.render.reports import (
     calculation,
     cross_table,
@@ -53,7 +53,7 @@ __all__ = [
     "period_overview",
     "pgn_imported",
     "player_card",
-    "progress",
+    "progress_bar",
     "rank_history",
     "rank_summary",
     "rating_chart",

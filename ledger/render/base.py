@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any
@@ -35,7 +35,7 @@ def print_csv(rows: Sequence[dict[str, object]], fields: Sequence[str]) -> None:
 
 
 def print_records(
-    records: Sequence[Any], kind: type[Any], output: Format, not_in_csv: tuple[str, ...] = ()
+    records: Iterable[Any], kind: type[Any], output: Format, not_in_csv: tuple[str, ...] = ()
 ) -> bool:
     """Records of one dataclass as a JSON array, or as CSV with the dataclass's fields (one
     header line) but those `not_in_csv` (fields that a cell cannot hold, or that repeat

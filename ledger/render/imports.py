@@ -1,13 +1,8 @@
-"""What the imports say when they are done, their warnings, and the progress of a long one."""
+"""What the imports say when they are done, and their warnings."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-
-from rich.console import Console
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from ledger.core.printable import escaped
 from ledger.render.base import message
@@ -68,22 +63,6 @@ def warnings(lines: list[str]) -> None:
         print(f"warning: {escaped(line)}", file=sys.stderr)
     if len(lines) > MOST_WARNINGS:
         print(f"warning: ... and {len(lines) - MOST_WARNINGS} more.", file=sys.stderr)
-
-
-@contextmanager
-def progress(description: str) -> Iterator[Callable[[int], None]]:
-    """A progress line on stderr while rows are read (a terminal only); yields `advance`."""
-    console = Console(stderr=True)
-    columns = (SpinnerColumn(), TextColumn("{task.description} {task.completed:,} rows"))
-    with Progress(
-        *columns,
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-        disable=not console.is_terminal,
-    ) as bar:
-        task = bar.add_task(description, total=None)
-        yield lambda rows: bar.advance(task, rows)
 
 
 def _count(number: int, noun: str) -> str:

@@ -6,18 +6,21 @@ from collections.abc import Sequence
 
 from rich import box
 
+from ledger.core.progress import NO_PROGRESS, Progress, counted
 from ledger.queries import ListRow, RatingList
 from ledger.render.base import Console, Format, Table, list_text, print_records
 from ledger.render.fitting import Column, fitted
 from ledger.services.closing import ClosedPeriod
 
 
-def rating_list(published: RatingList, output: Format) -> None:
+def rating_list(published: RatingList, output: Format, progress: Progress = NO_PROGRESS) -> None:
     """A published list as a table, CSV (one header line) or a JSON array of objects. The
     table numbers the rows by position, as rating tables do (JSON and CSV also give the
     rank that equal ratings share); a filtered one shows the world position and movement
-    in place of the list each peak was reached on."""
-    if not print_records(published.rows, ListRow, output):
+    in place of the list each peak was reached on. CSV and JSON report their rows to
+    `progress`."""
+    stage = progress.stage(f"Writing the list of {published.period}", len(published.rows))
+    if not print_records(counted(published.rows, stage), ListRow, output):
         console = Console()
         console.print(_list_table(console, published))
 

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.errors import Conflict, NotFound
+from ledger.core.progress import NO_PROGRESS, Progress, counted
 from ledger.core.records import NewGame
 from ledger.services import activity, closing, games, list_details, reopening
 from ledger.services.activity import OS_USER, Author
@@ -64,16 +65,26 @@ class GameCorrected:
 
 
 def rerate(
-    session: Session, pool: Pool, start: Period, now: dt.datetime, author: Author = OS_USER
+    session: Session,
+    pool: Pool,
+    start: Period,
+    now: dt.datetime,
+    author: Author = OS_USER,
+    progress: Progress = NO_PROGRESS,
 ) -> Rerated:
     """Re-rate `start` and every later closed period of `pool` on demand, and log it."""
-    rerated = rerate_from(session, pool, start, now)
+    rerated = rerate_from(session, pool, start, now, progress=progress)
     activity.record(session, "rerate", rerated, author, now, pool, start)
     return rerated
 
 
 def rerate_from(
-    session: Session, pool: Pool, start: Period, now: dt.datetime, correct: Correction | None = None
+    session: Session,
+    pool: Pool,
+    start: Period,
+    now: dt.datetime,
+    correct: Correction | None = None,
+    progress: Progress = NO_PROGRESS,
 ) -> Rerated:
     """Re-rate `start` and every later closed period of `pool`, after applying `correct`,
     unlogged: the correction that asks for it logs it.
@@ -96,15 +107,18 @@ def rerate_from(
     shown = list_details.shown_by(
         session, pool, {period: newest_version(session, pool, period) or 1 for period in periods}
     )
+    progress.stage(f"Withdrawing the {pool} lists from {periods[0]}", None)
     for period in periods:
         reopening.supersede(session, pool, period)
     for key in reversed(closes):
         reopening.undo_close(session, pool, key)
     if correct is not None:
         correct(session)
+    again = _closes_again(session, pool, periods, closes)
+    closing_again = progress.stage(f"Re-rating {pool} from {periods[0]}", len(again), "periods")
     closed = [
         closing.close_through(session, pool, period, now, joining, shown)
-        for period in _closes_again(session, pool, periods, closes)
+        for period in counted(again, closing_again, 1)
     ]
     return Rerated(
         pool,
@@ -170,6 +184,7 @@ def correct_game(
     result: GameResult,
     now: dt.datetime,
     author: Author = OS_USER,
+    progress: Progress = NO_PROGRESS,
 ) -> GameCorrected:
     """Give game `game_id` the result `result`, re-rating from its period if it is closed."""
     game = _game(session, game_id)
@@ -179,14 +194,18 @@ def correct_game(
     def change(session: Session) -> None:
         session.execute(update(Game).where(Game.id == game_id).values(result=result))
 
-    rerated = _apply(session, game, now, change)
+    rerated = _apply(session, game, now, change, progress)
     corrected = GameCorrected(game_id, game.pool, game.period, game.result, result, rerated)
     activity.record(session, "correct-game", corrected, author, now, game.pool, game.period)
     return corrected
 
 
 def delete_game(
-    session: Session, game_id: int, now: dt.datetime, author: Author = OS_USER
+    session: Session,
+    game_id: int,
+    now: dt.datetime,
+    author: Author = OS_USER,
+    progress: Progress = NO_PROGRESS,
 ) -> GameCorrected:
     """Delete game `game_id`, re-rating from its period if it is closed. Its event keeps
     its dates, so the event's other games stay in their period."""
@@ -195,7 +214,7 @@ def delete_game(
     def change(session: Session) -> None:
         session.execute(delete(Game).where(Game.id == game_id))
 
-    rerated = _apply(session, game, now, change)
+    rerated = _apply(session, game, now, change, progress)
     deleted = GameCorrected(game_id, game.pool, game.period, game.result, None, rerated)
     activity.record(session, "delete-game", deleted, author, now, game.pool, game.period)
     return deleted
@@ -208,6 +227,7 @@ def add_late_game(
     now: dt.datetime,
     author: Author = OS_USER,
     allow_repeat: bool = False,
+    progress: Progress = NO_PROGRESS,
 ) -> LateGame:
     """Record a game reported after its period closed, and re-rate from the earliest period
     it touches (its own, or that of the event it extends); a repeat of a recorded game is
@@ -226,6 +246,7 @@ def add_late_game(
         start,
         now,
         lambda session: added.append(games.record_game(session, pool, game, allow_repeat)),
+        progress,
     )
     activity.record(session, "late-game", rerated, author, now, pool, min(rerated.versions))
     return LateGame(added[0], rerated)
@@ -244,8 +265,10 @@ def _game(session: Session, game_id: int) -> AnyRow:
     return game
 
 
-def _apply(session: Session, game: AnyRow, now: dt.datetime, change: Correction) -> Rerated | None:
+def _apply(
+    session: Session, game: AnyRow, now: dt.datetime, change: Correction, progress: Progress
+) -> Rerated | None:
     if not is_closed(game.period, newest_closed_period(session, game.pool)):
         change(session)
         return None
-    return rerate_from(session, game.pool, game.period, now, change)
+    return rerate_from(session, game.pool, game.period, now, change, progress)

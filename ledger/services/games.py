@@ -18,11 +18,12 @@ from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Hint, RejectedRecords
+from ledger.core.progress import NO_PROGRESS, Progress
 from ledger.core.records import NewGame, problem
 from ledger.services import activity
 from ledger.services.activity import OS_USER, Author
 from ledger.services.repeats import repeat_problems
-from ledger.storage.batches import insert_rows, select_in
+from ledger.storage.batches import insert_counted, select_in
 from ledger.storage.database import lock_pool
 from ledger.storage.models import Event, Game, Player
 from ledger.storage.periods import is_closed, newest_closed_period, open_periods
@@ -65,6 +66,7 @@ def add_games(
     import_id: int | None = None,
     details: Mapping[str, EventDetails] | None = None,
     allow_repeat: bool = False,
+    progress: Progress = NO_PROGRESS,
 ) -> list[Period]:
     """Record `games` in `pool`; returns the periods they fall in.
 
@@ -72,8 +74,9 @@ def add_games(
     games (a report's start and end dates). Nothing is written if any game is refused; a
     game that repeats one (`ledger.services.repeats`) is refused unless `allow_repeat`.
     """
+    progress.stage(f"Checking {len(games):,} games", None)
     rows = _game_rows(session, pool, games, import_id, details or {}, allow_repeat)
-    insert_rows(session, Game, rows)
+    insert_counted(session, Game, rows, progress.stage("Recording games", len(rows)))
     return sorted({row["period"] for row in rows})
 
 

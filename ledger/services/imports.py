@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from ledger.core import names
 from ledger.core.domain import Pool
 from ledger.core.errors import Conflict, InvalidInput, RejectedRecords
+from ledger.core.progress import NO_PROGRESS, Progress
 from ledger.core.records import NewGame, NewPlayer, new_game, new_player
 from ledger.formats import csvfiles, texts
 from ledger.queries import people
@@ -48,8 +49,9 @@ class PlayersImport(ImportSummary):
 
 
 Summary = TypeVar("Summary", bound=ImportSummary)
-ImportService = Callable[[Session, Pool, str, bytes, dt.datetime, Author], Summary]
-"""An import of a file: the session, pool, file name, content, time and author."""
+ImportService = Callable[[Session, Pool, str, bytes, dt.datetime, Author, Progress], Summary]
+"""An import of a file: the session, pool, file name, content, time, author and where it
+reports its progress."""
 
 
 def import_players(
@@ -59,13 +61,14 @@ def import_players(
     content: bytes,
     now: dt.datetime,
     author: Author = OS_USER,
+    progress: Progress = NO_PROGRESS,
 ) -> PlayersImport:
     """Add every player of a players CSV, with their starting ratings in `pool`."""
     text = texts.file_text(content, file_name)
-    read = csvfiles.read_players(text, file_name, now.date())
+    read = csvfiles.read_players(text, file_name, now.date(), progress)
     record_import(session, "players", file_name, text, len(read.records), now)
     with _all_problems(read, file_name):
-        ids = add_players(session, pool, read.records)
+        ids = add_players(session, pool, read.records, progress)
     refresh_statistics(session, players=("players", "player_ratings"))
     duplicates = people.likely_duplicates(session, ids)
     summary = PlayersImport("players", file_name, len(read.records), duplicates)
@@ -79,15 +82,18 @@ def import_games(
     content: bytes,
     now: dt.datetime,
     author: Author = OS_USER,
+    progress: Progress = NO_PROGRESS,
     allow_repeat: bool = False,
 ) -> ImportSummary:
     """Add every game of a games CSV to `pool`; a game the ledger or the file already holds
     is refused unless `allow_repeat` (`ledger.services.repeats`)."""
     text = texts.file_text(content, file_name)
-    read = csvfiles.read_games(text, file_name, now.date())
+    read = csvfiles.read_games(text, file_name, now.date(), progress)
     import_id = record_import(session, "games", file_name, text, len(read.records), now)
     with _all_problems(read, file_name):
-        add_games(session, pool, read.records, import_id, allow_repeat=allow_repeat)
+        add_games(
+            session, pool, read.records, import_id, allow_repeat=allow_repeat, progress=progress
+        )
     refresh_statistics(session, history=("games", "events"))
     summary = ImportSummary("games", file_name, len(read.records))
     return _logged(session, summary, author, now, pool)
@@ -121,6 +127,7 @@ def import_pgn(
     now: dt.datetime,
     author: Author = OS_USER,
     allow_repeat: bool = False,
+    progress: Progress = NO_PROGRESS,
 ) -> PgnImport:
     """Add the games of a PGN file to `pool` by their headers, matching or creating players
     (`ledger.services.matching`; names alone where a side has no FIDE ID); a game the ledger
@@ -128,7 +135,7 @@ def import_pgn(
     # python-chess builds its move tables on import: only a PGN import waits for them.
     from ledger.formats import pgn as pgnfiles
 
-    read, problems = pgnfiles.read_pgn(content, file_name)
+    read, problems = pgnfiles.read_pgn(content, file_name, progress)
     if problems:
         raise RejectedRecords(problems)
     import_id = record_import(
@@ -139,7 +146,7 @@ def import_pgn(
         session, pool, _pgn_players(read, people_, file_name, now.date()), by_name_alone=True
     )
     games = [_pgn_game(game, people_, players.ids, file_name, now.date()) for game in read]
-    add_games(session, pool, games, import_id, allow_repeat=allow_repeat)
+    add_games(session, pool, games, import_id, allow_repeat=allow_repeat, progress=progress)
     refresh_statistics(session, players=("players",), history=("games", "events"))
     imported = PgnImport(
         file_name,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import hashlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any, cast
 
@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from ledger.core import rules
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Conflict, InvalidInput, RejectedRecords
+from ledger.core.progress import NO_PROGRESS, Progress
 from ledger.core.records import (
     HIGHEST_RATING,
     OTHER_TITLES_LENGTH,
@@ -68,7 +69,7 @@ def import_fide_list(
     period: Period | None,
     now: dt.datetime,
     strict: bool = False,
-    progress: Callable[[int], None] = lambda rows: None,
+    progress: Progress = NO_PROGRESS,
     author: Author = OS_USER,
 ) -> FideListImport:
     """Publish the FIDE list in `file` as the list of `period` in every pool it carries.
@@ -78,7 +79,7 @@ def import_fide_list(
     earlier periods are open or hold games, the period has not ended, the file holds no
     readable player, or (with `strict`) any row cannot be read.
     """
-    digest = _digest(file, file_name)
+    digest, size = _digest(file, file_name)
     reader = fide_lists.open_fide_list(file, file_name, pool)
     period = _list_period(reader, file_name, period, now)
     summary = FideListImport(file_name, period, reader.pools)
@@ -87,11 +88,15 @@ def import_fide_list(
         _refuse_period(session, each, period)
     import_id = _record(session, file_name, digest, period, now)
     players = _ListPlayers(session, file_name, period, now.date())
+    stage = progress.stage(f"Importing {file_name}", size, "bytes")
+    read = 0
     for batch in batched(reader.rows()):
         rows = players.write(batch, summary)
         for each in reader.pools:
             _publish_rows(session, each, period, rows, import_id, summary)
-        progress(len(batch))
+        stage.advance(file.tell() - read)
+        read = file.tell()
+    progress.stage(f"Publishing the list of {period}", None)
     _refuse_nothing_read(summary, reader.problems + players.problems, strict)
     session.execute(
         update(Import)
@@ -105,15 +110,17 @@ def import_fide_list(
     return summary
 
 
-def _digest(file: IO[bytes], file_name: str) -> str:
-    """The file's SHA-256, read in chunks; the file is read again from its start after."""
+def _digest(file: IO[bytes], file_name: str) -> tuple[str, int]:
+    """The file's SHA-256 and size, read in chunks; the file is read again from its start
+    after."""
     if not file.seekable():
         raise InvalidInput(f"{file_name} is not a regular file; save the list to a file first.")
     digest = hashlib.sha256()
     while chunk := file.read(1 << 20):
         digest.update(chunk)
+    size = file.tell()
     file.seek(0)
-    return digest.hexdigest()
+    return digest.hexdigest(), size
 
 
 def _list_period(

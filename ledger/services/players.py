@@ -12,11 +12,12 @@ from sqlalchemy.orm import Session
 from ledger.core import names
 from ledger.core.domain import Pool
 from ledger.core.errors import RejectedRecords
+from ledger.core.progress import NO_PROGRESS, Progress
 from ledger.core.records import NewPlayer, next_free_id, problem
 from ledger.queries import people
 from ledger.services import activity
 from ledger.services.activity import OS_USER, Author
-from ledger.storage.batches import insert_rows, select_in
+from ledger.storage.batches import insert_counted, select_in
 from ledger.storage.database import lock_pool
 from ledger.storage.models import Player, PlayerRating
 
@@ -45,13 +46,16 @@ def add_player(
     return added
 
 
-def add_players(session: Session, pool: Pool, players: Sequence[NewPlayer]) -> list[int]:
+def add_players(
+    session: Session, pool: Pool, players: Sequence[NewPlayer], progress: Progress = NO_PROGRESS
+) -> list[int]:
     """Record new players (and their starting ratings in `pool`); returns their ledger IDs.
 
     Players without an ID get the next free ones. Nothing is written if any ID or FIDE ID
     is taken or repeated.
     """
     lock_pool(session, pool)
+    progress.stage(f"Checking {len(players):,} players", None)
     _refuse_taken_ids(session, players)
     highest: int = session.scalar(select(func.max(Player.id))) or 0
     ids = []
@@ -59,9 +63,11 @@ def add_players(session: Session, pool: Pool, players: Sequence[NewPlayer]) -> l
         player_id = player.id if player.id is not None else next_free_id(highest, player.source)
         highest = max(highest, player_id)
         ids.append(player_id)
-    insert_rows(session, Player, [_player_row(i, p) for i, p in zip(ids, players, strict=True)])
+    rows = [_player_row(i, p) for i, p in zip(ids, players, strict=True)]
+    insert_counted(session, Player, rows, progress.stage("Recording players", len(rows)))
     starting = [_rating_row(i, pool, p) for i, p in zip(ids, players, strict=True) if p.starting]
-    insert_rows(session, PlayerRating, starting)
+    stage = progress.stage("Recording starting ratings", len(starting))
+    insert_counted(session, PlayerRating, starting, stage)
     return ids
 
 

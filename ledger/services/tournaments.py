@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Conflict, InvalidInput, RejectedRecords
+from ledger.core.progress import NO_PROGRESS, Progress
 from ledger.core.records import NewGame, NewPlayer, new_game, new_player
 from ledger.formats import texts, trf
 from ledger.queries import people
@@ -55,6 +56,7 @@ def import_trf(
     replace: bool = False,
     author: Author = OS_USER,
     allow_repeat: bool = False,
+    progress: Progress = NO_PROGRESS,
 ) -> TournamentImport:
     """Record a TRF report's event, players, games and byes in `pool`.
 
@@ -62,6 +64,7 @@ def import_trf(
     in the ledger is refused unless `replace`, which needs the event's period to be open; a
     game the ledger already holds is refused unless `allow_repeat`.
     """
+    progress.stage(f"Reading {file_name}", None)
     report, problems = trf.read_trf(content, file_name)
     if report is None or problems:
         raise RejectedRecords(problems or [f"{file_name}: not a tournament report."])
@@ -77,7 +80,7 @@ def import_trf(
         report.event.city, report.event.federation, report.event.start_date, report.event.end_date
     )
     (period,) = add_games(
-        session, pool, games, import_id, {report.event.name: details}, allow_repeat
+        session, pool, games, import_id, {report.event.name: details}, allow_repeat, progress
     )
     _add_byes(session, pool, report, players.ids, import_id)
     imported = TournamentImport(

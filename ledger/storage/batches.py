@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 if TYPE_CHECKING:
     import psycopg
 
+from ledger.core.progress import STEP, Stage
 from ledger.storage.database import is_postgresql, one_of
 
 BATCH_SIZE = 5_000
@@ -217,3 +218,12 @@ def _copy(
                 copy.write_row(parameters(row))
     except dialect.loaded_dbapi.Error as error:
         raise DBAPIError.instance(statement, None, error, dialect.loaded_dbapi.Error) from error
+
+
+def insert_counted(
+    session: Session, model: type[Any], rows: Sequence[dict[str, Any]], stage: Stage
+) -> None:
+    """`insert_rows`, `STEP` rows at a time, advancing `stage` after each."""
+    for batch in batched(rows, STEP):
+        insert_rows(session, model, batch)
+        stage.advance(len(batch))
