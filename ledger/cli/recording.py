@@ -225,8 +225,9 @@ def close_period(
     """
     the_period = parse("period", Period.parse, period)
     with progress() as shown, writing(ctx, db) as session:
-        shown.stage(f"Closing {pool} period {the_period}", None)
-        summary = closing.close_period(session, pool, the_period, now(), Author(operator))
+        summary = closing.close_period(
+            session, pool, the_period, now(), Author(operator), progress=shown
+        )
     render.closed(summary)
 
 

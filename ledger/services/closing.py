@@ -10,7 +10,7 @@ changed get a row, so the cost follows the period's games, not the size of the l
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import NamedTuple, cast
@@ -34,6 +34,7 @@ from sqlalchemy.orm import InstrumentedAttribute, Session
 from ledger.core import rules
 from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.errors import Conflict, Hint
+from ledger.core.progress import NO_PROGRESS, Progress, counted
 from ledger.services import activity, list_details
 from ledger.services.activity import OS_USER, Author
 from ledger.services.list_details import NO_DETAILS, Details, Shown, carried
@@ -74,14 +75,19 @@ Joining = Mapping[Period, AbstractSet[int]]
 
 
 def close_period(
-    session: Session, pool: Pool, period: Period, now: dt.datetime, author: Author = OS_USER
+    session: Session,
+    pool: Pool,
+    period: Period,
+    now: dt.datetime,
+    author: Author = OS_USER,
+    progress: Progress = NO_PROGRESS,
 ) -> ClosedPeriod:
     """Close `period` and every earlier empty open period, in order (FIDE 6), and log it.
 
     Refused if the period is closed, an earlier open period holds games, or the period has
     not ended by `now`.
     """
-    closed = close_through(session, pool, period, now)
+    closed = close_through(session, pool, period, now, progress=progress)
     activity.record(session, "close", closed, author, now, pool, period)
     return closed
 
@@ -93,6 +99,7 @@ def close_through(
     now: dt.datetime,
     joining: Joining | None = None,
     shown: Shown | None = None,
+    progress: Progress = NO_PROGRESS,
 ) -> ClosedPeriod:
     """Close `period` and every earlier empty open period, unlogged: a re-rate closes again
     under its own log entry, and the demo is built without one.
@@ -123,7 +130,7 @@ def close_through(
     for each in periods:
         only = None if joining is None else joining.get(each, frozenset())
         details = None if shown is None else shown(each)
-        _close_one(session, pool, each, now, totals, period, only, details)
+        _close_one(session, pool, each, now, totals, period, only, details, progress)
     refresh_statistics(
         session,
         players=("players", "player_ratings"),
@@ -197,8 +204,10 @@ def _close_one(
     closed_by: Period,
     joining: AbstractSet[int] | None,
     shown: Mapping[int, Details] | None,
+    progress: Progress,
 ) -> None:
     _mark_closed(session, pool, period, now, closed_by)
+    progress.stage(f"Reading the games of {period}", None)
     games = (
         session.connection()
         .execute(
@@ -217,7 +226,9 @@ def _close_one(
         .all()
     )
     standings = _load_standings(session, pool, period, shown)
-    figures = _rate_games(pool, period, games, standings)
+    rating = progress.stage(f"Rating the games of {period}", len(games), "games")
+    figures = _rate_games(pool, period, counted(games, rating), standings)
+    progress.stage(f"Publishing the list of {period}", None)
     insert_values(session, _GAME_RATINGS, _GAME_FIGURES, figures)
     rated = sum(1 for row in figures if row[3] is not None)
     totals.games_rated += rated
@@ -330,7 +341,7 @@ _NOT_RATED = (None, None)
 
 
 def _rate_games(
-    pool: Pool, period: Period, games: Sequence[AnyRow], standings: dict[int, _Standing]
+    pool: Pool, period: Period, games: Iterable[AnyRow], standings: dict[int, _Standing]
 ) -> list[tuple[int | None, ...]]:
     """Rate every game of the period for both sides (FIDE 5, 8.3): each game's figures, in
     the order of `_GAME_FIGURES`, with its rated sides gathered into their standings and
