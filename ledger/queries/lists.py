@@ -150,7 +150,11 @@ class PublishedList:
         self.pool = pool
         self.period = period
         self.kept = kept
-        self.newest = newest_closed_period(session, pool)
+        self.newest = (
+            newest_closed_period(session, pool)
+            if kept is None
+            else kept.get(session, ("newest", pool), lambda: newest_closed_period(session, pool))
+        )
         self.is_newest = self.newest is None or period >= self.newest
         self.before_newest = self.newest is not None and period + 1 == self.newest
         self.counter: Callable[[int], int] = lambda rating: 0

@@ -228,7 +228,8 @@ def _counts(session: Session, statement: AnySelect) -> dict[int, int]:
 
 def _ratings(session: Session, pool: Pool, events: AnySelect) -> dict[int, tuple[int, int]]:
     """Per event, the sum and number of its players' ratings: those the close used (one
-    per player and period), or those in force for a game not rated yet."""
+    per player and period), or those in force for a game not rated yet (each read by its
+    key: joined, SQLite may walk every player's rating to find the events' few games)."""
     sides = []
     for player, rating in (
         (Game.white_id, GameRating.white_rating),
@@ -237,9 +238,11 @@ def _ratings(session: Session, pool: Pool, events: AnySelect) -> dict[int, tuple
         used = select(Game.event_id, player.label("player_id"), rating.label("rating")).join(
             GameRating, GameRating.game_id == Game.id
         )
+        standing = select(PlayerRating.rating).where(
+            PlayerRating.player_id == player, PlayerRating.pool == pool
+        )
         in_force = (
-            select(Game.event_id, player, PlayerRating.rating)
-            .join(PlayerRating, (PlayerRating.player_id == player) & (PlayerRating.pool == pool))
+            select(Game.event_id, player, standing.scalar_subquery())
             .outerjoin(GameRating, GameRating.game_id == Game.id)
             .where(GameRating.game_id.is_(None))
         )

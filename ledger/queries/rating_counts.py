@@ -34,6 +34,8 @@ class RatingCounts:
     ratings: tuple[int, ...]
     above: tuple[int, ...]
     tied: tuple[int, ...]
+    negated: tuple[int, ...]
+    """The ratings negated, in ascending order for a binary search."""
 
     @classmethod
     def of(cls, counted: Iterable[tuple[int, int]]) -> RatingCounts:
@@ -48,7 +50,7 @@ class RatingCounts:
         for players in tied:
             above.append(total)
             total += players
-        return cls(tuple(ratings), tuple(above), tied)
+        return cls(tuple(ratings), tuple(above), tied, tuple(-rating for rating in ratings))
 
     @property
     def size(self) -> int:
@@ -76,7 +78,7 @@ class RatingCounts:
 
     def _index(self, rating: int) -> int:
         """The index of the first rating at or below `rating`."""
-        return bisect.bisect_left(self.ratings, -rating, key=lambda each: -each)
+        return bisect.bisect_left(self.negated, -rating)
 
 
 def grouped(session: Session, column: Any, conditions: Iterable[Any]) -> list[tuple[int, int]]:
