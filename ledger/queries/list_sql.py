@@ -33,6 +33,18 @@ PERIOD_FIGURES = (
 
 
 def newest_list(pool: Pool, period: Period) -> AnySelect:
+    return _newest_rows(pool, period).where(
+        PlayerRating.rating.is_not(None), PlayerRating.first_list.is_not(None)
+    )
+
+
+def newest_rows(pool: Pool, period: Period, players: list[int]) -> AnySelect:
+    """The rows of `newest_list` of players known to be on it, found by their IDs (with the
+    conditions of being listed beside them, SQLite would walk the ratings index)."""
+    return _newest_rows(pool, period).where(PlayerRating.player_id.in_(players))
+
+
+def _newest_rows(pool: Pool, period: Period) -> AnySelect:
     return (
         select(
             *IDENTITY,
@@ -53,11 +65,7 @@ def newest_list(pool: Pool, period: Period) -> AnySelect:
             & (ListEntry.player_id == PlayerRating.player_id)
             & (ListEntry.period == period),
         )
-        .where(
-            PlayerRating.pool == pool,
-            PlayerRating.rating.is_not(None),
-            PlayerRating.first_list.is_not(None),
-        )
+        .where(PlayerRating.pool == pool)
     )
 
 

@@ -28,6 +28,7 @@ from ledger.queries.list_sql import (
     listed_by,
     newest_list,
     newest_list_counts,
+    newest_rows,
     newest_ties,
     older_list,
     ties_before_newest,
@@ -267,8 +268,11 @@ class PublishedList:
     def rows(self, only: ListFilter, top: int | None, skip: int = 0) -> list[Any]:
         """The rows that pass the filter, best first (the first `top` after `skip`), in the
         columns of `ledger.queries.list_sql.newest_list`."""
-        if skip:
+        if skip or (self.kept is not None and self.is_newest and top is not None):
             return self._page(only, top, skip)
+        return self._best(only, top)
+
+    def _best(self, only: ListFilter, top: int | None) -> list[Any]:
         if self.is_newest:
             statement = best_first(newest_list(self.pool, self.period), only, self.period, top)
             return list(self.session.execute(statement))
@@ -277,19 +281,34 @@ class PublishedList:
     def _page(self, only: ListFilter, top: int | None, skip: int) -> list[Any]:
         """The rows after the first `skip`: those rated from the first row's rating to the
         last's (the counts give both), less the players tied on the first before the page
-        (an offset over the whole list would read and sort every row above)."""
+        (an offset over the whole list would read and sort every row above). With counts
+        kept, a page of the newest list is cut from the kept ties and read by ID."""
         counts = self.counts(only)
         end = counts.size if top is None else min(counts.size, skip + top)
         first, last = counts.rating_at(skip), counts.rating_at(end - 1)
         if first is None or last is None:
             return []
         earlier = skip - counts.players_above(first)
+        if self.is_newest and self.kept is not None and top is not None:
+            return self._rows_of_ties(only, counts.ratings_from(first, last), earlier, end - skip)
         band = only.within(last, first)
         if self.is_newest:
             statement = best_first(newest_list(self.pool, self.period), band, self.period, top)
             return list(self.session.execute(statement.offset(earlier or None)))
         reach = None if top is None else earlier + top
-        return self.rows(band, reach)[earlier:]
+        return self._best(band, reach)[earlier:]
+
+    def _rows_of_ties(
+        self, only: ListFilter, ratings: Sequence[int], earlier: int, count: int
+    ) -> list[Any]:
+        """`count` rows of the newest list after the first `earlier` tied on the first of
+        `ratings` (best first), cut from those ratings' kept ties and read by ID."""
+        ties = self.tied(only, ratings)
+        ids = [player_id for rating in ratings for player_id in ties.get(rating, [])]
+        shown = ids[earlier : earlier + count]
+        place = {player_id: index for index, player_id in enumerate(shown)}
+        rows = self.session.execute(newest_rows(self.pool, self.period, shown))
+        return sorted(rows, key=lambda row: place[row.id])
 
     def _changed_within(self, low: int, high: int | None) -> list[int]:
         """The players changed since whose rating then lies from `low` to `high`. Before the

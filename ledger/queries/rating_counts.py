@@ -70,6 +70,10 @@ class RatingCounts:
         found = index < len(self.ratings) and self.ratings[index] == rating
         return self.tied[index] if found else 0
 
+    def ratings_from(self, high: int, low: int) -> tuple[int, ...]:
+        """The ratings held from `high` down to `low`, best first."""
+        return self.ratings[self._index(high) : self._index(low - 1)]
+
     def rating_at(self, index: int) -> int | None:
         """The rating of the row at `index` (0: the first) in list order; None past the end."""
         if not 0 <= index < self.size:
