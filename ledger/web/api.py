@@ -49,7 +49,7 @@ class ListFormat(StrEnum):
 
 
 def json_answer(data: object) -> Response:
-    return Response(to_json(data), media_type="application/json")
+    return Response(to_json(data, indent=None), media_type="application/json")
 
 
 def list_document(shown: views.ListPage) -> dict[str, object]:
