@@ -57,8 +57,16 @@ def list_page(
     total = list_size(session, request, kept)
     if page > 1 and skipped >= total:
         raise NotFound(f"the list has {total} rows; page {page} is past its end.")
-    listed = [] if request.live else queries.versions(session, request.pool, shown.period)
+    listed = [] if request.live else list_versions(session, request.pool, shown.period, kept)
     return ListPage(shown, request, page, per_page, total, listed)
+
+
+def list_versions(
+    session: Session, pool: Pool, period: Period, kept: queries.KeptCounts
+) -> list[queries.Version]:
+    """`queries.versions`, kept while the ledger does not change."""
+    key = ("versions", pool, period)
+    return kept.get(session, key, lambda: queries.versions(session, pool, period))
 
 
 def list_size(session: Session, request: ListRequest, kept: queries.KeptCounts) -> int:
