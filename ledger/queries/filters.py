@@ -77,7 +77,8 @@ class ListFilter:
         return self.within(rating, rating)
 
     def within(self, low: int, high: int) -> ListFilter:
-        """The same filter, for the rows rated from `low` to `high` (within its own band)."""
+        """The same filter, for the rows rated from `low` to `high` (kept by the caller within
+        the filter's own band)."""
         return replace(self, min_rating=low, max_rating=high)
 
 
