@@ -1,18 +1,20 @@
 """The shortcuts the web site's speed rests on give exactly what the full reads give: the
 latest events alone, a federation's rank counted on its ratings index alone, the rating
-on a day read from the history without the rest of the card, and the newest list's size
-counted on the ratings."""
+on a day read from the history without the rest of the card, the newest list's size
+counted on the ratings, and any page of a list found and ranked on its counts by rating."""
 
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 import pytest
 
-from ledger.core.domain import Pool
+from ledger.core.domain import Period, Pool
 from ledger.core.errors import NotFound
 from ledger.queries import (
     EventFilter,
+    KeptCounts,
     ListFilter,
     ListRequest,
     event_listing,
@@ -21,6 +23,7 @@ from ledger.queries import (
     published_list,
     rating_on,
 )
+from ledger.queries.rating_counts import RatingCounts
 from ledger.services.demo import build_demo
 from ledger.storage.database import Ledger, open_ledger
 
@@ -104,3 +107,92 @@ def test_the_newest_lists_size_counted_on_the_ratings_is_its_number_of_rows(
             assert list_size(session, request) == len(rows)
     finally:
         ledger.dispose()
+
+
+@pytest.fixture
+def three_lists(ledger: Ledger) -> Ledger:
+    """60 players in tied fours over three federations, and the lists of 2029-03 to
+    2029-05: a few players change in each, some to a rating others hold, one is new."""
+    ids = [
+        player(
+            ledger,
+            f"Player {59 - n:02d}",
+            rating=2000 + n // 4 * 10,
+            sex="MF"[n % 2],
+            federation=("NOR", "GER", "IND")[n % 3],
+            birth_year=1990 + n % 25,
+        )
+        for n in range(60)
+    ]
+    close(ledger, "2029-03")
+    for day, (white, black) in enumerate([(0, 59), (7, 30), (12, 13), (44, 45)], start=1):
+        game(ledger, ids[white], ids[black], "1-0", f"2029-04-{day:02d}")
+    close(ledger, "2029-04")
+    ids.append(player(ledger, "Newcomer", rating=2100, federation="NOR", sex="F"))
+    for day, (white, black) in enumerate([(3, 50), (30, 31), (58, 2), (20, 21)], start=1):
+        game(ledger, ids[white], ids[black], "0-1", f"2029-05-{day:02d}")
+    close(ledger, "2029-05")
+    return ledger
+
+
+PAGED = {
+    "everyone": ListFilter(),
+    "NOR": ListFilter(federation="NOR"),
+    "women": ListFilter(women=True),
+    "juniors and a band": ListFilter(juniors=True, min_rating=2030, max_rating=2120),
+}
+
+
+@pytest.mark.parametrize("period", [None, "2029-04", "2029-03"])
+@pytest.mark.parametrize("only", list(PAGED.values()), ids=list(PAGED))
+def test_pages_found_on_kept_counts_are_the_slices_of_the_whole_list(
+    three_lists: Ledger, only: ListFilter, period: str | None
+) -> None:
+    kept = KeptCounts()
+    with three_lists.reading() as session:
+        asked = ListRequest(Pool.STANDARD, Period.parse(period) if period else None, only=only)
+        whole = published_list(session, asked).rows
+        assert list_size(session, asked, kept) == len(whole)
+        for top in (1, 3, 7):
+            for skip in range(0, len(whole) + 1, top):
+                paged = replace(asked, top=top, skip=skip)
+                assert published_list(session, paged, kept).rows == whole[skip : skip + top]
+                assert published_list(session, paged).rows == whole[skip : skip + top]
+
+
+def test_the_counts_kept_follow_the_ledger_as_it_changes(three_lists: Ledger) -> None:
+    kept = KeptCounts()
+    asked = ListRequest(Pool.STANDARD, top=5, skip=5)
+    with three_lists.reading() as session:
+        before = published_list(session, asked, kept).rows
+    game(three_lists, 1, 60, "1-0", "2029-06-02")
+    close(three_lists, "2029-06")
+    with three_lists.reading() as session:
+        after = published_list(session, asked, kept).rows
+        assert after == published_list(session, asked).rows
+        assert after != before
+
+
+def test_rating_counts_find_the_rating_at_a_position() -> None:
+    counts = RatingCounts.of([(2000, 2), (2100, 1), (1900, 3), (2000, 1), (1800, -1), (1800, 1)])
+    assert (counts.ratings, counts.above, counts.tied) == ((2100, 2000, 1900), (0, 1, 4), (1, 3, 3))
+    assert [counts.rating_at(index) for index in range(-1, 8)] == [
+        None,
+        2100,
+        2000,
+        2000,
+        2000,
+        1900,
+        1900,
+        1900,
+        None,
+    ]
+    assert [counts.players_above(rating) for rating in (2200, 2100, 2050, 2000, 1900, 1000)] == [
+        0,
+        0,
+        1,
+        1,
+        4,
+        7,
+    ]
+    assert (counts.players_at(2000), counts.players_at(2050), counts.size) == (3, 0, 7)

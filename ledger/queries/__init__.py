@@ -28,12 +28,15 @@ from ledger.queries.overviews import (
     EventFilter,
     EventRow,
     PeriodRow,
+    PublishedRow,
     event_listing,
+    latest_lists,
     period_overview,
 )
 from ledger.queries.people import FIND_LIMIT, FoundPlayer, find_players, one_player
 from ledger.queries.pooling import FirstRating, PooledGame
 from ledger.queries.published import ListRequest, list_size, published_list
+from ledger.queries.rating_counts import KeptCounts
 from ledger.queries.reports import (
     Band,
     ListStatistics,
@@ -67,6 +70,7 @@ __all__ = [
     "GameFilter",
     "GameStatus",
     "HistoryRow",
+    "KeptCounts",
     "ListDiff",
     "ListFilter",
     "ListRequest",
@@ -80,6 +84,7 @@ __all__ = [
     "PlayerCard",
     "PoolStanding",
     "PooledGame",
+    "PublishedRow",
     "RankHolder",
     "RankSummary",
     "RatingList",
@@ -95,6 +100,7 @@ __all__ = [
     "game_listing",
     "games_to_review",
     "last_change",
+    "latest_lists",
     "list_diff",
     "list_size",
     "list_statistics",

@@ -16,8 +16,10 @@ from sqlalchemy.orm import Session, aliased
 from ledger.core import rules
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import NotFound
-from ledger.queries.lists import published_period
+from ledger.queries.filters import EVERYONE, ListFilter
+from ledger.queries.lists import PublishedList, published_period
 from ledger.queries.pooling import FirstRating, pooled_so_far
+from ledger.queries.rating_counts import KeptCounts
 from ledger.storage.models import Game, ListEntry, Player, PlayerRating
 from ledger.storage.periods import newest_closed_period
 
@@ -86,8 +88,11 @@ class PlayerCard:
     pooling: list[FirstRating]
 
 
-def player_card(session: Session, player_id: int, pool: Pool | None = None) -> PlayerCard:
-    """The card of `player_id`, for every pool they are rated in (or only `pool`)."""
+def player_card(
+    session: Session, player_id: int, pool: Pool | None = None, kept: KeptCounts | None = None
+) -> PlayerCard:
+    """The card of `player_id`, for every pool they are rated in (or only `pool`); a
+    long-running reader passes the lists' counts it `kept`, on which the ranks are found."""
     player = session.get(Player, player_id)
     if player is None:
         raise NotFound(f"no player with ID {player_id}.")
@@ -115,7 +120,7 @@ def player_card(session: Session, player_id: int, pool: Pool | None = None) -> P
         player.sex,
         player.title,
         player.birth_year,
-        [_standing(session, player, row) for row in sorted(standings, key=_pool_order)],
+        [_standing(session, player, row, kept) for row in sorted(standings, key=_pool_order)],
         pending,
         player.details_from if pending else None,
         pooling,
@@ -126,13 +131,20 @@ def _pool_order(row: PlayerRating) -> int:
     return list(Pool).index(Pool(row.pool))
 
 
-def _standing(session: Session, player: Player, row: PlayerRating) -> PoolStanding:
+def _standing(
+    session: Session, player: Player, row: PlayerRating, kept: KeptCounts | None
+) -> PoolStanding:
     pool = Pool(row.pool)
     newest = newest_closed_period(session, pool)
     listed = row.rating is not None and row.first_list is not None and newest is not None
     state = _state(row, player.birth_year)
     rule = rules.k_rule(state, newest + 1) if state and newest else None
-    ranks = _ranks(session, pool, row.rating, row.federation) if listed and row.rating else None
+    ranks = None
+    if listed and row.rating and newest:
+        if kept is None:
+            ranks = _ranks(session, pool, row.rating, row.federation)
+        else:
+            ranks = _kept_ranks(PublishedList(session, pool, newest, kept), row)
     return PoolStanding(
         pool=pool,
         list_period=newest if listed else None,
@@ -181,6 +193,15 @@ def _ranks(
     return 1 + world, 1 + (
         session.scalar(statement.where(listed) if never_listed else statement) or 0
     )
+
+
+def _kept_ranks(newest: PublishedList, row: PlayerRating) -> tuple[int, int | None]:
+    """The ranks of `_ranks`, on the newest list's kept counts (world and federation)."""
+    rating = row.rating or 0
+    world = 1 + newest.counts(EVERYONE).players_above(rating)
+    if row.federation is None:
+        return world, None
+    return world, 1 + newest.counts(ListFilter(federation=row.federation)).players_above(rating)
 
 
 def _history(

@@ -74,7 +74,12 @@ class ListFilter:
 
     def at_rating(self, rating: int) -> ListFilter:
         """The same filter, for the rows rated exactly `rating`."""
-        return replace(self, min_rating=rating, max_rating=rating)
+        return self.within(rating, rating)
+
+    def within(self, low: int, high: int) -> ListFilter:
+        """The same filter, for the rows rated from `low` to `high` (kept by the caller within
+        the filter's own band)."""
+        return replace(self, min_rating=low, max_rating=high)
 
 
 EVERYONE = ListFilter()

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, union_all
 from sqlalchemy.orm import Session, aliased
 
 from ledger.core.domain import Period, Pool
@@ -77,17 +77,24 @@ def game_listing(session: Session, pool: Pool, only: GameFilter) -> list[ListedG
         .join(black, black.id == Game.black_id)
         .outerjoin(Event, Event.id == Game.event_id)
         .outerjoin(GameRating, GameRating.game_id == Game.id)
-        .where(Game.pool == pool, *_conditions(only))
+        .where(*_conditions(pool, only))
         .order_by(Game.date, func.coalesce(Event.name, ""), Game.round, Game.id)
     )
     newest = newest_closed_period(session, pool)
     return [_listed(row, is_closed(row.Game.period, newest)) for row in session.execute(statement)]
 
 
-def _conditions(only: GameFilter) -> list[Any]:
-    conditions: list[Any] = []
-    if only.player is not None:
-        conditions.append((Game.white_id == only.player) | (Game.black_id == only.player))
+def _conditions(pool: Pool, only: GameFilter) -> list[Any]:
+    """A player's games are found on the indexes of White and Black (an OR of the two, or
+    the pool beside them, would have SQLite read every game of the pool)."""
+    if only.player is None:
+        conditions: list[Any] = [Game.pool == pool]
+    else:
+        sides = [
+            select(Game.id).where(Game.pool == pool, side == only.player)
+            for side in (Game.white_id, Game.black_id)
+        ]
+        conditions = [Game.id.in_(union_all(*sides))]
     if only.event:
         pattern = f"%{like_escaped(only.event)}%"
         conditions.append(Event.name.ilike(pattern, escape=LIKE_ESCAPE))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import func, literal, select
+from sqlalchemy import CompoundSelect, func, literal, select
 from sqlalchemy.orm import aliased
 from sqlalchemy.sql.util import find_tables
 
@@ -33,6 +33,18 @@ PERIOD_FIGURES = (
 
 
 def newest_list(pool: Pool, period: Period) -> AnySelect:
+    return _newest_rows(pool, period).where(
+        PlayerRating.rating.is_not(None), PlayerRating.first_list.is_not(None)
+    )
+
+
+def newest_rows(pool: Pool, period: Period, players: list[int]) -> AnySelect:
+    """The rows of `newest_list` of players known to be on it, found by their IDs (with the
+    conditions of being listed beside them, SQLite would walk the ratings index)."""
+    return _newest_rows(pool, period).where(PlayerRating.player_id.in_(players))
+
+
+def _newest_rows(pool: Pool, period: Period) -> AnySelect:
     return (
         select(
             *IDENTITY,
@@ -53,36 +65,107 @@ def newest_list(pool: Pool, period: Period) -> AnySelect:
             & (ListEntry.player_id == PlayerRating.player_id)
             & (ListEntry.period == period),
         )
-        .where(
-            PlayerRating.pool == pool,
-            PlayerRating.rating.is_not(None),
-            PlayerRating.first_list.is_not(None),
-        )
+        .where(PlayerRating.pool == pool)
     )
+
+
+NEWEST_COLUMNS = SimpleNamespace(
+    id=Player.id,
+    name=Player.name,
+    federation=PlayerRating.federation,
+    title=PlayerRating.title,
+    rating=PlayerRating.rating,
+    last_active=PlayerRating.last_active,
+    sex=Player.sex,
+    birth_year=Player.birth_year,
+)
+"""The columns a filter reads of the newest list, on the players' ratings and identity."""
 
 
 def newest_list_size(pool: Pool, period: Period, only: ListFilter) -> AnySelect:
     """How many rows of the newest list pass `only`, counted on the players' ratings alone
     (and their identity when the filter asks for sex or birth year): each player has one
     row of `newest_list`, so its joins need not be made to count them."""
-    columns = SimpleNamespace(
-        federation=PlayerRating.federation,
-        title=PlayerRating.title,
-        rating=PlayerRating.rating,
-        last_active=PlayerRating.last_active,
-        sex=Player.sex,
-        birth_year=Player.birth_year,
-    )
-    passing = only.conditions(columns, period)
-    counted = select(func.count()).select_from(PlayerRating)
+    return _on_ratings(select(func.count()).select_from(PlayerRating), pool, period, only)
+
+
+def newest_list_counts(pool: Pool, period: Period, only: ListFilter) -> AnySelect:
+    """The rows of the newest list that pass `only`, counted by rating (as the size)."""
+    counted = select(PlayerRating.rating, func.count()).select_from(PlayerRating)
+    return _on_ratings(counted, pool, period, only).group_by(PlayerRating.rating)
+
+
+def before_newest_counts(
+    pool: Pool, newest: Period, only: ListFilter
+) -> tuple[AnySelect, AnySelect]:
+    """The rows of the list before the newest (`newest`'s) that pass `only`, counted by
+    rating in two parts: the players without a row in `newest`, on their ratings (they had
+    the same standing), and the rows in force before it of the players with one."""
+    period = newest - 1
+    in_newest = (ListEntry.pool == pool, ListEntry.period == newest)
+    changed = select(ListEntry.player_id).where(*in_newest)
+    row_in_newest = changed.where(ListEntry.player_id == PlayerRating.player_id).exists()
+    counted = select(PlayerRating.rating, func.count()).select_from(PlayerRating)
+    unchanged = _on_ratings(counted, pool, period, only).where(~row_in_newest)
+    before = list_in_force(pool, period, changed).subquery()
+    rows_before = select(before.c.rating, func.count()).where(*only.conditions(before.c, period))
+    return unchanged.group_by(PlayerRating.rating), rows_before.group_by(before.c.rating)
+
+
+def _on_ratings(statement: AnySelect, pool: Pool, period: Period, only: ListFilter) -> AnySelect:
+    passing = only.conditions(NEWEST_COLUMNS, period)
     if any(Player.__table__ in find_tables(each, check_columns=True) for each in passing):
-        counted = counted.join(Player, Player.id == PlayerRating.player_id)
-    return counted.where(
+        statement = statement.join(Player, Player.id == PlayerRating.player_id)
+    return statement.where(
         PlayerRating.pool == pool,
         PlayerRating.rating.is_not(None),
         PlayerRating.first_list.is_not(None),
         *passing,
     )
+
+
+def newest_ties(pool: Pool, period: Period, only: ListFilter, ratings: list[int]) -> AnySelect:
+    """The players of the newest list that pass `only` rated each of `ratings`: rating and
+    ID, in list order (the ties a position among equal ratings is read from)."""
+    return (
+        select(PlayerRating.rating, Player.id)
+        .join(Player, Player.id == PlayerRating.player_id)
+        .where(
+            PlayerRating.pool == pool,
+            PlayerRating.first_list.is_not(None),
+            PlayerRating.rating.in_(ratings),
+            *only.conditions(NEWEST_COLUMNS, period),
+        )
+        .order_by(PlayerRating.rating.desc(), Player.name, Player.id)
+    )
+
+
+def ties_before_newest(
+    pool: Pool, newest: Period, ratings: list[int]
+) -> CompoundSelect[*tuple[Any, ...]]:
+    """The players of the list before the newest (`newest`'s) rated each of `ratings`:
+    rating, name and ID, unordered. A player without a row in the newest period had the
+    rating they have now; the others' rows there keep the rating before (None: new)."""
+    in_newest = (ListEntry.pool == pool, ListEntry.period == newest)
+    changed = select(ListEntry.player_id).where(
+        *in_newest, ListEntry.player_id == PlayerRating.player_id
+    )
+    unchanged = (
+        select(PlayerRating.rating, Player.name, Player.id)
+        .join(Player, Player.id == PlayerRating.player_id)
+        .where(
+            PlayerRating.pool == pool,
+            PlayerRating.first_list.is_not(None),
+            PlayerRating.rating.in_(ratings),
+            ~changed.exists(),
+        )
+    )
+    rated_before = (
+        select(ListEntry.previous_rating, Player.name, Player.id)
+        .join(Player, Player.id == ListEntry.player_id)
+        .where(*in_newest, ListEntry.previous_rating.in_(ratings))
+    )
+    return unchanged.union_all(rated_before)
 
 
 def older_list(pool: Pool, period: Period) -> tuple[AnySelect, AnySelect]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,8 +21,20 @@ from ledger.core.domain import Period, Pool
 from ledger.core.errors import Hint, NotFound
 from ledger.queries import ranking
 from ledger.queries.filters import EVERYONE, ListFilter
-from ledger.queries.list_sql import changed_since, list_in_force, listed_by, newest_list, older_list
+from ledger.queries.list_sql import (
+    before_newest_counts,
+    changed_since,
+    list_in_force,
+    listed_by,
+    newest_list,
+    newest_list_counts,
+    newest_rows,
+    newest_ties,
+    older_list,
+    ties_before_newest,
+)
 from ledger.queries.ranking import FEW_ROWS
+from ledger.queries.rating_counts import KeptCounts, RatingCounts, grouped
 from ledger.storage.batches import AnySelect, batched
 from ledger.storage.models import ListEntry, PlayerRating, RatingPeriod
 from ledger.storage.periods import newest_closed_period
@@ -103,20 +115,22 @@ def rating_list(
     only: ListFilter | None = None,
     as_of: dt.date | None = None,
     skip: int = 0,
+    kept: KeptCounts | None = None,
 ) -> RatingList:
     """The list published by closing `period` (default: the newest; with `as_of`, the list
     in force on that day), best first, rows sorted by rating, then name; the `top` rows
     after the first `skip`.
 
     Equal ratings share a rank; ranks, positions and movement are those within the filter
-    and on the whole list (`ledger.queries.ranking`).
+    and on the whole list (`ledger.queries.ranking`). A long-running reader passes the
+    counts it `kept`, so that a deep page is found and ranked on them.
     """
-    period, is_newest = published_period(session, pool, period, as_of)
+    period, _ = published_period(session, pool, period, as_of)
     only = only or EVERYONE
-    now = PublishedList(session, pool, period)
+    now = PublishedList(session, pool, period, kept)
     rows = now.rows(only, top, skip)
     few = len(rows) <= FEW_ROWS
-    before = previous_list(session, pool, period, is_newest, few)
+    before = previous_list(session, pool, period, few, kept)
     now.count(few)
     places = ranking.places(rows, only, period, now, before, skip)
     return RatingList(pool, period, ranked(period, rows, places), only != EVERYONE)
@@ -126,14 +140,24 @@ class PublishedList:
     """A published list as `ledger.queries.ranking` reads it: the list in force at `period`
     as today's lists give it (a period after the newest list, withdrawn by a reopen, has the
     newest list's rows). An older list reads the ratings then of the players changed since
-    once (`_ratings_then`), however often its rows and counts are asked for."""
+    once (`_ratings_then`), however often its rows and counts are asked for. With counts
+    `kept`, the list is counted by rating once per state of the ledger (`counts`) and ranks
+    and positions are found on those counts."""
 
-    def __init__(self, session: Session, pool: Pool, period: Period) -> None:
+    def __init__(
+        self, session: Session, pool: Pool, period: Period, kept: KeptCounts | None = None
+    ) -> None:
         self.session = session
         self.pool = pool
         self.period = period
-        self.newest = newest_closed_period(session, pool)
+        self.kept = kept
+        self.newest = (
+            newest_closed_period(session, pool)
+            if kept is None
+            else kept.get(session, ("newest", pool), lambda: newest_closed_period(session, pool))
+        )
         self.is_newest = self.newest is None or period >= self.newest
+        self.before_newest = self.newest is not None and period + 1 == self.newest
         self.counter: Callable[[int], int] = lambda rating: 0
         self._then: dict[int, int] | None = None
 
@@ -144,54 +168,153 @@ class PublishedList:
         return self._then
 
     def count(self, few: bool) -> None:
-        """Count players above a rating from here on: `few`, a count per rating asked, else
-        one read of the ratings."""
-        if self.is_newest:
+        """Count players above a rating from here on: for `few` ratings and without kept
+        counts, an indexed count per rating asked; else on the list's counts."""
+        if self.kept is not None or not few:
+            self.counter = self.counts(EVERYONE).players_above
+        elif self.is_newest:
             listed = (PlayerRating.pool == self.pool, PlayerRating.first_list.is_not(None))
-            self.counter = _above_counter(self.session, PlayerRating.rating, listed, few)
+            self.counter = _above_counter(self.session, PlayerRating.rating, listed)
+        elif self.before_newest:
+            self.counter = _before_newest(self.session, self.pool, self.period + 1)
         else:
-            self.counter = _older_counter(self.session, self.pool, self.period, few, self.then)
+            self.counter = _older_counter(self.session, self.pool, self.period, self.then)
 
     def above(self, rating: int) -> int:
         return self.counter(rating)
 
+    def counted(self, only: ListFilter) -> RatingCounts | None:
+        """The list's counts within `only` where they are kept (None: read the rows)."""
+        return None if self.kept is None else self.counts(only)
+
+    def counts(self, only: ListFilter) -> RatingCounts:
+        """The rows that pass `only`, counted by rating."""
+        if self.kept is None:
+            return self._counts(only)
+        key = ("counts", self.pool, self.period, only)
+        return self.kept.get(self.session, key, lambda: self._counts(only))
+
+    def _counts(self, only: ListFilter) -> RatingCounts:
+        """The newest list on the ratings index; the list before it as the newest corrected
+        by the newest period's rows; an older one as today's standing of the players listed
+        by then, corrected by the players changed since; filtered older lists as read."""
+        if self.is_newest:
+            statement = newest_list_counts(self.pool, self.period, only)
+            return RatingCounts.of(tuple(row) for row in self.session.execute(statement))
+        if only != EVERYONE and self.before_newest:
+            parts = before_newest_counts(self.pool, self.period + 1, only)
+            return RatingCounts.of(
+                (rating, players)
+                for part in parts
+                for rating, players in self.session.execute(part)
+                if rating is not None
+            )
+        if only != EVERYONE:
+            listed = list_statement(self.pool, self.period, False).subquery()
+            passing = only.conditions(listed.c, self.period)
+            return RatingCounts.of(grouped(self.session, listed.c.rating, passing))
+        if self.before_newest:
+            newest = PublishedList(self.session, self.pool, self.period + 1, self.kept)
+            in_newest = (ListEntry.pool == self.pool, ListEntry.period == self.period + 1)
+            return RatingCounts.of(
+                [
+                    *newest.counts(EVERYONE).by_rating(),
+                    *_less(grouped(self.session, ListEntry.rating, (*in_newest, ListEntry.listed))),
+                    *grouped(self.session, ListEntry.previous_rating, in_newest),
+                ]
+            )
+        listed_then = (PlayerRating.pool == self.pool, listed_by(self.period))
+        return RatingCounts.of(
+            [
+                *grouped(self.session, PlayerRating.rating, listed_then),
+                *((rating, -1) for rating in _changed_today(self.session, self.pool, self.period)),
+                *((rating, 1) for rating in self.then.values()),
+            ]
+        )
+
+    def tied(self, only: ListFilter, ratings: Collection[int]) -> dict[int, list[int]]:
+        """The IDs of the players that pass `only` rated each of `ratings`, in list order;
+        kept per rating where counts are kept."""
+        if self.kept is None:
+            return self._tied(only, ratings)
+        kept = self.kept
+        key = ("tied", self.pool, self.period, only)
+        found = {rating: kept.peek(self.session, (*key, rating)) for rating in ratings}
+        missing = [rating for rating, ids in found.items() if ids is None]
+        read = self._tied(only, missing) if missing else {}
+        for rating in missing:
+            found[rating] = read.get(rating, [])
+            kept.keep(self.session, (*key, rating), found[rating])
+        return {rating: ids for rating, ids in found.items() if ids}
+
+    def _tied(self, only: ListFilter, ratings: Collection[int]) -> dict[int, list[int]]:
+        """The ties of the newest list and of the one before it read as IDs alone (that one
+        in the order of names read beside them); of others, as their rows."""
+        wanted = sorted(ratings)
+        listed: Iterable[Any]
+        if self.is_newest:
+            listed = self.session.execute(newest_ties(self.pool, self.period, only, wanted))
+        elif self.before_newest and only == EVERYONE:
+            named = self.session.execute(ties_before_newest(self.pool, self.period + 1, wanted))
+            ordered = sorted(named, key=lambda row: (-row[0], row[1], row[2]))
+            listed = ((rating, player_id) for rating, _, player_id in ordered)
+        else:
+            return ranking.tied_in_rows(self, only, wanted)
+        tied: dict[int, list[int]] = {}
+        for rating, player_id in listed:
+            tied.setdefault(rating, []).append(player_id)
+        return tied
+
     def rows(self, only: ListFilter, top: int | None, skip: int = 0) -> list[Any]:
         """The rows that pass the filter, best first (the first `top` after `skip`), in the
         columns of `ledger.queries.list_sql.newest_list`."""
-        if self.is_newest:
-            statement = newest_list(self.pool, self.period)
-            if skip and only == EVERYONE:
-                statement, skip = self._from_rating_at(statement, skip)
-            statement = best_first(statement, only, self.period, top)
-            return list(self.session.execute(statement.offset(skip or None)))
-        reach = None if top is None else skip + top
-        rows = _older_rows(self.session, self.pool, self.period, only, reach, self._changed_within)
-        return rows[skip:]
+        if skip or (self.kept is not None and self.is_newest and top is not None):
+            return self._page(only, top, skip)
+        return self._best(only, top)
 
-    def _from_rating_at(self, statement: AnySelect, skip: int) -> tuple[AnySelect, int]:
-        """A deep page of the whole newest list: its rows from the rating of the first one
-        (found on the rating index), skipping only the players tied on it before the page
-        (an offset over the whole list would read and sort every row above)."""
-        listed = newest_listed(self.pool)
-        rating = self.session.scalar(
-            select(PlayerRating.rating)
-            .where(*listed)
-            .order_by(PlayerRating.rating.desc())
-            .offset(skip)
-            .limit(1)
-        )
-        if rating is None:
-            return statement, skip
-        above = select(func.count()).where(*listed, PlayerRating.rating > rating)
-        return statement.where(PlayerRating.rating <= rating), skip - (
-            self.session.scalar(above) or 0
-        )
+    def _best(self, only: ListFilter, top: int | None) -> list[Any]:
+        if self.is_newest:
+            statement = best_first(newest_list(self.pool, self.period), only, self.period, top)
+            return list(self.session.execute(statement))
+        return _older_rows(self.session, self.pool, self.period, only, top, self._changed_within)
+
+    def _page(self, only: ListFilter, top: int | None, skip: int) -> list[Any]:
+        """The rows after the first `skip`: those rated from the first row's rating to the
+        last's (the counts give both), less the players tied on the first before the page
+        (an offset over the whole list would read and sort every row above). With counts
+        kept, a page of the newest list is cut from the kept ties and read by ID."""
+        counts = self.counts(only)
+        end = counts.size if top is None else min(counts.size, skip + top)
+        first, last = counts.rating_at(skip), counts.rating_at(end - 1)
+        if first is None or last is None:
+            return []
+        earlier = skip - counts.players_above(first)
+        if self.is_newest and self.kept is not None and top is not None:
+            return self._rows_of_ties(only, counts.ratings_from(first, last), earlier, end - skip)
+        band = only.within(last, first)
+        if self.is_newest:
+            statement = best_first(newest_list(self.pool, self.period), band, self.period, top)
+            return list(self.session.execute(statement.offset(earlier or None)))
+        reach = None if top is None else earlier + top
+        return self._best(band, reach)[earlier:]
+
+    def _rows_of_ties(
+        self, only: ListFilter, ratings: Sequence[int], earlier: int, count: int
+    ) -> list[Any]:
+        """`count` rows of the newest list after the first `earlier` tied on the first of
+        `ratings` (best first), cut from those ratings' kept ties and read by ID."""
+        ties = self.tied(only, ratings)
+        ids = [player_id for rating in ratings for player_id in ties.get(rating, [])]
+        shown = ids[earlier : earlier + count]
+        place = {player_id: index for index, player_id in enumerate(shown)}
+        rows = self.session.execute(newest_rows(self.pool, self.period, shown))
+        return sorted(rows, key=lambda row: place[row.id])
 
     def _changed_within(self, low: int, high: int | None) -> list[int]:
         """The players changed since whose rating then lies from `low` to `high`. Before the
         newest list, each one's row on it keeps that rating: a read of the band on its
         index, without the ratings of all the others."""
-        if self._then is None and self.period + 1 == self.newest:
+        if self._then is None and self.before_newest:
             band = select(ListEntry.player_id).where(
                 ListEntry.pool == self.pool,
                 ListEntry.period == self.newest,
@@ -207,27 +330,18 @@ class PublishedList:
         ]
 
 
-def newest_listed(pool: Pool) -> tuple[Any, ...]:
-    """The conditions on `PlayerRating` of a player on the newest list (on its index)."""
-    return (
-        PlayerRating.pool == pool,
-        PlayerRating.rating.is_not(None),
-        PlayerRating.first_list.is_not(None),
-    )
+def _less(counted: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    return [(rating, -players) for rating, players in counted]
 
 
 def previous_list(
-    session: Session, pool: Pool, period: Period, is_newest: bool, few: bool
+    session: Session, pool: Pool, period: Period, few: bool, kept: KeptCounts | None = None
 ) -> PublishedList | None:
-    """The list before `period`'s, if one was published. Before the newest list, its counts
-    are today's standing corrected by the newest period's rows (`_before_newest`)."""
+    """The list before `period`'s, if one was published, counting from here on."""
     if not is_published(session, pool, period - 1):
         return None
-    before = PublishedList(session, pool, period - 1)
-    if is_newest:
-        before.counter = _before_newest(session, pool, period, few)
-    else:
-        before.count(few)
+    before = PublishedList(session, pool, period - 1, kept)
+    before.count(few)
     return before
 
 
@@ -330,33 +444,27 @@ def _in_force(session: Session, pool: Pool, day: dt.date) -> Period:
     return period
 
 
-def _before_newest(session: Session, pool: Pool, period: Period, few: bool) -> Callable[[int], int]:
-    """How many players the list before the newest one (`period`) had above a rating,
-    without reading that list: a player with no row in `period` had the same rating; the
+def _before_newest(session: Session, pool: Pool, newest: Period) -> Callable[[int], int]:
+    """How many players the list before the newest one (`newest`'s) had above a rating,
+    without reading that list: a player with no row in `newest` had the same rating; the
     others' rows keep their previous rating (None if new to the list). So the previous list
-    is the current standing, corrected by this period's rows: three counts on indexed
+    is the current standing, corrected by the newest period's rows: three counts on indexed
     columns."""
-    in_period = (ListEntry.pool == pool, ListEntry.period == period)
+    in_newest = (ListEntry.pool == pool, ListEntry.period == newest)
     above_now = _above_counter(
         session,
         PlayerRating.rating,
         (PlayerRating.pool == pool, PlayerRating.first_list.is_not(None)),
-        few,
     )
-    changed_now = _above_counter(session, ListEntry.rating, (*in_period, ListEntry.listed), few)
-    changed_before = _above_counter(session, ListEntry.previous_rating, in_period, few)
+    changed_now = _above_counter(session, ListEntry.rating, (*in_newest, ListEntry.listed))
+    changed_before = _above_counter(session, ListEntry.previous_rating, in_newest)
     return lambda rating: above_now(rating) - changed_now(rating) + changed_before(rating)
 
 
 def _above_counter(
-    session: Session, column: Any, conditions: tuple[Any, ...], few: bool
+    session: Session, column: Any, conditions: tuple[Any, ...]
 ) -> Callable[[int], int]:
-    """How many rows have `column` above a value: an indexed count per value when few values
-    are asked, else one read of the column and a binary search per value."""
-    if not few:
-        values = session.scalars(select(column).where(*conditions, column.is_not(None)))
-        ordered = sorted(value for value in values if value is not None)
-        return lambda rating: above(ordered, rating)
+    """How many rows have `column` above a value: an indexed count per value asked."""
     counted: dict[int, int] = {}
 
     def count(rating: int) -> int:
@@ -372,23 +480,24 @@ def above(ratings: list[int], rating: int) -> int:
     return len(ratings) - bisect.bisect_right(ratings, rating)
 
 
+def _changed_today(session: Session, pool: Pool, period: Period) -> list[int]:
+    """Today's ratings of the players listed by `period` with a list row since."""
+    listed_by_then = (PlayerRating.pool == pool, listed_by(period))
+    changed = PlayerRating.player_id.in_(changed_since(pool, period))
+    ratings = session.scalars(select(PlayerRating.rating).where(*listed_by_then, changed))
+    return sorted(rating for rating in ratings if rating is not None)
+
+
 def _older_counter(
-    session: Session, pool: Pool, period: Period, few: bool, then_by_player: dict[int, int]
+    session: Session, pool: Pool, period: Period, then_by_player: dict[int, int]
 ) -> Callable[[int], int]:
     """How many players an older list ranks above a rating: today's standing of everyone
     listed by then, corrected by the few who changed since (today's rating out, the
     rating then in)."""
-    changed = changed_since(pool, period)
     then = sorted(then_by_player.values())
+    changed_today = _changed_today(session, pool, period)
     listed_by_then = (PlayerRating.pool == pool, listed_by(period))
-    changed_today = sorted(
-        rating
-        for rating in session.scalars(
-            select(PlayerRating.rating).where(*listed_by_then, PlayerRating.player_id.in_(changed))
-        )
-        if rating is not None
-    )
-    today = _above_counter(session, PlayerRating.rating, listed_by_then, few)
+    today = _above_counter(session, PlayerRating.rating, listed_by_then)
     return lambda rating: today(rating) - above(changed_today, rating) + above(then, rating)
 
 

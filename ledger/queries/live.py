@@ -12,7 +12,7 @@ the newest list. Ranks and movement are against the newest list.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +34,7 @@ from ledger.queries.lists import (
 )
 from ledger.queries.pooling import first_rating
 from ledger.queries.ranking import FEW_ROWS
+from ledger.queries.rating_counts import RatingCounts
 from ledger.storage.batches import AnySelect
 from ledger.storage.models import Game, Player, PlayerRating
 from ledger.storage.periods import newest_closed_period
@@ -144,6 +145,13 @@ class _LiveList:
             - above(self.ratings_then, rating)
             + above(self.ratings_now, rating)
         )
+
+    def counted(self, only: ListFilter) -> RatingCounts | None:
+        """Not counted by rating: ranked on its rows."""
+        return None
+
+    def tied(self, only: ListFilter, ratings: Collection[int]) -> dict[int, list[int]]:
+        return ranking.tied_in_rows(self, only, ratings)
 
     def rows(self, only: ListFilter, top: int | None) -> list[Any]:
         unchanged = newest_list(self.pool, self.period).where(

@@ -77,6 +77,40 @@ def period_overview(session: Session, pool: Pool) -> list[PeriodRow]:
     ]
 
 
+@dataclass(frozen=True, slots=True)
+class PublishedRow:
+    """A published list: its period, when its list was published and by whom, and the
+    period whose close published it when it went along as an empty period."""
+
+    period: Period
+    list_name: str
+    closed_at: dt.datetime
+    closed_by: str | None
+    published_with: Period | None
+
+
+def latest_lists(session: Session, pool: Pool, latest: int) -> list[PublishedRow]:
+    """The `latest` lists of `pool` published last, the last first: the periods alone,
+    without their games (which `period_overview` counts, reading every game)."""
+    periods = session.execute(
+        select(RatingPeriod.period, RatingPeriod.closed_at, RatingPeriod.closed_by)
+        .where(RatingPeriod.pool == pool, RatingPeriod.closed_at.is_not(None))
+        .order_by(RatingPeriod.closed_at.desc(), RatingPeriod.period.desc())
+        .limit(latest)
+    ).all()
+    operators = _operators(session, pool, [row.closed_at for row in periods])
+    return [
+        PublishedRow(
+            row.period,
+            row.period.list_name,
+            row.closed_at,
+            operators.get(row.closed_at),
+            row.closed_by if row.closed_by not in (None, row.period) else None,
+        )
+        for row in periods
+    ]
+
+
 def _operators(session: Session, pool: Pool, moments: list[dt.datetime]) -> dict[dt.datetime, str]:
     """Who made the change logged at each moment a list was published (an imported list is
     logged without a pool)."""
@@ -194,7 +228,8 @@ def _counts(session: Session, statement: AnySelect) -> dict[int, int]:
 
 def _ratings(session: Session, pool: Pool, events: AnySelect) -> dict[int, tuple[int, int]]:
     """Per event, the sum and number of its players' ratings: those the close used (one
-    per player and period), or those in force for a game not rated yet."""
+    per player and period), or those in force for a game not rated yet (each read by its
+    key: joined, SQLite may walk every player's rating to find the events' few games)."""
     sides = []
     for player, rating in (
         (Game.white_id, GameRating.white_rating),
@@ -203,9 +238,11 @@ def _ratings(session: Session, pool: Pool, events: AnySelect) -> dict[int, tuple
         used = select(Game.event_id, player.label("player_id"), rating.label("rating")).join(
             GameRating, GameRating.game_id == Game.id
         )
+        standing = select(PlayerRating.rating).where(
+            PlayerRating.player_id == player, PlayerRating.pool == pool
+        )
         in_force = (
-            select(Game.event_id, player, PlayerRating.rating)
-            .join(PlayerRating, (PlayerRating.player_id == player) & (PlayerRating.pool == pool))
+            select(Game.event_id, player, standing.scalar_subquery())
             .outerjoin(GameRating, GameRating.game_id == Game.id)
             .where(GameRating.game_id.is_(None))
         )

@@ -18,12 +18,14 @@ from ledger.queries.filters import ListFilter
 from ledger.queries.list_sql import newest_list_size
 from ledger.queries.lists import (
     ORIGINAL,
+    PublishedList,
     RatingList,
     list_statement,
     published_period,
     rating_list,
 )
 from ledger.queries.live import live_list
+from ledger.queries.rating_counts import KeptCounts
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,29 +61,34 @@ class ListRequest:
             )
 
 
-def published_list(session: Session, request: ListRequest) -> RatingList:
-    """The list asked for, best first. A list a re-rate revised says which version it is."""
+def published_list(
+    session: Session, request: ListRequest, kept: KeptCounts | None = None
+) -> RatingList:
+    """The list asked for, best first. A list a re-rate revised says which version it is.
+    A long-running reader passes the counts it `kept` (`ledger.queries.rating_counts`)."""
     pool, top, only, skip = request.pool, request.top, request.only, request.skip
     if request.live:
         return live_list(session, pool, top, only, skip)
     if request.version is None:
-        published = rating_list(session, pool, request.period, top, only, request.as_of, skip)
+        published = rating_list(session, pool, request.period, top, only, request.as_of, skip, kept)
         shown = versions.version(session, pool, published.period, None)
         return replace(published, version=shown if shown.number > ORIGINAL else None)
     period = request.period or published_period(session, pool)[0]
     shown = versions.version(session, pool, period, request.version)
     if shown.current:
-        return published_list(session, replace(request, period=period, version=None))
+        return published_list(session, replace(request, period=period, version=None), kept)
     return versions.version_list(session, pool, shown, top, only, skip)
 
 
-def list_size(session: Session, request: ListRequest) -> int:
+def list_size(session: Session, request: ListRequest, kept: KeptCounts | None = None) -> int:
     """How many rows the list asked for has within its filter (`top` aside), for paging: a
-    count over a published list (the newest on the ratings alone); an earlier version and
-    the live list are counted as read."""
+    count over a published list (the newest on the ratings alone, or its `kept` counts); an
+    earlier version and the live list are counted as read."""
     if request.live or request.version is not None:
         return len(published_list(session, replace(request, top=None, skip=0)).rows)
     period, is_newest = published_period(session, request.pool, request.period, request.as_of)
+    if kept is not None:
+        return PublishedList(session, request.pool, period, kept).counts(request.only).size
     if is_newest:
         return session.scalar(newest_list_size(request.pool, period, request.only)) or 0
     listed = list_statement(request.pool, period, is_newest).subquery()

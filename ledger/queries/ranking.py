@@ -14,24 +14,32 @@ players are read as the ties' rows, so a top 10 costs a few indexed reads.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ledger.core.domain import Period
 from ledger.queries.filters import EVERYONE, ListFilter
+from ledger.queries.rating_counts import RatingCounts
 
 FEW_ROWS = 200
-"""Up to this many rows, ranks are counted with the rating indexes, row by row."""
+"""Up to this many rows of a list not counted by rating, ranks are counted with the rating
+indexes, row by row; more, and the list is read down to the lowest of them."""
 
 
 class ListSource(Protocol):
     """A list to rank on: how many players it has above a rating, and its rows best first
-    (rating, then name) that pass a filter, in the columns of `ledger.queries.list_sql`."""
+    (rating, then name) that pass a filter, in the columns of `ledger.queries.list_sql`.
+    Where the list is counted by rating (`counted`), ranks and positions come from its
+    counts and the players tied on a rating (`tied`), however deep the rows lie."""
 
     def above(self, rating: int) -> int: ...
 
     def rows(self, only: ListFilter, top: int | None) -> Sequence[Any]: ...
+
+    def counted(self, only: ListFilter) -> RatingCounts | None: ...
+
+    def tied(self, only: ListFilter, ratings: Collection[int]) -> dict[int, list[int]]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +111,9 @@ def _ranks(rows: Sequence[Any], only: ListFilter, now: ListSource, skip: int) ->
     ranks = [rank + skip for rank in shared_ranks([row.rating for row in rows])]
     if not skip or not rows:
         return ranks
+    counts = now.counted(only)
+    if counts is not None:
+        return [1 + counts.players_above(row.rating) for row in rows]
     first = rows[0]
     tied = [row.id for row in now.rows(only.at_rating(first.rating), None)]
     earlier = tied.index(first.id)
@@ -122,7 +133,7 @@ def _world_positions(source: ListSource, ratings: dict[int, int], few: bool) -> 
     read down to the lowest rating)."""
     if not ratings:
         return {}
-    if not few:
+    if not few or source.counted(EVERYONE) is not None:
         return _positions_within(source, EVERYONE, ratings)
     tied: dict[int, list[int]] = {}
     positions = {}
@@ -144,5 +155,39 @@ def _positions_within(
     lowest of their ratings; a player who does not pass has none."""
     if not ratings:
         return {}
+    counts = source.counted(only)
+    if counts is not None:
+        return _counted_positions(source, only, counts, ratings)
     rows = source.rows(only.from_rating(min(ratings.values())), None)
     return {row.id: place for place, row in enumerate(rows, start=1) if row.id in ratings}
+
+
+def _counted_positions(
+    source: ListSource, only: ListFilter, counts: RatingCounts, ratings: dict[int, int]
+) -> dict[int, int]:
+    """The positions of players within the list's rows that pass `only`: the players above
+    on the counts, plus the place among those tied (read as their IDs)."""
+    ties = source.tied(only, {rating for rating in ratings.values() if counts.players_at(rating)})
+    places = {
+        rating: {player_id: place for place, player_id in enumerate(tied)}
+        for rating, tied in ties.items()
+    }
+    return {
+        player_id: 1 + counts.players_above(rating) + places[rating][player_id]
+        for player_id, rating in ratings.items()
+        if player_id in places.get(rating, {})
+    }
+
+
+def tied_in_rows(
+    source: ListSource, only: ListFilter, ratings: Collection[int]
+) -> dict[int, list[int]]:
+    """The IDs of the rows that pass `only` rated each of `ratings`, in list order, read as
+    the rows of their band."""
+    if not ratings:
+        return {}
+    tied: dict[int, list[int]] = {}
+    for row in source.rows(only.within(min(ratings), max(ratings)), None):
+        if row.rating in ratings:
+            tied.setdefault(row.rating, []).append(row.id)
+    return tied

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import datetime as dt
+import functools
 import io
 import json
 from collections.abc import Sequence
@@ -20,17 +21,26 @@ from ledger.core.printable import escaped, spreadsheet_cell
 def plain(value: Any) -> Any:
     """A query's result as plain data: dataclasses as dicts, periods as `YYYY-MM` text.
 
-    (`dataclasses.asdict` would turn a Period, itself a dataclass, into a dict.)
+    (`dataclasses.asdict` would turn a Period, itself a dataclass, into a dict.) Plain
+    values are returned first: a page of 500 list rows holds ten thousand of them.
     """
     if isinstance(value, Period | Pool):
         return str(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {
-            field.name: plain(getattr(value, field.name)) for field in dataclasses.fields(value)
-        }
+    if isinstance(value, _PLAIN):
+        return value
     if isinstance(value, list | tuple):
         return [plain(item) for item in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {name: plain(getattr(value, name)) for name in _field_names(type(value))}
     return value
+
+
+_PLAIN = (str, int, float, Decimal, dt.date, type(None))
+
+
+@functools.cache
+def _field_names(kind: type[Any]) -> tuple[str, ...]:
+    return tuple(field.name for field in dataclasses.fields(kind))
 
 
 def _json_value(value: object) -> object:
@@ -45,9 +55,10 @@ def _json_value(value: object) -> object:
     raise TypeError(f"cannot write {type(value).__name__} as JSON")
 
 
-def to_json(data: object) -> str:
-    """Plain data (see `plain`) as JSON text, indented, with non-ASCII names as they are."""
-    return json.dumps(data, ensure_ascii=False, indent=2, default=_json_value)
+def to_json(data: object, indent: int | None = 2) -> str:
+    """Plain data (see `plain`) as JSON text, indented (None: on one line, which the web
+    writes faster), with non-ASCII names as they are."""
+    return json.dumps(data, ensure_ascii=False, indent=indent, default=_json_value)
 
 
 def to_csv(rows: Sequence[dict[str, object]], fields: Sequence[str]) -> str:

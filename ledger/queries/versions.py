@@ -10,7 +10,7 @@ ranks are today's counts corrected by them; a diff compares just those players.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +24,7 @@ from ledger.queries.filters import EVERYONE, ListFilter
 from ledger.queries.list_sql import IDENTITY, PERIOD_FIGURES
 from ledger.queries.lists import PublishedList, RatingList, Version, above, best_first, ranked
 from ledger.queries.ranking import FEW_ROWS
+from ledger.queries.rating_counts import RatingCounts
 from ledger.storage.batches import AnySelect, batched
 from ledger.storage.models import (
     LIST_FIGURES,
@@ -133,6 +134,13 @@ class _ListThen:
 
     def size(self) -> int:
         return self.above(-1)
+
+    def counted(self, only: ListFilter) -> RatingCounts | None:
+        """Not counted by rating: ranked on its rows."""
+        return None
+
+    def tied(self, only: ListFilter, ratings: Collection[int]) -> dict[int, list[int]]:
+        return ranking.tied_in_rows(self, only, ratings)
 
     def rows(self, only: ListFilter, top: int | None) -> list[Any]:
         """The list's rows then that pass the filter, best first (the first `top`): today's,

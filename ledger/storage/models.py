@@ -150,7 +150,13 @@ class PlayerRating(Base):
     __table_args__ = (
         Index("ix_player_ratings_pool_rating", "pool", "rating", "first_list"),
         Index("ix_player_ratings_pool_first_list", "pool", "first_list"),
-        Index("ix_player_ratings_pool_federation_rating", "pool", "federation", "rating"),
+        Index(
+            "ix_player_ratings_pool_federation_rating_first_list",
+            "pool",
+            "federation",
+            "rating",
+            "first_list",
+        ),
     )
 
 

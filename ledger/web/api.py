@@ -18,6 +18,7 @@ from ledger.web.inputs import (
     PAGE_ROWS,
     BandStart,
     BandWidth,
+    Counts,
     Day,
     FederationOrNone,
     Filter,
@@ -29,7 +30,6 @@ from ledger.web.inputs import (
     RatingOrNone,
     Reading,
     SearchText,
-    Sizes,
     TopPlayers,
     VersionOrNone,
     day_of,
@@ -49,7 +49,7 @@ class ListFormat(StrEnum):
 
 
 def json_answer(data: object) -> Response:
-    return Response(to_json(data), media_type="application/json")
+    return Response(to_json(data, indent=None), media_type="application/json")
 
 
 def list_document(shown: views.ListPage) -> dict[str, object]:
@@ -69,8 +69,8 @@ def list_document(shown: views.ListPage) -> dict[str, object]:
 
 
 @router.get("/home", summary="Each pool's newest top 10, the latest lists and events")
-def home(session: Reading) -> Response:
-    shown = views.home(session)
+def home(session: Reading, kept: Counts) -> Response:
+    shown = views.home(session, kept)
     return json_answer(
         {
             "pools": [
@@ -97,7 +97,7 @@ def search(session: Reading, q: SearchText, pool: Pool = Pool.STANDARD) -> Respo
 )
 def rating_list(
     session: Reading,
-    sizes: Sizes,
+    kept: Counts,
     pool: Pool,
     which: Which,
     only: Filter,
@@ -108,7 +108,7 @@ def rating_list(
     format: ListFormat = ListFormat.JSON,
 ) -> Response:
     request = views.list_request(pool, which, only, day_of(as_of, "as_of"), version)
-    shown = views.list_page(session, request, page, per_page, sizes)
+    shown = views.list_page(session, request, page, per_page, kept)
     if format is ListFormat.CSV:
         return Response(records_csv(shown.published.rows, ListRow), media_type="text/csv")
     return json_answer(list_document(shown))
@@ -138,8 +138,8 @@ def list_diff(
 
 
 @router.get("/players/{player}", summary="ledger player --format json")
-def player(session: Reading, player: int, pool: Pool | None = None) -> Response:
-    return json_answer(plain(queries.player_card(session, player, pool)))
+def player(session: Reading, kept: Counts, player: int, pool: Pool | None = None) -> Response:
+    return json_answer(plain(queries.player_card(session, player, pool, kept)))
 
 
 @router.get("/players/{player}/history", summary="A player's history on each pool's lists")

@@ -16,6 +16,7 @@ from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 
 from ledger.core.errors import InvalidInput, LedgerError, NotFound
+from ledger.queries import KeptCounts
 from ledger.storage.database import open_reader, resolve_url
 from ledger.web import api, caching, pages
 from ledger.web.errors import failure, refusal, unexpected
@@ -40,7 +41,7 @@ def create_app(url: str) -> FastAPI:
         redoc_url=None,
     )
     app.state.ledger = open_reader(url)
-    app.state.list_sizes = {}
+    app.state.rating_counts = KeptCounts()
     app.include_router(pages.router)
     app.include_router(api.router, prefix="/api/v1")
     app.mount("/static", StaticFiles(directory=str(files("ledger.web") / "static")), "static")

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterator
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, TypeVar
 
 from fastapi import Depends, Query, Request
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, parse_date
 from ledger.core.errors import InvalidInput
-from ledger.queries import ListFilter
+from ledger.queries import KeptCounts, ListFilter
 from ledger.storage.database import Ledger
 
 T = TypeVar("T")
@@ -45,13 +45,13 @@ Rank = Annotated[int, Query(ge=1, le=1_000_000)]
 """The query parameters a page and its API twin share, with the CLI options' bounds."""
 
 
-def list_sizes(request: Request) -> dict[Any, int]:
-    """The sizes of lists counted so far by the app (`ledger.web.views.list_size`)."""
-    sizes: dict[Any, int] = request.app.state.list_sizes
-    return sizes
+def rating_counts(request: Request) -> KeptCounts:
+    """The lists' counts by rating kept by the app (`ledger.queries.rating_counts`)."""
+    kept: KeptCounts = request.app.state.rating_counts
+    return kept
 
 
-Sizes = Annotated[dict[Any, int], Depends(list_sizes)]
+Counts = Annotated[KeptCounts, Depends(rating_counts)]
 
 
 def parsed(field: str, parser: Callable[[str], T], text: str) -> T:

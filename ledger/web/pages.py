@@ -19,6 +19,7 @@ from ledger.web.inputs import (
     PAGE_ROWS,
     BandStart,
     BandWidth,
+    Counts,
     Day,
     FederationOrNone,
     Filter,
@@ -28,7 +29,6 @@ from ledger.web.inputs import (
     RatingOrNone,
     Reading,
     SearchText,
-    Sizes,
     TopPlayers,
     VersionOrNone,
     day_of,
@@ -41,8 +41,8 @@ router = APIRouter(include_in_schema=False)
 
 
 @router.get("/")
-def home(session: Reading) -> Response:
-    return page("home.html", home=views.home(session))
+def home(session: Reading, kept: Counts) -> Response:
+    return page("home.html", home=views.home(session, kept))
 
 
 @router.get("/search")
@@ -61,7 +61,7 @@ def search(
 def rating_list(
     request: Request,
     session: Reading,
-    sizes: Sizes,
+    kept: Counts,
     pool: Pool,
     which: str,
     only: Filter,
@@ -70,7 +70,7 @@ def rating_list(
     version: VersionOrNone = None,
 ) -> Response:
     asked = views.list_request(pool, which, only, day_of(as_of, "as_of"), version)
-    shown = views.list_page(session, asked, page_number, PAGE_ROWS, sizes)
+    shown = views.list_page(session, asked, page_number, PAGE_ROWS, kept)
     query = [(key, value) for key, value in request.query_params.multi_items() if key != "page"]
     return page(
         "list.html",
@@ -127,8 +127,8 @@ def list_diff(
 
 
 @router.get("/players/{player}")
-def player(session: Reading, player: int, pool: Pool | None = None) -> Response:
-    card = queries.player_card(session, player, pool)
+def player(session: Reading, kept: Counts, player: int, pool: Pool | None = None) -> Response:
+    card = queries.player_card(session, player, pool, kept)
     charts = {each.pool: rating_chart(each.history) for each in card.pools}
     games = {each.pool: views.open_games(session, player, each.pool) for each in card.pools}
     return page("player.html", card=card, charts=charts, games=games)

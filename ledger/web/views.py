@@ -47,55 +47,54 @@ def list_request(
 
 
 def list_page(
-    session: Session, request: ListRequest, page: int, per_page: int, sizes: ListSizes
+    session: Session, request: ListRequest, page: int, per_page: int, kept: queries.KeptCounts
 ) -> ListPage:
     """Page `page` of the list: `per_page` rows after the pages before, placed as on the
-    whole list (`ledger list` shows the same rows and places)."""
+    whole list (`ledger list` shows the same rows and places), found on the counts `kept`."""
     skipped = (page - 1) * per_page
-    shown = queries.published_list(session, replace(request, top=per_page, skip=skipped))
-    total = list_size(session, request, sizes)
+    paged = replace(request, top=per_page, skip=skipped)
+    shown = queries.published_list(session, paged, kept)
+    total = list_size(session, request, kept)
     if page > 1 and skipped >= total:
         raise NotFound(f"the list has {total} rows; page {page} is past its end.")
-    listed = [] if request.live else queries.versions(session, request.pool, shown.period)
+    listed = [] if request.live else list_versions(session, request.pool, shown.period, kept)
     return ListPage(shown, request, page, per_page, total, listed)
 
 
-SIZES_KEPT = 1024
-ListSizes = dict[tuple[int, ListRequest], int]
-"""The sizes of the lists a served ledger was asked for, by its newest logged change."""
+def list_versions(
+    session: Session, pool: Pool, period: Period, kept: queries.KeptCounts
+) -> list[queries.Version]:
+    """`queries.versions`, kept while the ledger does not change."""
+    key = ("versions", pool, period)
+    return kept.get(session, key, lambda: queries.versions(session, pool, period))
 
 
-def list_size(session: Session, request: ListRequest, sizes: ListSizes) -> int:
-    """`queries.list_size`, kept while the ledger does not change (every change is logged,
-    so the newest logged change names the ledger's state): a deep page counts once."""
-    key = (queries.last_change(session), replace(request, top=None, skip=0))
-    if key not in sizes:
-        if len(sizes) >= SIZES_KEPT:
-            sizes.clear()
-        sizes[key] = queries.list_size(session, request)
-    return sizes[key]
+def list_size(session: Session, request: ListRequest, kept: queries.KeptCounts) -> int:
+    """`queries.list_size`, kept while the ledger does not change: a deep page counts once."""
+    whole = replace(request, top=None, skip=0)
+    return kept.get(session, ("size", whole), lambda: queries.list_size(session, whole, kept))
 
 
 @dataclass(frozen=True, slots=True)
 class Home:
     lists: list[RatingList]
-    latest_lists: list[tuple[Pool, queries.PeriodRow]]
+    latest_lists: list[tuple[Pool, queries.PublishedRow]]
     latest_events: list[queries.EventRow]
 
 
-def home(session: Session) -> Home:
+def home(session: Session, kept: queries.KeptCounts) -> Home:
     """Each pool's newest list (its top 10), the lists published last and the events."""
     lists: list[RatingList] = []
-    periods: list[tuple[Pool, queries.PeriodRow]] = []
+    periods: list[tuple[Pool, queries.PublishedRow]] = []
     events: list[queries.EventRow] = []
     for pool in Pool:
         try:
-            lists.append(queries.published_list(session, ListRequest(pool, top=HOME_TOP)))
+            lists.append(queries.published_list(session, ListRequest(pool, top=HOME_TOP), kept))
         except NotFound:
             continue
-        periods += [(pool, row) for row in queries.period_overview(session, pool) if row.closed]
+        periods += [(pool, row) for row in queries.latest_lists(session, pool, HOME_LATEST)]
         events += queries.event_listing(session, pool, queries.EventFilter(latest=HOME_LATEST))
-    periods.sort(key=lambda listed: listed[1].closed_at or dt.datetime.min, reverse=True)
+    periods.sort(key=lambda listed: listed[1].closed_at, reverse=True)
     events.sort(key=lambda row: row.name)
     events.sort(key=lambda row: row.end_date, reverse=True)  # as each pool's latest were cut
     return Home(lists, periods[:HOME_LATEST], events[:HOME_LATEST])

@@ -1,0 +1,140 @@
+"""How many players a list holds at each rating: one grouped read of a rating column, from
+which the players above any rating, the size of any tie and the rating at any position
+follow in memory. A deep page of a million-row list is then found and ranked without
+counting the rows above it (a count over an index reads every entry it counts).
+
+`KeptCounts` keeps such counts, and the order of tied players, between the requests of a
+long-running reader (the web site) while the ledger does not change: every change is
+logged, so the newest logged change names the ledger's state, and what was counted under
+it stays true.
+"""
+
+from __future__ import annotations
+
+import bisect
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from ledger.queries.log import last_change
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class RatingCounts:
+    """A list's players counted by rating: `ratings` best first, `above[i]` the players
+    rated above `ratings[i]` and `tied[i]` those rated exactly it."""
+
+    ratings: tuple[int, ...]
+    above: tuple[int, ...]
+    tied: tuple[int, ...]
+    negated: tuple[int, ...]
+    """The ratings negated, in ascending order for a binary search."""
+
+    @classmethod
+    def of(cls, counted: Iterable[tuple[int, int]]) -> RatingCounts:
+        """From (rating, players) pairs, in any order; ratings may repeat (their players
+        add up) and counts may be negative (a correction), as long as the sum is not."""
+        by_rating: dict[int, int] = {}
+        for rating, players in counted:
+            by_rating[rating] = by_rating.get(rating, 0) + players
+        ratings = sorted((rating for rating, n in by_rating.items() if n), reverse=True)
+        tied = tuple(by_rating[rating] for rating in ratings)
+        above, total = [], 0
+        for players in tied:
+            above.append(total)
+            total += players
+        return cls(tuple(ratings), tuple(above), tied, tuple(-rating for rating in ratings))
+
+    @property
+    def size(self) -> int:
+        return self.above[-1] + self.tied[-1] if self.ratings else 0
+
+    def by_rating(self) -> list[tuple[int, int]]:
+        """(rating, players) pairs, best first: what `of` reads."""
+        return list(zip(self.ratings, self.tied, strict=True))
+
+    def players_above(self, rating: int) -> int:
+        """How many players are rated above `rating`."""
+        index = self._index(rating)
+        return self.above[index] if index < len(self.ratings) else self.size
+
+    def players_at(self, rating: int) -> int:
+        index = self._index(rating)
+        found = index < len(self.ratings) and self.ratings[index] == rating
+        return self.tied[index] if found else 0
+
+    def ratings_from(self, high: int, low: int) -> tuple[int, ...]:
+        """The ratings held from `high` down to `low`, best first."""
+        return self.ratings[self._index(high) : self._index(low - 1)]
+
+    def rating_at(self, index: int) -> int | None:
+        """The rating of the row at `index` (0: the first) in list order; None past the end."""
+        if not 0 <= index < self.size:
+            return None
+        return self.ratings[bisect.bisect_right(self.above, index) - 1]
+
+    def _index(self, rating: int) -> int:
+        """The index of the first rating at or below `rating`."""
+        return bisect.bisect_left(self.negated, -rating)
+
+
+def grouped(session: Session, column: Any, conditions: Iterable[Any]) -> list[tuple[int, int]]:
+    """The rows meeting `conditions` counted by the rating in `column` (one grouped read)."""
+    statement = (
+        select(column, func.count()).where(*conditions, column.is_not(None)).group_by(column)
+    )
+    return [(rating, players) for rating, players in session.execute(statement)]
+
+
+KEPT = 1024
+"""At most this many counts and ties are kept (a tie of a million-row list holds about a
+thousand players)."""
+
+
+class KeptCounts:
+    """Counts and ties of the ledger's lists, kept while the ledger does not change; the
+    least recently used go first. Safe to share between the threads of a server."""
+
+    def __init__(self, most: int = KEPT) -> None:
+        self._most = most
+        self._kept: OrderedDict[Hashable, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, session: Session, key: Hashable, read: Callable[[], T]) -> T:
+        """What `read` gives for `key` on the ledger as `session` sees it: read once."""
+        found: T | None = self.peek(session, key)
+        if found is None:
+            found = read()
+            self.keep(session, key, found)
+        return found
+
+    def peek(self, session: Session, key: Hashable) -> Any:
+        """What is kept for `key` on the ledger as `session` sees it (None: nothing)."""
+        state = (_state(session), key)
+        with self._lock:
+            if state not in self._kept:
+                return None
+            self._kept.move_to_end(state)
+            return self._kept[state]
+
+    def keep(self, session: Session, key: Hashable, value: object) -> None:
+        with self._lock:
+            self._kept[(_state(session), key)] = value
+            while len(self._kept) > self._most:
+                self._kept.popitem(last=False)
+
+
+def _state(session: Session) -> int:
+    """The ledger's state as a session sees it, read once per session (a read session sees
+    one snapshot)."""
+    if "last_change" not in session.info:
+        session.info["last_change"] = last_change(session)
+    state: int = session.info["last_change"]
+    return state
