@@ -21,6 +21,8 @@ BATCH_SIZE = 5_000
 T = TypeVar("T")
 AnySelect = Select[*tuple[Any, ...]]
 AnyRow = Row[*tuple[Any, ...]]
+Values = tuple[Any, ...]
+"""A row's values, in the order of the columns written."""
 
 
 def batched(items: Iterable[T], size: int = BATCH_SIZE) -> Iterator[list[T]]:
@@ -36,10 +38,22 @@ def insert_rows(session: Session, model: type[Any], rows: Sequence[dict[str, Any
     Every row has the same keys. Core statements, not the ORM's bulk INSERT, which splits a
     batch wherever the pattern of None values changes.
     """
+    if rows:
+        columns = list(rows[0])
+        insert_values(session, model, columns, _tuples(columns, rows))
+
+
+def insert_values(
+    session: Session, model: type[Any], columns: Sequence[str], rows: Sequence[Values]
+) -> None:
+    """INSERT many rows, each the values of `columns` in their order: COPY on PostgreSQL,
+    else one executemany per batch. The bulk path of an import: no dictionary per row."""
     table: Table = model.__table__
-    if not rows or copy_rows(session, table, rows):
+    if not rows:
         return
-    columns = list(rows[0])
+    if is_postgresql(session):
+        _copy(session, table, table.name, columns, rows)
+        return
     statement = (
         f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
     )
@@ -58,7 +72,7 @@ def update_rows(session: Session, model: type[Any], rows: Sequence[dict[str, Any
         f"UPDATE {table.name} SET {', '.join(f'{name} = ?' for name in values)}"
         f" WHERE {' AND '.join(f'{key} = ?' for key in keys)}"
     )
-    _execute_many(session, table, statement, values + keys, rows)
+    _execute_many(session, table, statement, values + keys, _tuples(values + keys, rows))
 
 
 def select_in(
@@ -76,7 +90,8 @@ def copy_rows(session: Session, table: Table, rows: Sequence[dict[str, Any]]) ->
     """
     if not is_postgresql(session) or not rows:
         return False
-    _copy(session, table, table.name, rows)
+    columns = list(rows[0])
+    _copy(session, table, table.name, columns, _tuples(columns, rows))
     return True
 
 
@@ -89,7 +104,8 @@ def copy_updates(session: Session, table: Table, rows: Sequence[dict[str, Any]])
     keys = [column.name for column in table.primary_key]
     session.execute(text(f"DROP TABLE IF EXISTS {changes}"))
     session.execute(text(f"CREATE TEMPORARY TABLE {changes} (LIKE {table.name}) ON COMMIT DROP"))
-    _copy(session, table, changes, rows)
+    columns = list(rows[0])
+    _copy(session, table, changes, columns, _tuples(columns, rows))
     assignments = ", ".join(f"{name} = c.{name}" for name in rows[0] if name not in keys)
     matches = " AND ".join(f"t.{key} = c.{key}" for key in keys)
     session.execute(
@@ -98,12 +114,17 @@ def copy_updates(session: Session, table: Table, rows: Sequence[dict[str, Any]])
     return True
 
 
+def _tuples(columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> list[Values]:
+    values = itemgetter(*columns) if len(columns) > 1 else lambda row: (row[columns[0]],)
+    return list(map(values, rows))
+
+
 def _execute_many(
     session: Session,
     table: Table,
     statement: str,
     columns: Sequence[str],
-    rows: Sequence[dict[str, Any]],
+    rows: Sequence[Values],
 ) -> None:
     """Run `statement` (qmark parameters, in the order of `columns`) once per row with the
     driver's own executemany, in batches.
@@ -114,41 +135,41 @@ def _execute_many(
     """
     session.flush()
     dialect = session.get_bind().dialect
-    parameters = _parameters(table, columns, dialect)
+    processed = _processed(table, columns, dialect)
     dbapi_connection = session.connection().connection.dbapi_connection
     cursor = dbapi_connection.cursor()  # type: ignore[union-attr]
     try:
         for batch in batched(rows):
-            cursor.executemany(statement, [parameters(row) for row in batch])
+            cursor.executemany(statement, processed(batch))
     except dialect.loaded_dbapi.Error as error:
         raise DBAPIError.instance(statement, None, error, dialect.loaded_dbapi.Error) from error
     finally:
         cursor.close()
 
 
-def _parameters(
+def _processed(
     table: Table, columns: Sequence[str], dialect: Dialect
-) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
-    """A function giving a row's values for `columns` as a tuple, each through its column's
-    bind processor where the type has one (enums, booleans, periods).
+) -> Callable[[list[Values]], list[Values]]:
+    """A function giving a batch of rows (values in the order of `columns`) with each value
+    through its column's bind processor where the type has one (enums, booleans, periods).
 
     The processors are pure and a bulk write repeats few distinct values per column (one
-    pool, one period), so each value is processed once and remembered.
+    pool, one period), so each value is processed once and remembered; a batch is processed
+    column by column, without Python code per row.
     """
-    values = itemgetter(*columns) if len(columns) > 1 else lambda row: (row[columns[0]],)
     processors = [
         (index, _Remembered(process).__getitem__)
         for index, name in enumerate(columns)
         if (process := table.c[name].type.bind_processor(dialect)) is not None
     ]
     if not processors:
-        return values
+        return lambda batch: batch
 
-    def processed(row: dict[str, Any]) -> tuple[Any, ...]:
-        items = list(values(row))
+    def processed(batch: list[Values]) -> list[Values]:
+        values: list[Iterable[Any]] = list(zip(*batch, strict=True))
         for index, process in processors:
-            items[index] = process(items[index])
-        return tuple(items)
+            values[index] = map(process, values[index])
+        return list(zip(*values, strict=True))
 
     return processed
 
@@ -165,14 +186,14 @@ class _Remembered(dict[Any, Any]):
         return result
 
 
-def _copy(session: Session, table: Table, into: str, rows: Sequence[dict[str, Any]]) -> None:
-    """COPY `rows` (all with the same keys) into `into`, a table shaped like `table`.
-
-    Values go through each column's own bind processing, as an INSERT's would.
+def _copy(
+    session: Session, table: Table, into: str, columns: Sequence[str], rows: Sequence[Values]
+) -> None:
+    """COPY `rows` (the values of `columns`, in order) into `into`, a table shaped like
+    `table`. Values go through each column's own bind processing, as an INSERT's would.
     """
     session.flush()
-    columns = list(rows[0])
-    parameters = _parameters(table, columns, session.get_bind().dialect)
+    processed = _processed(table, columns, session.get_bind().dialect)
     statement = f"COPY {into} ({', '.join(columns)}) FROM STDIN"
     dbapi_connection = cast(
         "psycopg.Connection[Any]", session.connection().connection.dbapi_connection
@@ -180,7 +201,8 @@ def _copy(session: Session, table: Table, into: str, rows: Sequence[dict[str, An
     dialect = session.get_bind().dialect
     try:
         with dbapi_connection.cursor() as cursor, cursor.copy(statement) as copy:
-            for row in rows:
-                copy.write_row(parameters(row))
+            for batch in batched(rows):
+                for row in processed(batch):
+                    copy.write_row(row)
     except dialect.loaded_dbapi.Error as error:
         raise DBAPIError.instance(statement, None, error, dialect.loaded_dbapi.Error) from error
