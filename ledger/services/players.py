@@ -16,7 +16,7 @@ from ledger.core.records import NewPlayer, StartingRating, next_free_id, problem
 from ledger.queries import people
 from ledger.services import activity
 from ledger.services.activity import OS_USER, Author
-from ledger.storage.batches import Values, batched, insert_values, select_in
+from ledger.storage.batches import Values, batched, bulk_write, insert_values, select_in
 from ledger.storage.database import lock_pool
 from ledger.storage.models import Player, PlayerRating
 
@@ -54,14 +54,13 @@ def add_players(session: Session, pool: Pool, players: Sequence[NewPlayer]) -> l
     lock_pool(session, pool)
     _refuse_taken_ids(session, players)
     ids = _ledger_ids(session, players)
-    for batch in batched(zip(ids, players, strict=True)):
-        insert_values(session, Player, _PLAYER_COLUMNS, [_player_values(*row) for row in batch])
-        insert_values(
-            session,
-            PlayerRating,
-            _RATING_COLUMNS,
-            [_rating_values(i, pool, p.starting) for i, p in batch if p.starting],
-        )
+    rated = sum(player.starting is not None for player in players)
+    with bulk_write(session, Player, len(ids)), bulk_write(session, PlayerRating, rated):
+        for batch in batched(zip(ids, players, strict=True)):
+            rows = [_player_values(*row) for row in batch]
+            insert_values(session, Player, _PLAYER_COLUMNS, rows)
+            starting = [_rating_values(i, pool, p.starting) for i, p in batch if p.starting]
+            insert_values(session, PlayerRating, _RATING_COLUMNS, starting)
     return ids
 
 
