@@ -222,6 +222,8 @@ def _plan_events(
 def _unknown_players(session: Session, games: Sequence[NewGame]) -> list[str]:
     wanted = {game.white for game in games} | {game.black for game in games}
     known = {row[0] for row in select_in(session, select(Player.id), Player.id, wanted)}
+    if len(known) == len(wanted):
+        return []
     return [
         problem(game.source, f"{colour}: no player with ID {player}.")
         for game in games

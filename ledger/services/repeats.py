@@ -60,14 +60,30 @@ def _any_repeated(recorded: Sequence[NewGame], games: Sequence[NewGame]) -> bool
     """Whether any game of `games` repeats a recorded or an earlier one, or a player's game
     in a round: checked set-wise, so that a batch without repeats (the usual one) is not
     read game by game to name them."""
-    keys = [_same_key(game) for game in games]
-    round_keys = [key for game in games for key in _round_keys(game)]
+    keys = _same_keys(games)
+    round_keys = _all_round_keys(games)
     return (
         len(set(keys)) < len(keys)
         or len(set(round_keys)) < len(round_keys)
-        or not {_same_key(game) for game in recorded}.isdisjoint(keys)
-        or not {key for game in recorded for key in _round_keys(game)}.isdisjoint(round_keys)
+        or not set(_same_keys(recorded)).isdisjoint(keys)
+        or not set(_all_round_keys(recorded)).isdisjoint(round_keys)
     )
+
+
+def _same_keys(games: Sequence[NewGame]) -> list[tuple[object, ...]]:
+    if not games:
+        return []
+    dates, whites, blacks, _, events, rounds, *_ = zip(*games, strict=True)
+    return list(map(same_game_key, dates, whites, blacks, events, rounds))
+
+
+def _all_round_keys(games: Sequence[NewGame]) -> list[_RoundKey]:
+    return [
+        (game.event, game.round, player)
+        for game in games
+        if game.event is not None and game.round is not None
+        for player in (game.white, game.black)
+    ]
 
 
 def _same_key(game: NewGame) -> tuple[object, ...]:
