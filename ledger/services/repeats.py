@@ -78,12 +78,7 @@ def _same_keys(games: Sequence[NewGame]) -> list[tuple[object, ...]]:
 
 
 def _all_round_keys(games: Sequence[NewGame]) -> list[_RoundKey]:
-    return [
-        (game.event, game.round, player)
-        for game in games
-        if game.event is not None and game.round is not None
-        for player in (game.white, game.black)
-    ]
+    return [key for game in games if game.round is not None for key in _round_keys(game)]
 
 
 def _same_key(game: NewGame) -> tuple[object, ...]:

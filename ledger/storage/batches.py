@@ -68,10 +68,10 @@ def insert_values(
 
 @contextmanager
 def bulk_write(session: Session, model: type[Any], count: int) -> Iterator[None]:
-    """A block that inserts `count` rows into `model`'s table. On SQLite, where they more
-    than double the table, its indexes (but the unique ones) are dropped before the block
-    and built again after it: that sorts every row once instead of inserting each into
-    every index at random, several times faster.
+    """A block that inserts `count` rows into `model`'s table. On SQLite, where they are a
+    batch or more and more than double the table, its indexes (but the unique ones) are
+    dropped before the block and built again after it: that sorts every row once instead of
+    inserting each into every index at random, several times faster.
 
     The drop is part of the write transaction: readers see the indexes throughout, and a
     block that fails leaves them to the rollback with its rows.
@@ -85,7 +85,7 @@ def bulk_write(session: Session, model: type[Any], count: int) -> Iterator[None]
 
 
 def _rebuilt_indexes(session: Session, table: Table, count: int) -> list[Index]:
-    if is_postgresql(session) or count == 0:
+    if is_postgresql(session) or count < BATCH_SIZE:
         return []
     indexes = sorted((index for index in table.indexes if not index.unique), key=_name)
     if not indexes:
