@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import Pool
-from ledger.core.records import NewGame, problem, same_game_key
+from ledger.core.records import NewGame, problem, same_game_key, same_game_keys
 from ledger.storage.batches import AnyRow, select_in
 from ledger.storage.models import Game
 
@@ -74,7 +74,7 @@ def _same_keys(games: Sequence[NewGame]) -> list[tuple[object, ...]]:
     if not games:
         return []
     dates, whites, blacks, _, events, rounds, *_ = zip(*games, strict=True)
-    return list(map(same_game_key, dates, whites, blacks, events, rounds))
+    return same_game_keys(dates, whites, blacks, events, rounds)
 
 
 def _all_round_keys(games: Sequence[NewGame]) -> list[_RoundKey]:
