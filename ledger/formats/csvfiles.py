@@ -10,7 +10,7 @@ import csv
 import datetime as dt
 import io
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -182,17 +182,24 @@ def _read(
     record = reader({name: _place(columns, name) for name in required + optional})
     records: list[T] = []
     problems: list[str] = []
-    for line, fields in _rows(rows, file_name):
-        source = f"{file_name}:{line}"
-        if len(fields) != width:
-            problems.append(problem(source, "the row does not have as many fields as the header."))
-            continue
-        fields.append("")
-        try:
-            records.append(record(fields, source))
-        except InvalidInput as error:
-            message = str(error)
-            problems.append(message if message.startswith(source) else problem(source, message))
+    try:
+        for fields in rows:
+            if not fields:
+                continue  # a blank line
+            source = f"{file_name}:{rows.line_num}"
+            if len(fields) != width:
+                problems.append(
+                    problem(source, "the row does not have as many fields as the header.")
+                )
+                continue
+            fields.append("")
+            try:
+                records.append(record(fields, source))
+            except InvalidInput as error:
+                message = str(error)
+                problems.append(message if message.startswith(source) else problem(source, message))
+    except csv.Error as error:
+        raise RejectedRecords([f"{file_name}:{rows.line_num}: {error}"]) from None
     if not records and not problems:
         raise RejectedRecords([f"{file_name}: the file has a header but no rows."])
     return ReadFile(records, problems)
@@ -209,19 +216,6 @@ def _separator(text: str) -> str:
     spreadsheet saves CSV where the comma is the decimal sign), else a comma."""
     header = text.split("\n", 1)[0]
     return ";" if header.count(";") > header.count(",") else ","
-
-
-def _rows(rows: _CsvReader, file_name: str) -> Iterator[tuple[int, list[str]]]:
-    """Each row with the number of its (last) line; blank lines are skipped."""
-    while True:
-        try:
-            fields = next(rows)
-        except StopIteration:
-            return
-        except csv.Error as error:
-            raise RejectedRecords([f"{file_name}:{rows.line_num}: {error}"]) from None
-        if fields:
-            yield rows.line_num, fields
 
 
 def _header(
