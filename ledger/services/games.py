@@ -11,8 +11,9 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
-from sqlalchemy import select, update
+from sqlalchemy import Table, select, update
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
@@ -72,9 +73,9 @@ def add_games(
     game that repeats one (`ledger.services.repeats`) is refused unless `allow_repeat`.
     """
     rows, periods = _game_rows(session, pool, games, import_id, details or {}, allow_repeat)
-    with bulk_write(session, Game, len(rows)):
+    with bulk_write(session, _GAMES, len(rows)):
         for batch in batched(rows):
-            insert_values(session, Game, _GAME_COLUMNS, batch)
+            insert_values(session, _GAMES, _GAME_COLUMNS, batch)
     return sorted(periods)
 
 
@@ -112,6 +113,7 @@ def record_game(
     return AddedGame(recorded.id, pool, recorded.period)
 
 
+_GAMES = cast(Table, Game.__table__)
 _GAME_COLUMNS = (
     "pool",
     "period",

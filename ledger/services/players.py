@@ -5,8 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
-from sqlalchemy import func, select
+from sqlalchemy import Table, func, select
 from sqlalchemy.orm import Session
 
 from ledger.core import names
@@ -55,12 +56,12 @@ def add_players(session: Session, pool: Pool, players: Sequence[NewPlayer]) -> l
     _refuse_taken_ids(session, players)
     ids = _ledger_ids(session, players)
     rated = sum(player.starting is not None for player in players)
-    with bulk_write(session, Player, len(ids)), bulk_write(session, PlayerRating, rated):
+    with bulk_write(session, _PLAYERS, len(ids)), bulk_write(session, _RATINGS, rated):
         for batch in batched(zip(ids, players, strict=True)):
             rows = [_player_values(*row) for row in batch]
-            insert_values(session, Player, _PLAYER_COLUMNS, rows)
+            insert_values(session, _PLAYERS, _PLAYER_COLUMNS, rows)
             starting = [_rating_values(i, pool, p.starting) for i, p in batch if p.starting]
-            insert_values(session, PlayerRating, _RATING_COLUMNS, starting)
+            insert_values(session, _RATINGS, _RATING_COLUMNS, starting)
     return ids
 
 
@@ -93,6 +94,8 @@ def _refuse_taken_ids(session: Session, players: Sequence[NewPlayer]) -> None:
         raise RejectedRecords(problems)
 
 
+_PLAYERS = cast(Table, Player.__table__)
+_RATINGS = cast(Table, PlayerRating.__table__)
 _PLAYER_COLUMNS = (
     "id",
     "fide_id",

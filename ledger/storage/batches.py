@@ -20,9 +20,6 @@ if TYPE_CHECKING:
 from ledger.storage.database import is_postgresql, one_of
 
 BATCH_SIZE = 5_000
-BULK_CACHE_KIB = 65_536
-"""SQLite's page cache while it writes many rows: with its default 2 MiB, the pages of the
-indexes a bulk insert touches at random are written out and read back many times."""
 T = TypeVar("T")
 AnySelect = Select[*tuple[Any, ...]]
 AnyRow = Row[*tuple[Any, ...]]
@@ -45,16 +42,15 @@ def insert_rows(session: Session, model: type[Any], rows: Sequence[dict[str, Any
     """
     if rows:
         columns = list(rows[0])
-        with bulk_write(session, model, len(rows)):
-            insert_values(session, model, columns, _tuples(columns, rows))
+        with bulk_write(session, model.__table__, len(rows)):
+            insert_values(session, model.__table__, columns, _tuples(columns, rows))
 
 
 def insert_values(
-    session: Session, model: type[Any], columns: Sequence[str], rows: Sequence[Values]
+    session: Session, table: Table, columns: Sequence[str], rows: Sequence[Values]
 ) -> None:
-    """INSERT many rows, each the values of `columns` in their order: COPY on PostgreSQL,
-    else one executemany per batch. The bulk path of an import: no dictionary per row."""
-    table: Table = model.__table__
+    """INSERT many rows, each the values of `columns` in their order, as `insert_rows`
+    does: a bulk path builds tuples more cheaply than dictionaries."""
     if not rows:
         return
     if is_postgresql(session):
@@ -67,8 +63,8 @@ def insert_values(
 
 
 @contextmanager
-def bulk_write(session: Session, model: type[Any], count: int) -> Iterator[None]:
-    """A block that inserts `count` rows into `model`'s table. On SQLite, where they are a
+def bulk_write(session: Session, table: Table, count: int) -> Iterator[None]:
+    """A block that inserts `count` rows into `table`. On SQLite, where they are a
     batch or more and more than double the table, its indexes (but the unique ones) are
     dropped before the block and built again after it: that sorts every row once instead of
     inserting each into every index at random, several times faster.
@@ -76,7 +72,7 @@ def bulk_write(session: Session, model: type[Any], count: int) -> Iterator[None]
     The drop is part of the write transaction: readers see the indexes throughout, and a
     block that fails leaves them to the rollback with its rows.
     """
-    rebuilt = _rebuilt_indexes(session, model.__table__, count)
+    rebuilt = _rebuilt_indexes(session, table, count)
     for index in rebuilt:
         index.drop(session.connection())
     yield
@@ -190,15 +186,12 @@ def _execute_many(
     processed = _processed(table, columns, dialect)
     dbapi_connection = session.connection().connection.dbapi_connection
     cursor = dbapi_connection.cursor()  # type: ignore[union-attr]
-    (cache,) = cursor.execute("PRAGMA cache_size").fetchone()
-    cursor.execute(f"PRAGMA cache_size = {-BULK_CACHE_KIB}")
     try:
         for batch in batched(rows):
             cursor.executemany(statement, processed(batch))
     except dialect.loaded_dbapi.Error as error:
         raise DBAPIError.instance(statement, None, error, dialect.loaded_dbapi.Error) from error
     finally:
-        cursor.execute(f"PRAGMA cache_size = {cache}")
         cursor.close()
 
 

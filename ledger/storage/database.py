@@ -50,6 +50,11 @@ DEFAULT_URL = "sqlite:///ledger.db"
 SQLITE_BUSY_TIMEOUT_SECONDS = 30
 _WRITES = "ledger_writes"
 
+SQLITE_CACHE_KIB = 131_072
+"""The most of a SQLite ledger a connection keeps in memory (128 MiB, taken only as pages are
+read): a close or an import updates indexes all over a large ledger, and SQLite's own
+default of 2 MiB would read the same pages again and again."""
+
 
 def resolve_url(option: str | None = None) -> str:
     """The database URL: the `--db` option, else the environment variable, else the default;
@@ -153,6 +158,7 @@ def _own_sqlite_transactions(engine: Engine) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
         cursor.close()
 
     @event.listens_for(engine, "begin")
