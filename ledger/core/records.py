@@ -266,11 +266,12 @@ def new_game(
 
     A game cannot be dated after `today`: its result is not known yet.
     """
-    for field, player in (("white", white), ("black", black)):
-        if not 1 <= player <= LARGEST_ID:
-            raise _bad(
-                source, field, f"{player} is not a valid ID; IDs run from 1 to {LARGEST_ID}."
-            )
+    if not (1 <= white <= LARGEST_ID and 1 <= black <= LARGEST_ID):
+        for field, player in (("white", white), ("black", black)):
+            if not 1 <= player <= LARGEST_ID:
+                raise _bad(
+                    source, field, f"{player} is not a valid ID; IDs run from 1 to {LARGEST_ID}."
+                )
     if white == black:
         raise _bad(source, "black", f"player {white} cannot play themselves.")
     if date.year < EARLIEST_GAME_YEAR:
