@@ -3,6 +3,7 @@ where it has one."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -56,10 +57,35 @@ def insert_values(
     if is_postgresql(session):
         _copy(session, table, table.name, columns, rows)
         return
+    _insert_arrays(session, table, columns, rows)
+
+
+def _insert_arrays(
+    session: Session, table: Table, columns: Sequence[str], rows: Sequence[Values]
+) -> None:
+    """INSERT rows on SQLite, each batch as one JSON array of rows read by `json_each` in
+    one statement: the per-row work of an executemany (binding, the statement's start and
+    its CHECK constraints' set-up) done once a batch. The values, through their columns'
+    bind processors, are texts, integers, NULLs and dates, which JSON carries as SQLite
+    would store them bound one by one.
+    """
+    session.flush()
+    dialect = session.get_bind().dialect
+    processed = _processed(table, columns, dialect)
+    values = ", ".join(f"json_extract(value, '$[{index}]')" for index in range(len(columns)))
     statement = (
-        f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+        f"INSERT INTO {table.name} ({', '.join(columns)}) "
+        f"SELECT {values} FROM json_each(?) ORDER BY key"
     )
-    _execute_many(session, table, statement, columns, rows)
+    cursor = session.connection().connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    try:
+        for batch in batched(rows):
+            array = json.dumps(processed(batch), ensure_ascii=False, default=_adapted)
+            cursor.execute(statement, (array,))
+    except dialect.loaded_dbapi.Error as error:
+        raise DBAPIError.instance(statement, None, error, dialect.loaded_dbapi.Error) from error
+    finally:
+        cursor.close()
 
 
 @contextmanager
@@ -160,6 +186,16 @@ def copy_updates(session: Session, table: Table, rows: Sequence[dict[str, Any]])
         text(f"UPDATE {table.name} AS t SET {assignments} FROM {changes} AS c WHERE {matches}")
     )
     return True
+
+
+def _adapted(value: object) -> str:
+    """A date or time in JSON as the sqlite3 driver binds it (its default adapters), which
+    SQLAlchemy's SQLite dialect leaves dates and times to."""
+    if isinstance(value, dt.datetime):
+        return value.isoformat(" ")
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} values cannot be written in a JSON array")
 
 
 def _tuples(columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> list[Values]:
