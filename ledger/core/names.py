@@ -8,6 +8,8 @@ Pure: no I/O beyond the library's own tables.
 
 from __future__ import annotations
 
+import re
+
 from anyascii import anyascii
 
 SPELLED_OUT = (("ae", "a"), ("oe", "o"), ("ue", "u"))
@@ -43,6 +45,9 @@ def search_form(key: str) -> str:
     return key
 
 
+_WORD = re.compile(r"[^\W_]+")
+"""A run of letters and digits (`str.isalnum`)."""
+
+
 def _words(text: str) -> list[str]:
-    plain = "".join(char if char.isalnum() else " " for char in anyascii(text).casefold())
-    return plain.split()
+    return _WORD.findall(anyascii(text).casefold())

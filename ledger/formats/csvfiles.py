@@ -10,14 +10,17 @@ import csv
 import datetime as dt
 import io
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from ledger.core.domain import GameResult, parse_date
 from ledger.core.errors import InvalidInput, RejectedRecords
-from ledger.core.progress import NO_PROGRESS, Progress, counted
+from ledger.core.progress import NO_PROGRESS, STEP, Progress
 from ledger.core.records import NewGame, NewPlayer, new_game, new_player, problem, whole_number
+
+if TYPE_CHECKING:
+    from _csv import Reader as _CsvReader
 
 PLAYER_COLUMNS = (
     "id",
@@ -68,7 +71,7 @@ def read_players(
         file_name,
         PLAYER_COLUMNS,
         PLAYER_OPTIONAL_COLUMNS,
-        lambda fields, source: _player(fields, source, today),
+        lambda at: _player_reader(at, today),
         progress,
     )
 
@@ -85,40 +88,88 @@ def read_games(
         file_name,
         GAME_COLUMNS,
         GAME_OPTIONAL_COLUMNS,
-        lambda fields, source: _game(fields, source, today),
+        lambda at: _game_reader(at, today),
         progress,
     )
 
 
-def _player(fields: dict[str, str], source: str, today: dt.date) -> NewPlayer:
-    return new_player(
-        id=_whole(fields, "id"),
-        name=fields["name"],
-        fide_id=_whole(fields, "fide_id"),
-        federation=fields["federation"] or None,
-        sex=fields["sex"] or None,
-        title=fields["title"] or None,
-        birth_year=_whole(fields, "birth_year"),
-        rating=_whole(fields, "rating"),
-        games=_whole(fields, "games"),
-        ever_2400=_flag(fields, "ever_2400"),
-        peak=_whole(fields, "peak"),
-        source=source,
-        today=today,
-    )
+_Row = Callable[[list[str], str], T]
+"""A record of a row's fields (each column at its place in the header), and its source."""
 
 
-def _game(fields: dict[str, str], source: str, today: dt.date) -> NewGame:
-    return new_game(
-        date=_field(fields, "date", parse_date),
-        white=_player_id(fields, "white"),
-        black=_player_id(fields, "black"),
-        result=_field(fields, "result", GameResult.parse),
-        event=fields.get("event") or None,
-        round=_whole(fields, "round"),
-        source=source,
-        today=today,
+def _player_reader(at: dict[str, int], today: dt.date) -> _Row[NewPlayer]:
+    id_, name, federation, sex, title = (at[column] for column in PLAYER_COLUMNS[:5])
+    birth_year, rating, games, ever_2400, fide_id, peak = (
+        at[column] for column in PLAYER_COLUMNS[5:] + PLAYER_OPTIONAL_COLUMNS
     )
+    birth_years, ratings = _numbers("birth_year"), _numbers("rating")
+    counts, peaks = _numbers("games"), _numbers("peak")
+    flags = _Remembered(lambda text: _flag("ever_2400", text.strip().lower()))
+
+    def player(fields: list[str], source: str) -> NewPlayer:
+        return new_player(
+            id=_whole("id", fields[id_]),
+            name=fields[name].strip(),
+            fide_id=_whole("fide_id", fields[fide_id]),
+            federation=fields[federation].strip() or None,
+            sex=fields[sex].strip() or None,
+            title=fields[title].strip() or None,
+            birth_year=birth_years[fields[birth_year]],
+            rating=ratings[fields[rating]],
+            games=counts[fields[games]],
+            ever_2400=flags[fields[ever_2400]],
+            peak=peaks[fields[peak]],
+            source=source,
+            today=today,
+        )
+
+    return player
+
+
+def _game_reader(at: dict[str, int], today: dt.date) -> _Row[NewGame]:
+    date, white, black, result, event, round_ = (
+        at[column] for column in GAME_COLUMNS + GAME_OPTIONAL_COLUMNS
+    )
+    dates = _Remembered(lambda text: _field("date", text.strip(), parse_date))
+    whites, blacks = _players("white"), _players("black")
+    results = _Remembered(lambda text: _field("result", text.strip(), GameResult.parse))
+    rounds = _numbers("round")
+
+    def game(fields: list[str], source: str) -> NewGame:
+        return new_game(
+            date=dates[fields[date]],
+            white=whites[fields[white]],
+            black=blacks[fields[black]],
+            result=results[fields[result]],
+            event=fields[event].strip() or None,
+            round=rounds[fields[round_]],
+            source=source,
+            today=today,
+        )
+
+    return game
+
+
+class _Remembered(dict[str, T]):
+    """A column's values as read from each text it holds, each text read once: a file
+    repeats its dates, results, players and ratings on many rows. A text that cannot be
+    read raises each time."""
+
+    def __init__(self, read: Callable[[str], T]) -> None:
+        super().__init__()
+        self.read = read
+
+    def __missing__(self, text: str) -> T:
+        self[text] = value = self.read(text)
+        return value
+
+
+def _numbers(column: str) -> _Remembered[int | None]:
+    return _Remembered(lambda text: _whole(column, text))
+
+
+def _players(column: str) -> _Remembered[int]:
+    return _Remembered(lambda text: _player_id(column, text))
 
 
 def _read(
@@ -126,24 +177,51 @@ def _read(
     file_name: str,
     required: tuple[str, ...],
     optional: tuple[str, ...],
-    record: Callable[[dict[str, str], str], T],
+    reader: Callable[[dict[str, int]], _Row[T]],
     progress: Progress,
 ) -> ReadFile[T]:
-    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=_separator(text))
-    reader.fieldnames = _header(reader, file_name, required, optional)
+    """The records of a file's rows, and a problem for each row that makes none.
+
+    Each row gets one more field, empty, where the columns the header leaves out are read.
+    """
+    rows = csv.reader(io.StringIO(text, newline=""), delimiter=_separator(text))
+    columns = _header(rows, file_name, required, optional)
+    width = len(columns)
+    record = reader({name: _place(columns, name) for name in required + optional})
     records: list[T] = []
     problems: list[str] = []
     stage = progress.stage(f"Reading {file_name}", text.count("\n") - text.endswith("\n"))
-    for line, fields in counted(_rows(reader, file_name), stage):
-        source = f"{file_name}:{line}"
-        try:
-            records.append(record(_cleaned(fields, optional), source))
-        except InvalidInput as error:
-            message = str(error)
-            problems.append(message if message.startswith(source) else problem(source, message))
+    number = 0
+    try:
+        for number, fields in enumerate(rows, start=1):
+            if number % STEP == 0:
+                stage.advance(STEP)
+            if not fields:
+                continue  # a blank line
+            source = f"{file_name}:{rows.line_num}"
+            if len(fields) != width:
+                problems.append(
+                    problem(source, "the row does not have as many fields as the header.")
+                )
+                continue
+            fields.append("")
+            try:
+                records.append(record(fields, source))
+            except InvalidInput as error:
+                message = str(error)
+                problems.append(message if message.startswith(source) else problem(source, message))
+    except csv.Error as error:
+        raise RejectedRecords([f"{file_name}:{rows.line_num}: {error}"]) from None
+    stage.advance(number % STEP)
     if not records and not problems:
         raise RejectedRecords([f"{file_name}: the file has a header but no rows."])
     return ReadFile(records, problems)
+
+
+def _place(columns: list[str], name: str) -> int:
+    """Where a row holds the column: its place in the header, or after the row's last field
+    for an optional column the header leaves out."""
+    return columns.index(name) if name in columns else len(columns)
 
 
 def _separator(text: str) -> str:
@@ -153,35 +231,14 @@ def _separator(text: str) -> str:
     return ";" if header.count(";") > header.count(",") else ","
 
 
-def _cleaned(fields: dict[str | None, str | None], optional: tuple[str, ...]) -> dict[str, str]:
-    if None in fields or None in fields.values():
-        raise InvalidInput("the row does not have as many fields as the header.")
-    return dict.fromkeys(optional, "") | {
-        str(key): (value or "").strip() for key, value in fields.items()
-    }
-
-
-def _rows(
-    reader: csv.DictReader[str], file_name: str
-) -> Iterator[tuple[int, dict[str | None, str | None]]]:
-    while True:
-        try:
-            fields = next(reader)
-        except StopIteration:
-            return
-        except csv.Error as error:
-            raise RejectedRecords([f"{file_name}:{reader.line_num}: {error}"]) from None
-        yield reader.line_num, fields
-
-
 def _header(
-    reader: csv.DictReader[str],
+    rows: _CsvReader,
     file_name: str,
     required: tuple[str, ...],
     optional: tuple[str, ...],
 ) -> list[str]:
     try:
-        header = reader.fieldnames
+        header = next(rows, None)
     except csv.Error as error:
         raise RejectedRecords([f"{file_name}:1: {error}"]) from None
     if not header:
@@ -234,15 +291,15 @@ def _name_shown(name: str) -> str:
     return name if name and name.isprintable() else repr(name)
 
 
-def _field(fields: dict[str, str], column: str, parse: Callable[[str], T]) -> T:
+def _field(column: str, text: str, parse: Callable[[str], T]) -> T:
     try:
-        return parse(fields[column])
+        return parse(text)
     except InvalidInput as error:
         raise InvalidInput(f"{column}: {error}") from None
 
 
-def _whole(fields: dict[str, str], column: str) -> int | None:
-    text = fields.get(column, "")
+def _whole(column: str, text: str) -> int | None:
+    text = text.strip()
     if not text:
         return None
     if not _WHOLE_NUMBER.fullmatch(text):
@@ -253,15 +310,14 @@ def _whole(fields: dict[str, str], column: str) -> int | None:
         raise InvalidInput(f"{column}: {error}") from None
 
 
-def _player_id(fields: dict[str, str], column: str) -> int:
-    player_id = _whole(fields, column)
+def _player_id(column: str, text: str) -> int:
+    player_id = _whole(column, text)
     if player_id is None:
         raise InvalidInput(f"{column}: a game needs both players' IDs.")
     return player_id
 
 
-def _flag(fields: dict[str, str], column: str) -> bool:
-    text = fields.get(column, "").lower()
+def _flag(column: str, text: str) -> bool:
     if text in _TRUE:
         return True
     if text in _FALSE:

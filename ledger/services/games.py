@@ -11,9 +11,9 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
-from sqlalchemy import select, update
+from sqlalchemy import Table, select, update
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
@@ -23,7 +23,7 @@ from ledger.core.records import NewGame, problem
 from ledger.services import activity
 from ledger.services.activity import OS_USER, Author
 from ledger.services.repeats import repeat_problems
-from ledger.storage.batches import insert_counted, select_in
+from ledger.storage.batches import Values, batched, bulk_write, insert_values, select_in
 from ledger.storage.database import lock_pool
 from ledger.storage.models import Event, Game, Player
 from ledger.storage.periods import is_closed, newest_closed_period, open_periods
@@ -75,9 +75,13 @@ def add_games(
     game that repeats one (`ledger.services.repeats`) is refused unless `allow_repeat`.
     """
     progress.stage(f"Checking {len(games):,} games", None)
-    rows = _game_rows(session, pool, games, import_id, details or {}, allow_repeat)
-    insert_counted(session, Game, rows, progress.stage("Recording games", len(rows)))
-    return sorted({row["period"] for row in rows})
+    rows, periods = _game_rows(session, pool, games, import_id, details or {}, allow_repeat)
+    recording = progress.stage("Recording games", len(rows))
+    with bulk_write(session, _GAMES, len(rows)):
+        for batch in batched(rows):
+            insert_values(session, _GAMES, _GAME_COLUMNS, batch)
+            recording.advance(len(batch))
+    return sorted(periods)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,11 +111,26 @@ def record_game(
     session: Session, pool: Pool, game: NewGame, allow_repeat: bool = False
 ) -> AddedGame:
     """Record one game as `add_games` does, unlogged (a late game is logged by its re-rate)."""
-    (row,) = _game_rows(session, pool, [game], None, {}, allow_repeat)
-    recorded = Game(**row)
+    (row,), _ = _game_rows(session, pool, [game], None, {}, allow_repeat)
+    recorded = Game(**dict(zip(_GAME_COLUMNS, row, strict=True)))
     session.add(recorded)
     session.flush()
-    return AddedGame(recorded.id, pool, row["period"])
+    return AddedGame(recorded.id, pool, recorded.period)
+
+
+_GAMES = cast(Table, Game.__table__)
+_GAME_COLUMNS = (
+    "pool",
+    "period",
+    "date",
+    "event_id",
+    "round",
+    "white_id",
+    "black_id",
+    "result",
+    "rated",
+    "import_id",
+)
 
 
 def _game_rows(
@@ -121,36 +140,48 @@ def _game_rows(
     import_id: int | None,
     details: Mapping[str, EventDetails],
     allow_repeat: bool,
-) -> list[dict[str, Any]]:
-    """The games' rows, their events written and their periods opened; refused whole with
-    every problem found."""
+) -> tuple[list[Values], set[Period]]:
+    """The games' rows (the values of `_GAME_COLUMNS`) and the periods they fall in, their
+    events written and their periods opened; refused whole with every problem found."""
     lock_pool(session, pool)
     newest_closed = newest_closed_period(session, pool)
     events = _plan_events(session, pool, games, details)
+    periods, distinct = _periods(games, events)
     problems = _unknown_players(session, games) + _closed_period_problems(
-        games, events, newest_closed
+        games, events, periods, distinct, newest_closed
     )
     repeats = [] if allow_repeat else repeat_problems(session, pool, games, _known(events))
     if problems or repeats:
         raise RejectedRecords(problems + repeats, Hint.ALLOW_REPEAT if repeats else None)
     event_ids = _write_events(session, pool, events)
-    periods = [events[game.event].period if game.event else Period.of(game.date) for game in games]
-    open_periods(session, pool, periods)
-    return [
-        {
-            "pool": pool,
-            "period": period,
-            "date": game.date,
-            "event_id": event_ids[game.event] if game.event else None,
-            "round": game.round,
-            "white_id": game.white,
-            "black_id": game.black,
-            "result": game.result,
-            "rated": game.rated,
-            "import_id": import_id,
-        }
+    open_periods(session, pool, distinct)
+    rows = [
+        (
+            pool,
+            period,
+            game.date,
+            event_ids[game.event] if game.event else None,
+            game.round,
+            game.white,
+            game.black,
+            game.result,
+            game.rated,
+            import_id,
+        )
         for game, period in zip(games, periods, strict=True)
     ]
+    return rows, distinct
+
+
+def _periods(
+    games: Sequence[NewGame], events: Mapping[str, _EventPlan]
+) -> tuple[list[Period], set[Period]]:
+    """Each game's period (its event's, else its date's), and the periods of them all: one
+    `Period` per event and per day, not one per game."""
+    of_event = {name: plan.period for name, plan in events.items()}
+    of_day = {day: Period.of(day) for day in {game.date for game in games if not game.event}}
+    periods = [of_event[game.event] if game.event else of_day[game.date] for game in games]
+    return periods, set(of_event.values()) | set(of_day.values())
 
 
 def _known(events: Mapping[str, _EventPlan]) -> dict[str, int]:
@@ -198,6 +229,8 @@ def _plan_events(
 def _unknown_players(session: Session, games: Sequence[NewGame]) -> list[str]:
     wanted = {game.white for game in games} | {game.black for game in games}
     known = {row[0] for row in select_in(session, select(Player.id), Player.id, wanted)}
+    if len(known) == len(wanted):
+        return []
     return [
         problem(game.source, f"{colour}: no player with ID {player}.")
         for game in games
@@ -207,12 +240,18 @@ def _unknown_players(session: Session, games: Sequence[NewGame]) -> list[str]:
 
 
 def _closed_period_problems(
-    games: Sequence[NewGame], events: dict[str, _EventPlan], newest_closed: Period | None
+    games: Sequence[NewGame],
+    events: dict[str, _EventPlan],
+    periods: Sequence[Period],
+    distinct: set[Period],
+    newest_closed: Period | None,
 ) -> list[str]:
+    olds = {old for plan in events.values() if (old := plan.old_period) is not None}
+    if not any(is_closed(period, newest_closed) for period in distinct | olds):
+        return []
     problems = []
-    for game in games:
+    for game, period in zip(games, periods, strict=True):
         plan = events.get(game.event) if game.event else None
-        period = plan.period if plan else Period.of(game.date)
         old = plan.old_period if plan else None
         if old is not None and old != period and is_closed(old, newest_closed):
             problems.append(

@@ -5,19 +5,20 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
-from sqlalchemy import func, select
+from sqlalchemy import Table, func, select
 from sqlalchemy.orm import Session
 
 from ledger.core import names
 from ledger.core.domain import Pool
 from ledger.core.errors import RejectedRecords
 from ledger.core.progress import NO_PROGRESS, Progress
-from ledger.core.records import NewPlayer, next_free_id, problem
+from ledger.core.records import NewPlayer, StartingRating, next_free_id, problem
 from ledger.queries import people
 from ledger.services import activity
 from ledger.services.activity import OS_USER, Author
-from ledger.storage.batches import insert_counted, select_in
+from ledger.storage.batches import Values, batched, bulk_write, insert_values, select_in
 from ledger.storage.database import lock_pool
 from ledger.storage.models import Player, PlayerRating
 
@@ -57,17 +58,27 @@ def add_players(
     lock_pool(session, pool)
     progress.stage(f"Checking {len(players):,} players", None)
     _refuse_taken_ids(session, players)
+    ids = _ledger_ids(session, players)
+    rated = sum(player.starting is not None for player in players)
+    recording = progress.stage("Recording players", len(ids))
+    with bulk_write(session, _PLAYERS, len(ids)), bulk_write(session, _RATINGS, rated):
+        for batch in batched(zip(ids, players, strict=True)):
+            rows = [_player_values(*row) for row in batch]
+            insert_values(session, _PLAYERS, _PLAYER_COLUMNS, rows)
+            starting = [_rating_values(i, pool, p.starting) for i, p in batch if p.starting]
+            insert_values(session, _RATINGS, _RATING_COLUMNS, starting)
+            recording.advance(len(batch))
+    return ids
+
+
+def _ledger_ids(session: Session, players: Sequence[NewPlayer]) -> list[int]:
+    """The players' IDs: their own, else the one after the highest in use so far."""
     highest: int = session.scalar(select(func.max(Player.id))) or 0
     ids = []
     for player in players:
         player_id = player.id if player.id is not None else next_free_id(highest, player.source)
         highest = max(highest, player_id)
         ids.append(player_id)
-    rows = [_player_row(i, p) for i, p in zip(ids, players, strict=True)]
-    insert_counted(session, Player, rows, progress.stage("Recording players", len(rows)))
-    starting = [_rating_row(i, pool, p) for i, p in zip(ids, players, strict=True) if p.starting]
-    stage = progress.stage("Recording starting ratings", len(starting))
-    insert_counted(session, PlayerRating, starting, stage)
     return ids
 
 
@@ -89,34 +100,52 @@ def _refuse_taken_ids(session: Session, players: Sequence[NewPlayer]) -> None:
         raise RejectedRecords(problems)
 
 
-def _player_row(player_id: int, player: NewPlayer) -> dict[str, object]:
-    return {
-        "id": player_id,
-        "fide_id": player.fide_id,
-        **name_columns(player.name),
-        "federation": player.federation,
-        "sex": player.sex,
-        "title": player.title,
-        "birth_year": player.birth_year,
-    }
+_PLAYERS = cast(Table, Player.__table__)
+_RATINGS = cast(Table, PlayerRating.__table__)
+_PLAYER_COLUMNS = (
+    "id",
+    "fide_id",
+    "name",
+    "name_key",
+    "sort_name",
+    "federation",
+    "sex",
+    "title",
+    "birth_year",
+)
+_RATING_COLUMNS = ("player_id", "pool", "rating", "games_completed", "ever_2400", "peak")
+
+
+def _player_values(player_id: int, player: NewPlayer) -> Values:
+    return (
+        player_id,
+        player.fide_id,
+        *_names(player.name),
+        player.federation,
+        player.sex,
+        player.title,
+        player.birth_year,
+    )
 
 
 def name_columns(name: str) -> dict[str, str]:
     """A player's name and the keys that match and order it (`ledger.core.names`)."""
+    return dict(zip(("name", "name_key", "sort_name"), _names(name), strict=True))
+
+
+def _names(name: str) -> tuple[str, str, str]:
+    """A name, its matching key and its sort key: the key is the sort key's words sorted."""
     name = " ".join(name.split())
-    return {"name": name, "name_key": names.name_key(name), "sort_name": names.sort_key(name)}
+    sort_name = names.sort_key(name)
+    return name, " ".join(sorted(sort_name.split())), sort_name
 
 
-def _rating_row(player_id: int, pool: Pool, player: NewPlayer) -> dict[str, object]:
-    assert player.starting is not None
-    return {
-        "player_id": player_id,
-        "pool": pool,
-        "rating": player.starting.rating,
-        "games_completed": player.starting.games,
-        "ever_2400": player.starting.ever_2400,
-        "peak": player.starting.peak,
-        "peak_period": None,
-        "last_active": None,
-        "first_list": None,
-    }
+def _rating_values(player_id: int, pool: Pool, starting: StartingRating) -> Values:
+    return (
+        player_id,
+        pool,
+        starting.rating,
+        starting.games,
+        starting.ever_2400,
+        starting.peak,
+    )

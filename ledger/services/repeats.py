@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import Pool
-from ledger.core.records import NewGame, problem, same_game_key
+from ledger.core.records import NewGame, problem, same_game_key, same_game_keys
 from ledger.storage.batches import AnyRow, select_in
 from ledger.storage.models import Game
 
@@ -32,13 +32,21 @@ def repeat_problems(
     the earlier line). `event_ids` are the ledger IDs of the batch's events that the ledger
     already holds."""
     names = {event_id: name for name, event_id in event_ids.items()}
+    recorded = [
+        (
+            NewGame(
+                row.date, row.white_id, row.black_id, row.result, names.get(row.event_id), row.round
+            ),
+            row.id,
+        )
+        for row in sorted(_recorded(session, pool, games, event_ids.values()), key=lambda r: r.id)
+    ]
+    if not _any_repeated([game for game, _ in recorded], games):
+        return []
     same: dict[tuple[object, ...], str] = {}
     rounds: dict[_RoundKey, str] = {}
-    recorded = sorted(_recorded(session, pool, games, event_ids.values()), key=lambda r: r.id)
-    for row in recorded:
-        event = names.get(row.event_id) if row.event_id is not None else None
-        game = NewGame(row.date, row.white_id, row.black_id, row.result, event, row.round)
-        _remember(game, f"game {row.id}, already in the ledger", same, rounds)
+    for game, game_id in recorded:
+        _remember(game, f"game {game_id}, already in the ledger", same, rounds)
     problems = []
     for game in games:
         found = _repeated(game, same, rounds)
@@ -48,10 +56,39 @@ def repeat_problems(
     return problems
 
 
+def _any_repeated(recorded: Sequence[NewGame], games: Sequence[NewGame]) -> bool:
+    """Whether any game of `games` repeats a recorded or an earlier one, or a player's game
+    in a round: checked set-wise, so that a batch without repeats (the usual one) is not
+    read game by game to name them."""
+    keys = _same_keys(games)
+    round_keys = _all_round_keys(games)
+    return (
+        len(set(keys)) < len(keys)
+        or len(set(round_keys)) < len(round_keys)
+        or not set(_same_keys(recorded)).isdisjoint(keys)
+        or not set(_all_round_keys(recorded)).isdisjoint(round_keys)
+    )
+
+
+def _same_keys(games: Sequence[NewGame]) -> list[tuple[object, ...]]:
+    if not games:
+        return []
+    dates, whites, blacks, _, events, rounds, *_ = zip(*games, strict=True)
+    return same_game_keys(dates, whites, blacks, events, rounds)
+
+
+def _all_round_keys(games: Sequence[NewGame]) -> list[_RoundKey]:
+    return [key for game in games if game.round is not None for key in _round_keys(game)]
+
+
+def _same_key(game: NewGame) -> tuple[object, ...]:
+    return same_game_key(game.date, game.white, game.black, game.event, game.round)
+
+
 def _repeated(
     game: NewGame, same: dict[tuple[object, ...], str], rounds: dict[_RoundKey, str]
 ) -> str | None:
-    key = same_game_key(game.date, game.white, game.black, game.event, game.round)
+    key = _same_key(game)
     if key in same:
         return f"the same game as {same[key]}."
     for round_key in _round_keys(game):
@@ -71,7 +108,7 @@ def _remember(
     same: dict[tuple[object, ...], str],
     rounds: dict[_RoundKey, str],
 ) -> None:
-    same.setdefault(same_game_key(game.date, game.white, game.black, game.event, game.round), name)
+    same.setdefault(_same_key(game), name)
     for key in _round_keys(game):
         rounds.setdefault(key, name)
 

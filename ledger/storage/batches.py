@@ -3,12 +3,15 @@ where it has one."""
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from itertools import islice
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from sqlalchemy import Dialect, Row, Select, Table, text
+from sqlalchemy import Dialect, Index, Row, Select, Table, func, literal_column, select, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
@@ -22,6 +25,8 @@ BATCH_SIZE = 5_000
 T = TypeVar("T")
 AnySelect = Select[*tuple[Any, ...]]
 AnyRow = Row[*tuple[Any, ...]]
+Values = tuple[Any, ...]
+"""A row's values, in the order of the columns written."""
 
 
 def batched(items: Iterable[T], size: int = BATCH_SIZE) -> Iterator[list[T]]:
@@ -37,30 +42,85 @@ def insert_rows(session: Session, model: type[Any], rows: Sequence[dict[str, Any
     Every row has the same keys. Core statements, not the ORM's bulk INSERT, which splits a
     batch wherever the pattern of None values changes.
     """
-    table: Table = model.__table__
-    if not rows or copy_rows(session, table, rows):
-        return
-    columns = list(rows[0])
-    statement = (
-        f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
-    )
-    _execute_many(session, table, statement, columns, rows)
+    if rows:
+        columns = list(rows[0])
+        with bulk_write(session, model.__table__, len(rows)):
+            insert_values(session, model.__table__, columns, _tuples(columns, rows))
 
 
 def insert_values(
-    session: Session, table: Table, columns: Sequence[str], rows: Sequence[tuple[Any, ...]]
+    session: Session, table: Table, columns: Sequence[str], rows: Sequence[Values]
 ) -> None:
-    """INSERT many rows given as tuples in the order of `columns`, as `insert_rows` does:
-    a bulk path builds tuples more cheaply than dictionaries."""
+    """INSERT many rows, each the values of `columns` in their order, as `insert_rows`
+    does: a bulk path builds tuples more cheaply than dictionaries."""
     if not rows:
         return
     if is_postgresql(session):
-        _copy(session, table, table.name, rows, columns)
+        _copy(session, table, table.name, columns, rows)
         return
+    _insert_arrays(session, table, columns, rows)
+
+
+def _insert_arrays(
+    session: Session, table: Table, columns: Sequence[str], rows: Sequence[Values]
+) -> None:
+    """INSERT rows on SQLite, each batch as one JSON array of rows read by `json_each` in
+    one statement: the per-row work of an executemany (binding, the statement's start and
+    its CHECK constraints' set-up) done once a batch. The values, through their columns'
+    bind processors, are texts, integers, NULLs and dates, which JSON carries as SQLite
+    would store them bound one by one.
+    """
+    session.flush()
+    dialect = session.get_bind().dialect
+    processed = _processed(table, columns, dialect)
+    values = ", ".join(f"json_extract(value, '$[{index}]')" for index in range(len(columns)))
     statement = (
-        f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+        f"INSERT INTO {table.name} ({', '.join(columns)}) "
+        f"SELECT {values} FROM json_each(?) ORDER BY key"
     )
-    _execute_many(session, table, statement, columns, rows, keyed=False)
+    cursor = session.connection().connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    try:
+        for batch in batched(rows):
+            array = json.dumps(processed(batch), ensure_ascii=False, default=_adapted)
+            cursor.execute(statement, (array,))
+    except dialect.loaded_dbapi.Error as error:
+        raise DBAPIError.instance(statement, None, error, dialect.loaded_dbapi.Error) from error
+    finally:
+        cursor.close()
+
+
+@contextmanager
+def bulk_write(session: Session, table: Table, count: int) -> Iterator[None]:
+    """A block that inserts `count` rows into `table`. On SQLite, where they are a
+    batch or more and more than double the table, its indexes (but the unique ones) are
+    dropped before the block and built again after it: that sorts every row once instead of
+    inserting each into every index at random, several times faster.
+
+    The drop is part of the write transaction: readers see the indexes throughout, and a
+    block that fails leaves them to the rollback with its rows.
+    """
+    rebuilt = _rebuilt_indexes(session, table, count)
+    for index in rebuilt:
+        index.drop(session.connection())
+    yield
+    for index in rebuilt:
+        index.create(session.connection())
+
+
+def _rebuilt_indexes(session: Session, table: Table, count: int) -> list[Index]:
+    if is_postgresql(session) or count < BATCH_SIZE:
+        return []
+    indexes = sorted((index for index in table.indexes if not index.unique), key=_name)
+    if not indexes:
+        return []
+    held = session.scalar(
+        text(f"SELECT count(*) FROM (SELECT 1 FROM {table.name} LIMIT :count)"), {"count": count}
+    )
+    return indexes if held is not None and held < count else []
+
+
+def _name(index: Index) -> str:
+    return str(index.name)
 
 
 def update_rows(session: Session, model: type[Any], rows: Sequence[dict[str, Any]]) -> None:
@@ -75,14 +135,26 @@ def update_rows(session: Session, model: type[Any], rows: Sequence[dict[str, Any
         f"UPDATE {table.name} SET {', '.join(f'{name} = ?' for name in values)}"
         f" WHERE {' AND '.join(f'{key} = ?' for key in keys)}"
     )
-    _execute_many(session, table, statement, values + keys, rows)
+    _execute_many(session, table, statement, values + keys, _tuples(values + keys, rows))
 
 
 def select_in(
     session: Session, statement: AnySelect, column: Any, values: Iterable[Any]
 ) -> Iterator[AnyRow]:
-    """The rows of `statement` WHERE `column` IN each batch of `values`."""
-    for batch in batched(sorted(set(values))):
+    """The rows of `statement` WHERE `column` IN `values`: on SQLite, IDs and texts as one
+    JSON array (`json_each`), else each batch of values as one parameter list or array.
+
+    A JSON array is one parameter however many values it holds, where a list of thousands
+    of parameters is processed one by one.
+    """
+    wanted = sorted(set(values))
+    if not is_postgresql(session) and all(type(value) in (int, str) for value in wanted):
+        listed: AnySelect = select(literal_column("value")).select_from(
+            func.json_each(json.dumps(wanted))
+        )
+        yield from session.execute(statement.where(column.in_(listed.scalar_subquery())))
+        return
+    for batch in batched(wanted):
         yield from session.execute(statement.where(one_of(session, column, batch)))
 
 
@@ -93,7 +165,8 @@ def copy_rows(session: Session, table: Table, rows: Sequence[dict[str, Any]]) ->
     """
     if not is_postgresql(session) or not rows:
         return False
-    _copy(session, table, table.name, rows)
+    columns = list(rows[0])
+    _copy(session, table, table.name, columns, _tuples(columns, rows))
     return True
 
 
@@ -106,7 +179,8 @@ def copy_updates(session: Session, table: Table, rows: Sequence[dict[str, Any]])
     keys = [column.name for column in table.primary_key]
     session.execute(text(f"DROP TABLE IF EXISTS {changes}"))
     session.execute(text(f"CREATE TEMPORARY TABLE {changes} (LIKE {table.name}) ON COMMIT DROP"))
-    _copy(session, table, changes, rows)
+    columns = list(rows[0])
+    _copy(session, table, changes, columns, _tuples(columns, rows))
     assignments = ", ".join(f"{name} = c.{name}" for name in rows[0] if name not in keys)
     matches = " AND ".join(f"t.{key} = c.{key}" for key in keys)
     session.execute(
@@ -115,17 +189,30 @@ def copy_updates(session: Session, table: Table, rows: Sequence[dict[str, Any]])
     return True
 
 
+def _adapted(value: object) -> str:
+    """A date or time in JSON as the sqlite3 driver binds it (its default adapters), which
+    SQLAlchemy's SQLite dialect leaves dates and times to."""
+    if isinstance(value, dt.datetime):
+        return value.isoformat(" ")
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} values cannot be written in a JSON array")
+
+
+def _tuples(columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> list[Values]:
+    values = itemgetter(*columns) if len(columns) > 1 else lambda row: (row[columns[0]],)
+    return list(map(values, rows))
+
+
 def _execute_many(
     session: Session,
     table: Table,
     statement: str,
     columns: Sequence[str],
-    rows: Sequence[dict[str, Any]] | Sequence[tuple[Any, ...]],
-    keyed: bool = True,
+    rows: Sequence[Values],
 ) -> None:
     """Run `statement` (qmark parameters, in the order of `columns`) once per row with the
-    driver's own executemany, in batches. Rows are dictionaries, or tuples in the order of
-    `columns` when not `keyed`.
+    driver's own executemany, in batches.
 
     SQLAlchemy's executemany processes every parameter of every row in Python, which costs
     more than SQLite's insert itself on a bulk path; plain tuples through each column's bind
@@ -133,48 +220,41 @@ def _execute_many(
     """
     session.flush()
     dialect = session.get_bind().dialect
-    parameters = _parameters(table, columns, dialect, keyed)
+    processed = _processed(table, columns, dialect)
     dbapi_connection = session.connection().connection.dbapi_connection
     cursor = dbapi_connection.cursor()  # type: ignore[union-attr]
     try:
         for batch in batched(rows):
-            cursor.executemany(statement, [parameters(row) for row in batch])
+            cursor.executemany(statement, processed(batch))
     except dialect.loaded_dbapi.Error as error:
         raise DBAPIError.instance(statement, None, error, dialect.loaded_dbapi.Error) from error
     finally:
         cursor.close()
 
 
-def _parameters(
-    table: Table, columns: Sequence[str], dialect: Dialect, keyed: bool = True
-) -> Callable[[Any], tuple[Any, ...]]:
-    """A function giving a row's values for `columns` as a tuple, each through its column's
-    bind processor where the type has one (enums, booleans, periods). A row is a
-    dictionary, or a tuple in the order of `columns` when not `keyed`.
+def _processed(
+    table: Table, columns: Sequence[str], dialect: Dialect
+) -> Callable[[list[Values]], list[Values]]:
+    """A function giving a batch of rows (values in the order of `columns`) with each value
+    through its column's bind processor where the type has one (enums, booleans, periods).
 
     The processors are pure and a bulk write repeats few distinct values per column (one
-    pool, one period), so each value is processed once and remembered.
+    pool, one period), so each value is processed once and remembered; a batch is processed
+    column by column, without Python code per row.
     """
-    values: Callable[[Any], tuple[Any, ...]]
-    if not keyed:
-        values = tuple
-    elif len(columns) > 1:
-        values = itemgetter(*columns)
-    else:
-        values = lambda row: (row[columns[0]],)  # noqa: E731
     processors = [
         (index, _Remembered(process).__getitem__)
         for index, name in enumerate(columns)
         if (process := table.c[name].type.bind_processor(dialect)) is not None
     ]
     if not processors:
-        return values
+        return lambda batch: batch
 
-    def processed(row: Any) -> tuple[Any, ...]:
-        items = list(values(row))
+    def processed(batch: list[Values]) -> list[Values]:
+        values: list[Iterable[Any]] = list(zip(*batch, strict=True))
         for index, process in processors:
-            items[index] = process(items[index])
-        return tuple(items)
+            values[index] = map(process, values[index])
+        return list(zip(*values, strict=True))
 
     return processed
 
@@ -192,21 +272,13 @@ class _Remembered(dict[Any, Any]):
 
 
 def _copy(
-    session: Session,
-    table: Table,
-    into: str,
-    rows: Sequence[dict[str, Any]] | Sequence[tuple[Any, ...]],
-    columns: Sequence[str] | None = None,
+    session: Session, table: Table, into: str, columns: Sequence[str], rows: Sequence[Values]
 ) -> None:
-    """COPY `rows` into `into`, a table shaped like `table`: dictionaries all with the same
-    keys, or tuples in the order of `columns`.
-
-    Values go through each column's own bind processing, as an INSERT's would.
+    """COPY `rows` (the values of `columns`, in order) into `into`, a table shaped like
+    `table`. Values go through each column's own bind processing, as an INSERT's would.
     """
     session.flush()
-    keyed = columns is None
-    columns = list(rows[0]) if columns is None else columns
-    parameters = _parameters(table, columns, session.get_bind().dialect, keyed)
+    processed = _processed(table, columns, session.get_bind().dialect)
     statement = f"COPY {into} ({', '.join(columns)}) FROM STDIN"
     dbapi_connection = cast(
         "psycopg.Connection[Any]", session.connection().connection.dbapi_connection
@@ -214,8 +286,9 @@ def _copy(
     dialect = session.get_bind().dialect
     try:
         with dbapi_connection.cursor() as cursor, cursor.copy(statement) as copy:
-            for row in rows:
-                copy.write_row(parameters(row))
+            for batch in batched(rows):
+                for row in processed(batch):
+                    copy.write_row(row)
     except dialect.loaded_dbapi.Error as error:
         raise DBAPIError.instance(statement, None, error, dialect.loaded_dbapi.Error) from error
 
@@ -223,7 +296,13 @@ def _copy(
 def insert_counted(
     session: Session, model: type[Any], rows: Sequence[dict[str, Any]], stage: Stage
 ) -> None:
-    """`insert_rows`, `STEP` rows at a time, advancing `stage` after each."""
-    for batch in batched(rows, STEP):
-        insert_rows(session, model, batch)
-        stage.advance(len(batch))
+    """`insert_rows`, `STEP` rows at a time, advancing `stage` after each (the indexes
+    rebuilt once for the whole write, as `bulk_write` says)."""
+    if not rows:
+        return
+    table: Table = model.__table__
+    columns = list(rows[0])
+    with bulk_write(session, table, len(rows)):
+        for batch in batched(rows, STEP):
+            insert_values(session, table, columns, _tuples(columns, batch))
+            stage.advance(len(batch))

@@ -1,0 +1,113 @@
+"""Imports large enough for the bulk paths, on both backends: SQLite builds a growing table's
+indexes after its rows, a refused file leaves the ledger (and its schema) as it was, and the
+set-wise reads find exactly the rows asked for."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import select
+
+from ledger.core.domain import Pool
+from ledger.core.records import NewPlayer, new_player
+from ledger.services.players import add_players
+from ledger.storage.batches import BATCH_SIZE, select_in
+from ledger.storage.database import Ledger, open_ledger
+from ledger.storage.models import Base, Player
+
+from builders import fingerprint, run
+
+PLAYERS = BATCH_SIZE + 500
+"""More than a batch: an empty ledger's tables more than double."""
+HEADER = "id,name,federation,sex,title,birth_year,rating,games,ever_2400\n"
+
+
+def _players_csv(tmp_path: Path) -> str:
+    rows = "".join(
+        f'{n},"Player, N{n}",NOR,F,,1990,{1500 + n % 900},10,0\n' for n in range(1, PLAYERS + 1)
+    )
+    path = tmp_path / "players.csv"
+    path.write_text(HEADER + rows)
+    return str(path)
+
+
+def _games_csv(tmp_path: Path, extra: str = "") -> str:
+    rows = "".join(f"2026-10-{n % 28 + 1:02d},{n},{n + 1},1-0,,\n" for n in range(1, PLAYERS))
+    path = tmp_path / "games.csv"
+    path.write_text("date,white,black,result,event,round\n" + rows + extra)
+    return str(path)
+
+
+def _schema_differences(url: str) -> list[object]:
+    ledger = open_ledger(url)
+    try:
+        with ledger.engine.connect() as connection:
+            return list(compare_metadata(MigrationContext.configure(connection), Base.metadata))
+    finally:
+        ledger.dispose()
+
+
+def test_a_large_import_keeps_the_schema_and_the_ledger_agrees(
+    database_url: str, tmp_path: Path
+) -> None:
+    assert run("import-players", _players_csv(tmp_path), db=database_url).exit_code == 0
+    assert run("import-games", _games_csv(tmp_path), db=database_url).exit_code == 0
+    assert _schema_differences(database_url) == []
+    assert run("db", "check", db=database_url).exit_code == 0
+    games = run("games", "--player", "77", "--format", "csv", db=database_url).stdout
+    assert len(games.splitlines()) == 3  # the header, and player 77's two games
+
+
+def test_a_large_import_refused_on_its_last_line_writes_nothing(
+    database_url: str, tmp_path: Path
+) -> None:
+    assert run("import-players", _players_csv(tmp_path), db=database_url).exit_code == 0
+    before = fingerprint(database_url)
+    result = run("import-games", _games_csv(tmp_path, "2026-10-02,2,1,0-1,,\n"), db=database_url)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(
+        f"error: games.csv:{PLAYERS + 1}: the same game as games.csv:2."
+    ), result.stderr
+    assert fingerprint(database_url) == before
+    assert _schema_differences(database_url) == []
+
+
+def test_set_wise_reads_find_exactly_the_values_asked_for(
+    database_url: str, tmp_path: Path
+) -> None:
+    assert run("import-players", _players_csv(tmp_path), db=database_url).exit_code == 0
+    ledger = open_ledger(database_url)
+    try:
+        with ledger.reading() as session:
+            wanted = [*range(0, PLAYERS + 10, 3), -1]
+            found = [row[0] for row in select_in(session, select(Player.id), Player.id, wanted)]
+            assert sorted(found) == [n for n in wanted if 1 <= n <= PLAYERS]
+            keys = ["n7 player", "n70 player", "n7 playér", "o'brien"]
+            found = [row[0] for row in select_in(session, select(Player.id), Player.name_key, keys)]
+            assert sorted(found) == [7, 70]
+    finally:
+        ledger.dispose()
+
+
+def test_a_bulk_write_that_fails_leaves_the_indexes_to_the_rollback(database_url: str) -> None:
+    today = dt.date(2026, 11, 1)
+    players = [new_player(name=f"Player {n}", id=n, today=today) for n in range(1, PLAYERS + 1)]
+    before = fingerprint(database_url)
+    ledger = open_ledger(database_url)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _interrupted_after_adding(ledger, players)
+    finally:
+        ledger.dispose()
+    assert fingerprint(database_url) == before
+    assert _schema_differences(database_url) == []
+
+
+def _interrupted_after_adding(ledger: Ledger, players: list[NewPlayer]) -> None:
+    with ledger.transaction() as session:
+        add_players(session, Pool.STANDARD, players)
+        raise KeyboardInterrupt
