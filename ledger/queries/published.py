@@ -13,7 +13,6 @@ from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Hint, InvalidInput
-from ledger.queries import versions
 from ledger.queries.filters import ListFilter
 from ledger.queries.list_sql import newest_list_size
 from ledger.queries.lists import (
@@ -24,6 +23,7 @@ from ledger.queries.lists import (
     rating_list,
 )
 from ledger.queries.live import live_list
+from ledger.queries.versions import version, version_list
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,13 +66,13 @@ def published_list(session: Session, request: ListRequest) -> RatingList:
         return live_list(session, pool, top, only, skip)
     if request.version is None:
         published = rating_list(session, pool, request.period, top, only, request.as_of, skip)
-        shown = versions.version(session, pool, published.period, None)
+        shown = version(session, pool, published.period, None)
         return replace(published, version=shown if shown.number > ORIGINAL else None)
     period = request.period or published_period(session, pool)[0]
-    shown = versions.version(session, pool, period, request.version)
+    shown = version(session, pool, period, request.version)
     if shown.current:
         return published_list(session, replace(request, period=period, version=None))
-    return versions.version_list(session, pool, shown, top, only, skip)
+    return version_list(session, pool, shown, top, only, skip)
 
 
 def list_size(session: Session, request: ListRequest) -> int:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich import box
 
 from ledger.queries import ListRow, RatingList
 from ledger.render.base import Console, Format, Table, list_text, print_records
 from ledger.render.fitting import Column, fitted
-from ledger.services.closing import ClosedPeriod
+
+if TYPE_CHECKING:  # a close's summary is printed only by the commands that close
+    from ledger.services.closing import ClosedPeriod
 
 
 def rating_list(published: RatingList, output: Format) -> None:
