@@ -154,11 +154,16 @@ def export_list(
     """
     the_period = parse_given("period", Period.parse, period)
     with reading(ctx, db) as session:
-        if output_format in (ExportFormat.CSV, ExportFormat.JSON):
-            request = queries.ListRequest(pool or Pool.STANDARD, the_period)
+        request = queries.ListRequest(pool or Pool.STANDARD, the_period)
+        if output_format is ExportFormat.CSV:
+            rows = queries.list_rows(session, request)
+            with written(output, force=force) as out, contextlib.redirect_stdout(out):
+                render.list_csv(rows)
+            return
+        if output_format is ExportFormat.JSON:
             published = queries.published_list(session, request)
             with written(output, force=force) as out, contextlib.redirect_stdout(out):
-                render.rating_list(published, render.Format(output_format.value))
+                render.rating_list(published, render.Format.JSON)
             return
         pools = (pool,) if pool is not None else tuple(Pool)
         chunks = queries.fide_list_file(

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     )
     from ledger.queries.crosstables import CrossGame, CrossRow, CrossTable, cross_table
     from ledger.queries.explanations import EventTotal, ExplainedGame, Explanation, explain
-    from ledger.queries.exports import fide_list_file, tournament_report
+    from ledger.queries.exports import fide_list_file, list_rows, tournament_report
     from ledger.queries.federations import FederationRanking, FederationRow, federation_ranking
     from ledger.queries.filters import ListFilter
     from ledger.queries.games import GameFilter, GameStatus, ListedGame, game_listing
@@ -67,7 +67,7 @@ export_on_use(
         ),
         "crosstables": ("CrossGame", "CrossRow", "CrossTable", "cross_table"),
         "explanations": ("EventTotal", "ExplainedGame", "Explanation", "explain"),
-        "exports": ("fide_list_file", "tournament_report"),
+        "exports": ("fide_list_file", "list_rows", "tournament_report"),
         "federations": ("FederationRanking", "FederationRow", "federation_ranking"),
         "filters": ("ListFilter",),
         "games": ("GameFilter", "GameStatus", "ListedGame", "game_listing"),
@@ -142,6 +142,7 @@ __all__ = [
     "games_to_review",
     "last_change",
     "list_diff",
+    "list_rows",
     "list_size",
     "list_statistics",
     "log_records",

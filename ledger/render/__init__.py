@@ -21,7 +21,7 @@ if TYPE_CHECKING:
         tournament_imported,
         warnings,
     )
-    from ledger.render.lists import closed, movement, rating_list
+    from ledger.render.lists import closed, list_csv, movement, rating_list
     from ledger.render.overviews import event_listing, period_overview
     from ledger.render.players import explanation, player_card, rating_chart
     from ledger.render.reports import (
@@ -49,7 +49,7 @@ export_on_use(
             "tournament_imported",
             "warnings",
         ),
-        "lists": ("closed", "movement", "rating_list"),
+        "lists": ("closed", "list_csv", "movement", "rating_list"),
         "overviews": ("event_listing", "period_overview"),
         "players": ("explanation", "player_card", "rating_chart"),
         "reports": (
@@ -79,6 +79,7 @@ __all__ = [
     "file_imported",
     "found_players",
     "game_listing",
+    "list_csv",
     "list_diff",
     "log_records",
     "merged",

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from rich import box
 
 from ledger.queries import ListRow, RatingList
-from ledger.render.base import Console, Format, Table, list_text, print_records
+from ledger.render.base import (
+    Console,
+    Format,
+    Table,
+    list_text,
+    print_records,
+    stream_records_csv,
+)
 from ledger.render.fitting import Column, fitted
 
 if TYPE_CHECKING:  # a close's summary is printed only by the commands that close
@@ -23,6 +30,11 @@ def rating_list(published: RatingList, output: Format) -> None:
     if not print_records(published.rows, ListRow, output):
         console = Console()
         console.print(_list_table(console, published))
+
+
+def list_csv(rows: Iterable[ListRow]) -> None:
+    """A list's rows as CSV, as `rating_list` prints them, each written as it is read."""
+    stream_records_csv(rows, ListRow)
 
 
 def _list_table(console: Console, published: RatingList) -> Table:
