@@ -60,7 +60,8 @@ def commands(url: str) -> dict[str, tuple[str, ...]]:
     assert isinstance(periods, list)
     period = next(row["period"] for row in periods if row["closed"])
     games = answer("games", "--period", period, "--format", "json", "--db", url)
-    assert isinstance(games, list) and games, f"no games in {period}"
+    assert isinstance(games, list)
+    assert games, f"no games in {period}"
     player = str(games[0]["white"])
     return {
         "--help": (*LEDGER, "--help"),
@@ -86,11 +87,11 @@ def measure(url: str, runs: int) -> None:
         times["bare"].append(timed(bare))
         for name, command in timed_commands.items():
             times[name].append(timed(command))
-    bare_wall, bare_cpu = (statistics.median(each) for each in zip(*times.pop("bare")))
+    bare_wall, bare_cpu = (statistics.median(each) for each in zip(*times.pop("bare"), strict=True))
     print(f"bare import ({BARE_IMPORT}): median {bare_wall:.3f} s wall, {bare_cpu:.3f} s CPU")
     print(f"{runs} runs each; the median beyond the bare import:")
     for name, measured in times.items():
-        wall, cpu = (statistics.median(each) for each in zip(*measured))
+        wall, cpu = (statistics.median(each) for each in zip(*measured, strict=True))
         print(f"  {name:<32} {wall - bare_wall:+7.3f} s wall {cpu - bare_cpu:+7.3f} s CPU")
 
 

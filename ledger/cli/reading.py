@@ -23,7 +23,6 @@ from ledger.cli.usage import Commands
 from ledger.core import calculator
 from ledger.core.domain import Period, Pool, parse_date
 from ledger.core.records import LARGEST_ID
-from ledger.queries.federations import TOP_PLAYERS
 
 app = Commands()
 
@@ -261,7 +260,7 @@ def federations(
     top: Annotated[
         int,
         typer.Option("--top", metavar="N", min=1, help="How many active players make the average."),
-    ] = TOP_PLAYERS,
+    ] = queries.federations.TOP_PLAYERS,
     women: Annotated[bool, typer.Option("--women", help="Women only.")] = False,
     output: FormatOption = render.Format.TABLE,
     pool: PoolOption = Pool.STANDARD,

@@ -9,6 +9,7 @@ read the same names from the package's imports under `typing.TYPE_CHECKING`.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 import types
 from collections.abc import Mapping, Sequence
@@ -23,10 +24,17 @@ class _Package(types.ModuleType):
     def __getattr__(self, name: str) -> Any:
         module = self._exported.get(name)
         if module is None:
-            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
+            return self._module(name)
         value = getattr(importlib.import_module(f"{self.__name__}.{module}"), name)
         setattr(self, name, value)
         return value
+
+    def _module(self, name: str) -> types.ModuleType:
+        """One of the package's modules, by its name on the package (`queries.federations`),
+        as it is once the package has imported it."""
+        if importlib.util.find_spec(f"{self.__name__}.{name}") is None:
+            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
+        return importlib.import_module(f"{self.__name__}.{name}")
 
     def __setattr__(self, name: str, value: Any) -> None:
         """Keep an exported name that is also a module's (`versions`): loading the module

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     )
     from ledger.queries.crosstables import CrossGame, CrossRow, CrossTable, cross_table
     from ledger.queries.explanations import EventTotal, ExplainedGame, Explanation, explain
-    from ledger.queries.exports import fide_list_file, list_rows, tournament_report
+    from ledger.queries.exports import fide_list_file, tournament_report
     from ledger.queries.federations import FederationRanking, FederationRow, federation_ranking
     from ledger.queries.filters import ListFilter
     from ledger.queries.games import GameFilter, GameStatus, ListedGame, game_listing
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     )
     from ledger.queries.people import FIND_LIMIT, FoundPlayer, find_players, one_player
     from ledger.queries.pooling import FirstRating, PooledGame
-    from ledger.queries.published import ListRequest, list_size, published_list
+    from ledger.queries.published import ListRequest, list_rows, list_size, published_list
     from ledger.queries.reports import (
         Band,
         ListStatistics,
@@ -67,7 +67,7 @@ export_on_use(
         ),
         "crosstables": ("CrossGame", "CrossRow", "CrossTable", "cross_table"),
         "explanations": ("EventTotal", "ExplainedGame", "Explanation", "explain"),
-        "exports": ("fide_list_file", "list_rows", "tournament_report"),
+        "exports": ("fide_list_file", "tournament_report"),
         "federations": ("FederationRanking", "FederationRow", "federation_ranking"),
         "filters": ("ListFilter",),
         "games": ("GameFilter", "GameStatus", "ListedGame", "game_listing"),
@@ -77,7 +77,7 @@ export_on_use(
         "overviews": ("EventFilter", "EventRow", "PeriodRow", "event_listing", "period_overview"),
         "people": ("FIND_LIMIT", "FoundPlayer", "find_players", "one_player"),
         "pooling": ("FirstRating", "PooledGame"),
-        "published": ("ListRequest", "list_size", "published_list"),
+        "published": ("ListRequest", "list_rows", "list_size", "published_list"),
         "reports": (
             "Band",
             "ListStatistics",

@@ -20,20 +20,9 @@ from ledger.formats import fide_list as fide_lists
 from ledger.formats import trf
 from ledger.formats.fide_list import FideListRow, PoolRating
 from ledger.queries import lists as queries
-from ledger.queries.lists import ListRow
 from ledger.queries.overviews import unknown_event
-from ledger.queries.published import ListRequest, published_list
 from ledger.storage.batches import BATCH_SIZE, AnyRow, AnySelect, select_in
 from ledger.storage.models import Bye, Event, Game, Player, PlayerRating
-
-
-def list_rows(session: Session, request: ListRequest) -> Iterator[ListRow]:
-    """The rows of the list asked for, best first, for a file (`--format csv`): a whole
-    list row by row as it is read (`queries.whole_list`), any other (filtered, cut, an
-    earlier version, the live list) as `published_list` reads it."""
-    if request == ListRequest(request.pool, request.period, request.as_of):
-        return queries.whole_list(session, request.pool, request.period, request.as_of)
-    return iter(published_list(session, request).rows)
 
 
 def fide_list_file(

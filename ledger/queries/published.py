@@ -6,6 +6,7 @@ so each request is checked, and answered, the same way.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from sqlalchemy import func, select
@@ -17,10 +18,12 @@ from ledger.queries.filters import ListFilter
 from ledger.queries.list_sql import newest_list_size
 from ledger.queries.lists import (
     ORIGINAL,
+    ListRow,
     RatingList,
     list_statement,
     published_period,
     rating_list,
+    whole_list,
 )
 from ledger.queries.live import live_list
 from ledger.queries.versions import version, version_list
@@ -73,6 +76,15 @@ def published_list(session: Session, request: ListRequest) -> RatingList:
     if shown.current:
         return published_list(session, replace(request, period=period, version=None))
     return version_list(session, pool, shown, top, only, skip)
+
+
+def list_rows(session: Session, request: ListRequest) -> Iterator[ListRow]:
+    """The rows of the list asked for, best first, for a file (`--format csv`): a whole
+    list row by row as it is read (`lists.whole_list`), any other (filtered, cut, an
+    earlier version, the live list) as `published_list` reads it."""
+    if request == ListRequest(request.pool, request.period, request.as_of):
+        return whole_list(session, request.pool, request.period, request.as_of)
+    return iter(published_list(session, request).rows)
 
 
 def list_size(session: Session, request: ListRequest) -> int:
