@@ -2,7 +2,8 @@
 
 Writes a list with `fide_list_file.py` (or takes yours), then on each backend runs, as a new
 user would, `ledger import-fide-list` into an empty ledger and `ledger export-list --format
-fide-txt`, printing each command's time and peak memory (the process's maximum resident set).
+fide-txt`, printing each command's time, CPU time and peak memory (the process's maximum
+resident set).
 Then the whole list as CSV: `ledger export-list --format csv` and `ledger list --format csv`,
 beside a plain Python loop that runs the list's query and writes its rows with the csv
 module, nothing more (no ranks, movement or cell checks: the floor of writing those rows).
@@ -45,12 +46,14 @@ def measured(label: str, *arguments: str) -> None:
     elapsed = time.perf_counter() - started
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"{label} failed")
-    print(f"  {label:<28} {elapsed:8.2f} s {usage.ru_maxrss / 1024:8.0f} MB peak", flush=True)
+    cpu = usage.ru_utime + usage.ru_stime
+    peak = usage.ru_maxrss / 1024
+    print(f"  {label:<28} {elapsed:8.2f} s {cpu:8.2f} s CPU {peak:8.0f} MB peak", flush=True)
 
 
 def plain_loop(url: str, path: Path) -> None:
     """The newest standard list's query, its rows written one by one by the csv module."""
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     ledger = open_ledger(url, create=False)
     with ledger.reading() as session, path.open("w", encoding="utf-8", newline="") as file:
         period, _ = published_period(session, Pool.STANDARD)
@@ -60,8 +63,8 @@ def plain_loop(url: str, path: Path) -> None:
         writer.writerow(rows.keys())
         writer.writerows(rows)
     ledger.dispose()
-    elapsed = time.perf_counter() - started
-    print(f"  {'plain loop, same rows':<28} {elapsed:8.2f} s", flush=True)
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    print(f"  {'plain loop, same rows':<28} {elapsed:8.2f} s {cpu:8.2f} s CPU", flush=True)
 
 
 def whole_list_files(url: str, directory: Path) -> None:
