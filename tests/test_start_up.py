@@ -4,14 +4,17 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
+import types
 
 import pytest
 import typer
 from alembic.script import ScriptDirectory
 
+from ledger import queries, render
 from ledger.cli import app
 from ledger.cli.commands import COMMANDS, commands_of
 from ledger.storage.schema import HEAD_REVISION, alembic_config
@@ -45,6 +48,7 @@ formats, the other commands' modules and the web."""
 
 _LOADED = """
 import json, sys
+from ledger import queries, render
 from ledger.cli import app
 try:
     app(sys.argv[1:])
@@ -116,3 +120,19 @@ def test_the_root_names_each_command_of_each_module() -> None:
     listed = typer.main.get_command(app)
     assert isinstance(listed, typer.core.TyperGroup)
     assert list(listed.commands) == [name for names in COMMANDS.values() for name in names]
+
+
+@pytest.mark.parametrize("face", [queries, render], ids=["queries", "render"])
+def test_a_face_exports_each_name_its_modules_define(face: types.ModuleType) -> None:
+    """Each name of `ledger.queries` and `ledger.render` is imported from its module on
+    first use (`ledger.core.packages`), and the list of them is `__all__`."""
+    for name in face.__all__:
+        value = getattr(face, name)
+        assert getattr(value, "__module__", face.__name__).startswith(face.__name__), name
+    assert sorted(face.__all__) == sorted(face._exported)  # type: ignore[attr-defined]
+
+
+def test_a_name_that_is_also_a_module_stays_the_name() -> None:
+    importlib.import_module("ledger.queries.versions")
+    assert not isinstance(queries.versions, types.ModuleType)
+    assert queries.federations.TOP_PLAYERS > 0  # a module, by its name on the package

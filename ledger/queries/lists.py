@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -284,14 +284,11 @@ def whole_list(
     newest list's are ranked as they are read, so that a million rows are written without
     being held; what that takes first is the previous list's order, for movement, read in
     the three columns that make it. An older list's rows are read whole (`_older_rows`
-    orders them). The request is checked before the first row is asked for."""
+    orders them). The request is checked at once, before a row is asked for."""
     period, is_newest = published_period(session, pool, period, as_of)
     if not is_newest:
         return iter(rating_list(session, pool, period).rows)
-    before = _positions_before(session, pool, period)
-    statement = best_first(newest_list(pool, period), EVERYONE, period, None)
-    rows = session.connection().execute(statement.execution_options(yield_per=BATCH_SIZE))
-    return _ranked_as_read(period, rows, before)
+    return _ranked_as_read(session, pool, period)
 
 
 def _positions_before(session: Session, pool: Pool, period: Period) -> dict[int, int]:
@@ -305,18 +302,22 @@ def _positions_before(session: Session, pool: Pool, period: Period) -> dict[int,
     return {row.id: position for position, row in enumerate(rows, start=1)}
 
 
-def _ranked_as_read(
-    period: Period, rows: Iterable[Any], before: dict[int, int]
-) -> Iterator[ListRow]:
-    """The whole list's rows as they come, best first, with their places: unfiltered, the
-    places within the list are those on the whole list (`ranking.places`)."""
+def _ranked_as_read(session: Session, pool: Pool, period: Period) -> Iterator[ListRow]:
+    """The newest list's rows as they come, best first, with their places: unfiltered, the
+    places within the list are those on the whole list (`ranking.places`). Nothing is read
+    until the first row is asked for, and the rows' cursor closes if the reader stops."""
+    before = _positions_before(session, pool, period)
+    statement = best_first(newest_list(pool, period), EVERYONE, period, None)
     rank, rating = 0, None
-    for position, row in enumerate(rows, start=1):
-        if row.rating != rating:
-            rank, rating = position, row.rating
-        then = before.get(row.id) if ranking.previous_rating(row, period) is not None else None
-        moved = None if then is None else then - position
-        yield _list_row(period, row, ranking.Places(rank, position, rank, position, moved, moved))
+    with session.connection().execute(statement.execution_options(yield_per=BATCH_SIZE)) as rows:
+        for position, row in enumerate(rows, start=1):
+            if row.rating != rating:
+                rank, rating = position, row.rating
+            listed = ranking.previous_rating(row, period) is not None
+            then = before.get(row.id) if listed else None
+            moved = None if then is None else then - position
+            places = ranking.Places(rank, position, rank, position, moved, moved)
+            yield _list_row(period, row, places)
 
 
 def _ratings_then(session: Session, pool: Pool, period: Period) -> dict[int, int]:
