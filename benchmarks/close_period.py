@@ -186,6 +186,13 @@ def run(
             queries.rating_list(session, Pool.STANDARD)
 
     timed("list, all rows (query)", whole_list)
+
+    def whole_list_streamed() -> None:
+        with ledger.reading() as session:
+            for _ in queries.whole_list(session, Pool.STANDARD):
+                pass
+
+    timed("list, all rows as read (query)", whole_list_streamed)
     ledger.dispose()
     command = [sys.executable, "-m", "ledger", "list", "--top", "10", "--db", url]
     timed(

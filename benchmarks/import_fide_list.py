@@ -2,15 +2,23 @@
 
 Writes a list with `fide_list_file.py` (or takes yours), then on each backend runs, as a new
 user would, `ledger import-fide-list` into an empty ledger and `ledger export-list --format
-fide-txt`, printing each command's time and peak memory (the process's maximum resident set).
-Figures are printed, never asserted. Run by hand:
+fide-txt`, printing each command's time, CPU time and peak memory (the process's maximum
+resident set).
+Then the whole list as CSV: `ledger export-list --format csv` and `ledger list --format csv`,
+beside a plain Python loop that runs the list's query and writes its rows with the csv
+module, nothing more (no ranks, movement or cell checks: the floor of writing those rows).
+With `--db URL` it measures the exports of that ledger instead (say one that
+`benchmarks/web.py` built, whose lists have a list before them, so movement). Figures are
+printed, never asserted. Run by hand:
 
     .venv/bin/python benchmarks/import_fide_list.py --players 1000000
+    .venv/bin/python benchmarks/import_fide_list.py --db sqlite:////tmp/ledger-web-1m.db
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import os
 import subprocess
 import sys
@@ -20,6 +28,12 @@ from pathlib import Path
 
 from close_period import database
 from fide_list_file import write_players_list
+
+from ledger.core.domain import Pool
+from ledger.queries.filters import EVERYONE
+from ledger.queries.list_sql import newest_list
+from ledger.queries.lists import best_first, published_period
+from ledger.storage.database import open_ledger
 
 LEDGER = Path(sys.executable).with_name("ledger")
 
@@ -32,19 +46,52 @@ def measured(label: str, *arguments: str) -> None:
     elapsed = time.perf_counter() - started
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"{label} failed")
-    print(f"  {label:<28} {elapsed:8.2f} s {usage.ru_maxrss / 1024:8.0f} MB peak", flush=True)
+    cpu = usage.ru_utime + usage.ru_stime
+    peak = usage.ru_maxrss / 1024
+    print(f"  {label:<28} {elapsed:8.2f} s {cpu:8.2f} s CPU {peak:8.0f} MB peak", flush=True)
+
+
+def plain_loop(url: str, path: Path) -> None:
+    """The newest standard list's query, its rows written one by one by the csv module."""
+    started, cpu_started = time.perf_counter(), time.process_time()
+    ledger = open_ledger(url, create=False)
+    with ledger.reading() as session, path.open("w", encoding="utf-8", newline="") as file:
+        period, _ = published_period(session, Pool.STANDARD)
+        statement = best_first(newest_list(Pool.STANDARD, period), EVERYONE, period, None)
+        rows = session.connection().execute(statement.execution_options(yield_per=5_000))
+        writer = csv.writer(file, lineterminator="\n")
+        writer.writerow(rows.keys())
+        writer.writerows(rows)
+    ledger.dispose()
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    print(f"  {'plain loop, same rows':<28} {elapsed:8.2f} s {cpu:8.2f} s CPU", flush=True)
+
+
+def whole_list_files(url: str, directory: Path) -> None:
+    """The whole newest list as CSV: the ledger's commands and the plain loop."""
+    exported = directory / "exported.csv"
+    measured("export-list csv", "export-list", "--format", "csv", "-o", str(exported), "--db", url)
+    measured("list --format csv", "list", "--format", "csv", "--db", url)
+    plain_loop(url, directory / "plain.csv")
+    lines = sum(1 for _ in exported.open(encoding="utf-8"))
+    print(f"  ({lines - 1:,} rows)", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1_000_000)
     parser.add_argument("--file", type=Path, help="A FIDE list to import instead.")
+    parser.add_argument("--db", help="Measure the exports of this ledger; import nothing.")
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument(
         "--postgresql-url", default="postgresql+psycopg://postgres@127.0.0.1:5432/test"
     )
     arguments = parser.parse_args()
     backends = ("sqlite", "postgresql") if arguments.backend == "both" else (arguments.backend,)
+    if arguments.db:
+        with tempfile.TemporaryDirectory() as directory:
+            whole_list_files(arguments.db, Path(directory))
+        return
     with tempfile.TemporaryDirectory() as directory:
         listed = arguments.file or Path(directory) / "players_list_foa.txt"
         if arguments.file is None:
@@ -67,6 +114,7 @@ def main() -> None:
                     url,
                 )
                 measured("list --top 10", "list", "--top", "10", "--db", url)
+                whole_list_files(url, Path(directory))
 
 
 if __name__ == "__main__":

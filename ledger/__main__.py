@@ -2,10 +2,12 @@
 with Ctrl-C while the ledger's modules load ended by one line, as `ledger.cli.interrupts`
 ends it once they have."""
 
+import gc
 import sys
 
 
 def main() -> None:
+    gc.disable()  # while the command line loads: see `ledger.cli.main`
     try:
         from ledger.cli import main as command_line
     except KeyboardInterrupt:

@@ -153,12 +153,18 @@ def export_list(
     """
     the_period = parse_given("period", Period.parse, period)
     with progress(prints_data=output is None) as shown, reading(ctx, db) as session:
-        if output_format in (ExportFormat.CSV, ExportFormat.JSON):
-            request = queries.ListRequest(pool or Pool.STANDARD, the_period)
+        request = queries.ListRequest(pool or Pool.STANDARD, the_period)
+        if output_format is ExportFormat.CSV:
+            shown.stage(f"Writing the {request.pool} list", None)
+            rows = queries.list_rows(session, request)
+            with written(output, force=force) as out, contextlib.redirect_stdout(out):
+                render.list_csv(rows)
+            return
+        if output_format is ExportFormat.JSON:
             shown.stage(f"Reading the {request.pool} list", None)
             published = queries.published_list(session, request)
             with written(output, force=force) as out, contextlib.redirect_stdout(out):
-                render.rating_list(published, render.Format(output_format.value), shown)
+                render.rating_list(published, render.Format.JSON, shown)
             return
         pools = (pool,) if pool is not None else tuple(Pool)
         xml = output_format is ExportFormat.FIDE_XML

@@ -14,6 +14,7 @@ from ledger.core.errors import LedgerError
 from ledger.storage import backup, database
 
 app = Commands(
+    name="db",
     cls=CommandGroup,
     no_args_is_help=True,
     help="The database: `ledger db upgrade`, `ledger db current`, `ledger db backup FILE`, "

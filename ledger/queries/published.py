@@ -6,6 +6,7 @@ so each request is checked, and answered, the same way.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from sqlalchemy import func, select
@@ -13,19 +14,21 @@ from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Hint, InvalidInput
-from ledger.queries import versions
 from ledger.queries.filters import ListFilter
 from ledger.queries.list_sql import newest_list_size
 from ledger.queries.lists import (
     ORIGINAL,
+    ListRow,
     PublishedList,
     RatingList,
     list_statement,
     published_period,
     rating_list,
+    whole_list,
 )
 from ledger.queries.live import live_list
 from ledger.queries.rating_counts import KeptCounts
+from ledger.queries.versions import version, version_list
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,13 +74,22 @@ def published_list(
         return live_list(session, pool, top, only, skip)
     if request.version is None:
         published = rating_list(session, pool, request.period, top, only, request.as_of, skip, kept)
-        shown = versions.version(session, pool, published.period, None)
+        shown = version(session, pool, published.period, None)
         return replace(published, version=shown if shown.number > ORIGINAL else None)
     period = request.period or published_period(session, pool)[0]
-    shown = versions.version(session, pool, period, request.version)
+    shown = version(session, pool, period, request.version)
     if shown.current:
         return published_list(session, replace(request, period=period, version=None), kept)
-    return versions.version_list(session, pool, shown, top, only, skip)
+    return version_list(session, pool, shown, top, only, skip)
+
+
+def list_rows(session: Session, request: ListRequest) -> Iterator[ListRow]:
+    """The rows of the list asked for, best first, for a file (`--format csv`): a whole
+    list row by row as it is read (`lists.whole_list`), any other (filtered, cut, an
+    earlier version, the live list) as `published_list` reads it."""
+    if request == ListRequest(request.pool, request.period, request.as_of):
+        return whole_list(session, request.pool, request.period, request.as_of)
+    return iter(published_list(session, request).rows)
 
 
 def list_size(session: Session, request: ListRequest, kept: KeptCounts | None = None) -> int:

@@ -9,8 +9,10 @@ import dataclasses
 import datetime as dt
 import functools
 import io
+import itertools
 import json
-from collections.abc import Sequence
+import operator
+from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -62,22 +64,45 @@ def to_json(data: object, indent: int | None = 2) -> str:
 
 
 def to_csv(rows: Sequence[dict[str, object]], fields: Sequence[str]) -> str:
-    """Plain rows as CSV text with one header line of `fields`: every CSV the ledger writes,
-    to a terminal or the web.
+    """Plain rows as CSV text with one header line of `fields`, as `csv_lines` writes them."""
+    return "".join(csv_lines(fields, ([row.get(name, "") for name in fields] for row in rows)))
+
+
+def csv_lines(fields: Sequence[str], rows: Iterable[Iterable[object]]) -> Iterator[str]:
+    """Rows of cells as CSV text, one header line of `fields` first, a few thousand lines at
+    a time as the rows come: every CSV the ledger writes, to a terminal, a file or the web.
 
     A text cell a spreadsheet would run as a formula starts with `'`
     (`ledger.core.printable.spreadsheet_cell`), and a control character stored before the
-    ledger refused them is written as its escape.
+    ledger refused them is written as its escape. Other cells (numbers, periods, None) are
+    written as the csv module writes them: their text, which no formula starts.
     """
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows({key: _cell(value) for key, value in row.items()} for row in rows)
-    return out.getvalue()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(fields)
+    chunks = iter(rows)
+    while chunk := list(itertools.islice(chunks, _LINES_AT_A_TIME)):
+        writer.writerows(
+            [spreadsheet_cell(escaped(cell)) if isinstance(cell, str) else cell for cell in row]
+            for row in chunk
+        )
+        yield out.getvalue()
+        out.seek(0)
+        out.truncate()
+    yield out.getvalue()
 
 
-def _cell(value: object) -> object:
-    return spreadsheet_cell(escaped(value)) if isinstance(value, str) else value
+_LINES_AT_A_TIME = 2_000
+
+
+def flat_records_csv(records: Iterable[Any], kind: type[Any]) -> Iterator[str]:
+    """Records of one dataclass whose fields a cell holds (text, numbers, periods, None: no
+    lists or records) as `records_csv` writes them, line by line as the records come, without
+    making each a plain dict first."""
+    fields = [field.name for field in dataclasses.fields(kind)]
+    values = operator.attrgetter(*fields)  # a tuple of two fields or more, else the value
+    rows = map(values, records) if len(fields) > 1 else ((values(each),) for each in records)
+    return csv_lines(fields, rows)
 
 
 def records_csv(records: Sequence[Any], kind: type[Any]) -> str:

@@ -4,29 +4,64 @@ Tables go to stdout and hold nothing but the table; messages go to stdout as pla
 errors to stderr.
 """
 
-from ledger.render.base import Format, error, message
-from ledger.render.corrections import corrected, list_diff, log_records, rerated
-from ledger.render.games import game_listing
-from ledger.render.identity import edited, found_players, merged
-from ledger.render.imports import (
-    fide_list_imported,
-    file_imported,
-    pgn_imported,
-    tournament_imported,
-    warnings,
-)
-from ledger.render.lists import closed, movement, rating_list
-from ledger.render.overviews import event_listing, period_overview
-from ledger.render.players import explanation, player_card, rating_chart
-from ledger.render.progress import progress_bar
-from ledger.render.reports import (
-    calculation,
-    cross_table,
-    federation_ranking,
-    peaks,
-    rank_history,
-    rank_summary,
-    statistics,
+from typing import TYPE_CHECKING
+
+from ledger.core.packages import export_on_use
+
+if TYPE_CHECKING:
+    from ledger.render.base import Format, error, message
+    from ledger.render.corrections import corrected, list_diff, log_records, rerated
+    from ledger.render.games import game_listing
+    from ledger.render.identity import edited, found_players, merged
+    from ledger.render.imports import (
+        fide_list_imported,
+        file_imported,
+        pgn_imported,
+        tournament_imported,
+        warnings,
+    )
+    from ledger.render.lists import closed, list_csv, movement, rating_list
+    from ledger.render.overviews import event_listing, period_overview
+    from ledger.render.players import explanation, player_card, rating_chart
+    from ledger.render.progress import progress_bar
+    from ledger.render.reports import (
+        calculation,
+        cross_table,
+        federation_ranking,
+        peaks,
+        rank_history,
+        rank_summary,
+        statistics,
+    )
+
+export_on_use(
+    __name__,
+    {
+        "base": ("Format", "error", "message"),
+        "corrections": ("corrected", "list_diff", "log_records", "rerated"),
+        "games": ("game_listing",),
+        "identity": ("edited", "found_players", "merged"),
+        "imports": (
+            "fide_list_imported",
+            "file_imported",
+            "pgn_imported",
+            "tournament_imported",
+            "warnings",
+        ),
+        "lists": ("closed", "list_csv", "movement", "rating_list"),
+        "overviews": ("event_listing", "period_overview"),
+        "players": ("explanation", "player_card", "rating_chart"),
+        "progress": ("progress_bar",),
+        "reports": (
+            "calculation",
+            "cross_table",
+            "federation_ranking",
+            "peaks",
+            "rank_history",
+            "rank_summary",
+            "statistics",
+        ),
+    },
 )
 
 __all__ = [
@@ -44,6 +79,7 @@ __all__ = [
     "file_imported",
     "found_players",
     "game_listing",
+    "list_csv",
     "list_diff",
     "log_records",
     "merged",

@@ -16,7 +16,7 @@ import rich.table
 
 from ledger.core.domain import Period
 from ledger.core.printable import escaped
-from ledger.queries.shape import plain, to_csv, to_json
+from ledger.queries.shape import flat_records_csv, plain, to_csv, to_json
 
 
 class Format(StrEnum):
@@ -50,6 +50,13 @@ def print_records(
         shown = [name for name in fields if name not in not_in_csv]
         print_csv([{name: row[name] for name in shown} for row in rows], shown)
     return True
+
+
+def stream_records_csv(records: Iterable[Any], kind: type[Any]) -> None:
+    """Records of one dataclass whose fields a cell holds as CSV, as `print_records` prints
+    them, written as they come (`ledger.queries.shape.flat_records_csv`)."""
+    for lines in flat_records_csv(records, kind):
+        sys.stdout.write(lines)
 
 
 def message(text: str) -> None:

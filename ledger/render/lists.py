@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from rich import box
 
 from ledger.core.progress import NO_PROGRESS, Progress, counted
 from ledger.queries import ListRow, RatingList
-from ledger.render.base import Console, Format, Table, list_text, print_records
+from ledger.render.base import (
+    Console,
+    Format,
+    Table,
+    list_text,
+    print_records,
+    stream_records_csv,
+)
 from ledger.render.fitting import Column, fitted
-from ledger.services.closing import ClosedPeriod
+
+if TYPE_CHECKING:  # a close's summary is printed only by the commands that close
+    from ledger.services.closing import ClosedPeriod
 
 
 def rating_list(published: RatingList, output: Format, progress: Progress = NO_PROGRESS) -> None:
@@ -23,6 +33,11 @@ def rating_list(published: RatingList, output: Format, progress: Progress = NO_P
     if not print_records(counted(published.rows, stage), ListRow, output):
         console = Console()
         console.print(_list_table(console, published))
+
+
+def list_csv(rows: Iterable[ListRow]) -> None:
+    """A list's rows as CSV, as `rating_list` prints them, each written as it is read."""
+    stream_records_csv(rows, ListRow)
 
 
 def _list_table(console: Console, published: RatingList) -> Table:

@@ -1,0 +1,85 @@
+"""The commands of the command line, loaded as they are used: the root group names each
+command and the module of `ledger.cli` that defines it (`COMMANDS`), and imports that module
+only when the command runs or its help is shown (Click's "lazily loading subcommands"). So
+`ledger list` loads neither the importers nor the web; and as the faces it calls,
+`ledger.queries` and `ledger.render`, load each of their modules on first use
+(`ledger.core.packages`), it loads only the queries and the output it prints.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Iterator, MutableMapping
+
+from typer import _click
+from typer.main import get_group
+
+COMMANDS = {
+    "recording": (
+        "add-player",
+        "add-game",
+        "import-players",
+        "import-games",
+        "close-period",
+        "reopen-period",
+        "demo",
+    ),
+    "reading": (
+        "list",
+        "games",
+        "explain",
+        "player",
+        "calc",
+        "stats",
+        "federations",
+        "peaks",
+        "history",
+        "periods",
+        "events",
+        "event",
+    ),
+    "formats": ("import-trf", "import-pgn", "import-fide-list", "export-list", "export-trf"),
+    "identity": ("find", "merge-players", "edit-player"),
+    "corrections": ("correct-game", "delete-game", "rerate", "diff", "log"),
+    "serving": ("serve",),
+    "schema": ("db",),
+}
+"""The modules of `ledger.cli` and the commands each defines, in the order `ledger --help`
+lists them."""
+
+
+@functools.cache
+def commands_of(module: str) -> dict[str, _click.Command]:
+    """The commands a module of `ledger.cli` defines, as Typer makes them from its app; a
+    module whose app is a group of its own (`ledger db`) is that one command."""
+    group = get_group(importlib.import_module(f"ledger.cli.{module}").app)
+    return {group.name: group} if group.name else dict(group.commands)
+
+
+class LoadedOnUse(MutableMapping[str, _click.Command]):
+    """The root's commands by name, each made (its module imported) when first asked for."""
+
+    def __init__(self, modules: dict[str, tuple[str, ...]]) -> None:
+        self._commands: dict[str, _click.Command | str] = {
+            command: module for module, commands in modules.items() for command in commands
+        }
+        """Each command, or the module that defines it until it is made."""
+
+    def __getitem__(self, name: str) -> _click.Command:
+        command = self._commands[name]
+        if isinstance(command, str):
+            command = self._commands[name] = commands_of(command)[name]
+        return command
+
+    def __setitem__(self, name: str, command: _click.Command) -> None:
+        self._commands[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._commands[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._commands)
+
+    def __len__(self) -> int:
+        return len(self._commands)

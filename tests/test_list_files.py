@@ -1,0 +1,58 @@
+"""A whole list written as CSV as it is read (`list --format csv`, `export-list --format
+csv`) holds what the list read whole holds: the same rows, places and movement, ties and a
+player who fell below the floor included, and its text cells neutralised."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ledger import queries
+from ledger.core.domain import Period
+from ledger.queries import ListRequest, ListRow
+from ledger.storage.database import Ledger
+
+from builders import close, game, player, run
+
+
+def _two_closed_months(ledger: Ledger) -> None:
+    """Two lists: ties on 2000, a name a spreadsheet would run, a player who falls off."""
+    tied = [player(ledger, name, rating=2000) for name in ("Tie, Bea", "Tie, Abe")]
+    formula = player(ledger, "=HYPERLINK(x)", rating=1900)
+    low = player(ledger, "Low, Lee", rating=1405, games=5)
+    strong = player(ledger, "Strong, Sam", rating=2300)
+    game(ledger, tied[0], formula, "0-1", "2029-10-03")
+    game(ledger, strong, low, "1-0", "2029-10-04")
+    close(ledger, "2029-10")
+    game(ledger, formula, tied[1], "1-0", "2029-11-03")
+    game(ledger, strong, low, "1-0", "2029-11-05")
+    close(ledger, "2029-11")
+
+
+def _read_whole(ledger: Ledger, period: str | None = None) -> str:
+    with ledger.reading() as session:
+        request = ListRequest(period=None if period is None else Period.parse(period))
+        return queries.records_csv(queries.published_list(session, request).rows, ListRow)
+
+
+def test_the_newest_list_as_csv_is_the_list_read_whole(ledger: Ledger, database_url: str) -> None:
+    _two_closed_months(ledger)
+    printed = run("list", "--format", "csv", db=database_url)
+    assert printed.exit_code == 0, printed.output
+    assert printed.stdout == _read_whole(ledger)
+    assert "'=HYPERLINK(x)" in printed.stdout
+    assert "Low, Lee" not in printed.stdout  # below 1400 on this list, on the one before
+    assert "Low, Lee" in _read_whole(ledger, "2029-10")
+    movement = [line.split(",")[16] for line in printed.stdout.splitlines()[1:]]
+    assert any(moved not in ("", "0") for moved in movement)
+
+
+def test_an_export_and_an_older_list_are_the_lists_read_whole(
+    ledger: Ledger, database_url: str, tmp_path: Path
+) -> None:
+    _two_closed_months(ledger)
+    exported = tmp_path / "list.csv"
+    written = run("export-list", "--format", "csv", "-o", str(exported), db=database_url)
+    assert written.exit_code == 0, written.output
+    assert exported.read_text(encoding="utf-8") == _read_whole(ledger)
+    older = run("list", "--format", "csv", "--period", "2029-10", db=database_url)
+    assert older.stdout == _read_whole(ledger, "2029-10")
