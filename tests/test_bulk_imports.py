@@ -111,3 +111,16 @@ def _interrupted_after_adding(ledger: Ledger, players: list[NewPlayer]) -> None:
     with ledger.transaction() as session:
         add_players(session, Pool.STANDARD, players)
         raise KeyboardInterrupt
+
+
+def test_a_first_close_of_most_of_the_ledger_keeps_the_schema(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The first list changes every standing: SQLite rebuilds the standings' indexes once."""
+    assert run("import-players", _players_csv(tmp_path), db=database_url).exit_code == 0
+    assert run("import-games", _games_csv(tmp_path), db=database_url).exit_code == 0
+    assert run("close-period", "2026-10", db=database_url).exit_code == 0
+    assert _schema_differences(database_url) == []
+    assert run("db", "check", db=database_url).exit_code == 0
+    listed = run("list", "--federation", "NOR", "--format", "csv", db=database_url).stdout
+    assert len(listed.splitlines()) == PLAYERS + 1  # the header and every player

@@ -38,7 +38,14 @@ from ledger.core.progress import NO_PROGRESS, Progress, counted
 from ledger.services import activity, list_details
 from ledger.services.activity import OS_USER, Author
 from ledger.services.list_details import NO_DETAILS, Details, Shown, carried
-from ledger.storage.batches import AnyRow, AnySelect, batched, insert_values, select_in
+from ledger.storage.batches import (
+    AnyRow,
+    AnySelect,
+    batched,
+    bulk_write,
+    insert_values,
+    select_in,
+)
 from ledger.storage.database import lock_pool, one_of, refresh_statistics
 from ledger.storage.models import (
     STANDING_COLUMNS,
@@ -495,6 +502,7 @@ class _Publication:
         self.joining = joining
         self.shown = shown
         self.rows: list[_ListRow] = []
+        self.staged = 0
         self.joined: list[int] = []
         self.joined_details: list[dict[str, object]] = []
         self.players_rated = 0
@@ -612,6 +620,7 @@ class _Publication:
 
     def _stage(self, session: Session) -> None:
         insert_values(session, STAGED_LIST_ROWS, _ListRow._fields, self.rows)
+        self.staged += len(self.rows)
         self.rows = []
 
     def _add_pending(self, session: Session) -> None:
@@ -697,9 +706,14 @@ class _Publication:
     def _write(self, session: Session) -> None:
         """The staged rows to the list, the standings they replace to `PriorStanding`, and
         the new standings, set-wise; then the joining starting ratings take this list as
-        their first."""
-        for statement in _published(self.pool, self.period):
-            session.execute(statement)
+        their first. A list that changes most players' standings (the first list) rebuilds
+        the standings' indexes once (`storage.batches.bulk_write`)."""
+        with bulk_write(session, _STANDINGS, self.staged, updating=True):
+            for statement in _published(self.pool, self.period):
+                session.execute(statement)
+            self._join_pending(session)
+
+    def _join_pending(self, session: Session) -> None:
         joined = (
             update(PlayerRating)
             .values(
