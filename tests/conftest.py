@@ -10,8 +10,10 @@ where they fail instead.
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
+import signal
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +22,7 @@ import psycopg
 import pytest
 from sqlalchemy.engine import make_url
 
+from ledger.cli.commands import COMMANDS
 from ledger.storage.database import Ledger, open_ledger, upgrade_schema
 from ledger.storage.models import Base
 from ledger.storage.schema import head_revision
@@ -94,6 +97,21 @@ class PostgreSQLServer:
     def drop(self, name: str) -> None:
         with self._admin() as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')  # type: ignore[arg-type]
+
+
+def pytest_configure() -> None:
+    """Every command's module loaded before any test runs, and Ctrl-C as at a terminal.
+
+    The command line loads its modules as they are used (`ledger.cli.commands`); loaded
+    while a test has patched a service, a module would keep the patched function for the
+    tests after it. And where the suite was started with Ctrl-C ignored (a shell's
+    background job), the interrupt tests, which send SIGINT to this process and to the
+    commands it starts, would see it rightly ignored.
+    """
+    for module in COMMANDS:
+        importlib.import_module(f"ledger.cli.{module}")
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
