@@ -29,7 +29,6 @@ from sqlalchemy.orm import Session
 if TYPE_CHECKING:
     import psycopg
 
-from ledger.core.progress import STEP, Stage
 from ledger.storage.database import is_postgresql, one_of
 
 BATCH_SIZE = 5_000
@@ -181,18 +180,6 @@ def select_in(
         yield from session.execute(statement.where(one_of(session, column, batch)))
 
 
-def copy_rows(session: Session, table: Table, rows: Sequence[dict[str, Any]]) -> bool:
-    """INSERT many rows with PostgreSQL's COPY, inside the session's transaction.
-
-    Returns False (and writes nothing) on other backends, whose executemany is fast.
-    """
-    if not is_postgresql(session) or not rows:
-        return False
-    columns = list(rows[0])
-    _copy(session, table, table.name, columns, _tuples(columns, rows))
-    return True
-
-
 def copy_updates(session: Session, table: Table, rows: Sequence[dict[str, Any]]) -> bool:
     """UPDATE many rows by primary key on PostgreSQL: COPY into a temporary table, then one
     UPDATE ... FROM. Returns False (and writes nothing) on other backends."""
@@ -314,18 +301,3 @@ def _copy(
                     copy.write_row(row)
     except dialect.loaded_dbapi.Error as error:
         raise DBAPIError.instance(statement, None, error, dialect.loaded_dbapi.Error) from error
-
-
-def insert_counted(
-    session: Session, model: type[Any], rows: Sequence[dict[str, Any]], stage: Stage
-) -> None:
-    """`insert_rows`, `STEP` rows at a time, advancing `stage` after each (the indexes
-    rebuilt once for the whole write, as `bulk_write` says)."""
-    if not rows:
-        return
-    table: Table = model.__table__
-    columns = list(rows[0])
-    with bulk_write(session, table, len(rows)):
-        for batch in batched(rows, STEP):
-            insert_values(session, table, columns, _tuples(columns, batch))
-            stage.advance(len(batch))
