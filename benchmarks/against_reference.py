@@ -36,6 +36,8 @@ from pathlib import Path
 
 from close_period import database
 
+from ledger.formats.csvfiles import GAME_COLUMNS, GAME_OPTIONAL_COLUMNS, PLAYER_COLUMNS
+
 PERIOD = "2026-09"
 NEXT_PERIOD = "2026-10"
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "bench" / "reference_close.py"
@@ -45,19 +47,7 @@ RESULTS = ("1-0", "0-1", "1/2-1/2")
 def write_players(path: Path, count: int, randomness: random.Random) -> None:
     with path.open("w", newline="") as file:
         out = csv.writer(file)
-        out.writerow(
-            [
-                "id",
-                "name",
-                "federation",
-                "sex",
-                "title",
-                "birth_year",
-                "rating",
-                "games",
-                "ever_2400",
-            ]
-        )
+        out.writerow(PLAYER_COLUMNS)
         for number in range(1, count + 1):
             rating = randomness.randint(1400, 2800)
             out.writerow(
@@ -80,7 +70,7 @@ def write_games(
 ) -> None:
     with path.open("w", newline="") as file:
         out = csv.writer(file)
-        out.writerow(["date", "white", "black", "result", "event", "round"])
+        out.writerow(GAME_COLUMNS + GAME_OPTIONAL_COLUMNS)
         for _ in range(count):
             white, black = randomness.sample(range(1, players + 1), 2)
             out.writerow(
