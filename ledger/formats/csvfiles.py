@@ -193,6 +193,8 @@ def _read(
     stage = progress.stage(f"Reading {file_name}", text.count("\n") - text.endswith("\n"))
     number = 0
     try:
+        # Counted here, not with `progress.counted`: that takes rows a batch ahead, and each
+        # row's problem names the line the reader is at (`rows.line_num`).
         for number, fields in enumerate(rows, start=1):
             if number % STEP == 0:
                 stage.advance(STEP)
