@@ -78,9 +78,16 @@ def reported(*, process: bool = False) -> Iterator[None]:
     the command has ended; otherwise (a command run inside a program) the previous handler
     comes back. A command inside a watched one shares its watch."""
     global _watch
+    if _watch is not None:
+        # Inside a watched command: what an interrupt turned into (a driver's error on the
+        # connection it cut) ends here with the watch's line, before an error boundary
+        # between the two could print it.
+        with _ended_by(_watch):
+            yield
+        return
     ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # e.g. a background job
     main_thread = threading.current_thread() is threading.main_thread()
-    if _watch is not None or ignored or not main_thread:  # only the main thread gets signals
+    if ignored or not main_thread:  # only the main thread gets signals
         yield
         return
     watch = _watch = _Watch()
@@ -90,19 +97,27 @@ def reported(*, process: bool = False) -> Iterator[None]:
         # an interrupt cut it; the command has its own line for what happened.
         logging.getLogger("sqlalchemy.pool").addHandler(logging.NullHandler())
     try:
-        try:
+        with _ended_by(watch):
             yield
-        except BaseException:
-            if not watch.arrived:
-                raise
-        if watch.arrived:
-            watch.end()
     finally:
         watch.finished = True
         # The script's process ignores a late Ctrl-C while it exits (Python would restore
         # the default handler, and a signal then would end it contrary to what was said).
         signal.signal(signal.SIGINT, signal.SIG_IGN if process else previous)
         _watch = None
+
+
+@contextmanager
+def _ended_by(watch: _Watch) -> Iterator[None]:
+    """The block ends with the watch's line if an interrupt arrived, whatever it raised;
+    once that line is said (`watch.finished`), its exit goes on out."""
+    try:
+        yield
+    except BaseException:
+        if not watch.arrived or watch.finished:
+            raise
+    if watch.arrived and not watch.finished:
+        watch.end()
 
 
 @contextmanager
