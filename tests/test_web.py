@@ -4,19 +4,23 @@ nothing can be written through it."""
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 import re
+import socket
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
+import uvicorn
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from ledger import queries
+from ledger.cli.serving import WEB_APP, listening_socket
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import LedgerError
 from ledger.services.demo import build_demo
@@ -611,6 +615,31 @@ def test_serve_refuses_a_missing_ledger_in_one_line(tmp_path: Path) -> None:
     assert refused.exit_code == 1
     assert refused.stderr == f"error: {missing}: no such ledger file.\n"
     assert not (tmp_path / "missing.db").exists()
+
+
+def test_the_socket_several_workers_share_answers_without_waiting_on_nagle() -> None:
+    """Each connection the workers accept has TCP_NODELAY, as a single worker's has: without
+    it a small answer on a kept-alive connection waits for the client's delayed ACK."""
+    config = uvicorn.Config(WEB_APP, factory=True, host="127.0.0.1", port=0, workers=2)
+    listening = listening_socket(config)
+    accepted: list[int] = []
+
+    async def accept_one() -> None:
+        def note(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            connection = writer.get_extra_info("socket")
+            accepted.append(connection.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+
+        server = await asyncio.start_server(note, sock=listening)
+        _, writer = await asyncio.open_connection(*listening.getsockname())
+        while not accepted:
+            await asyncio.sleep(0.01)
+        writer.close()
+        server.close()
+
+    asyncio.run(asyncio.wait_for(accept_one(), timeout=30))
+    assert listening.proto == socket.IPPROTO_TCP
+    assert accepted == [1]
 
 
 def test_a_csv_download_neutralises_a_formula_name(
