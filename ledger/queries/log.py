@@ -107,6 +107,13 @@ def log_records(
 
 
 def last_change(session: Session) -> int:
-    """The number of the newest logged change (0: none yet). Every change to the ledger is
-    logged, so an answer read under the same number is the same answer."""
-    return session.scalar(select(func.max(LogEntry.id))) or 0
+    """The number of the newest logged change (0: none yet), read once per session: a read
+    session sees one snapshot. Every change to the ledger is logged, so an answer read under
+    the same number is the same answer."""
+    if _LAST_CHANGE not in session.info:
+        session.info[_LAST_CHANGE] = session.scalar(select(func.max(LogEntry.id))) or 0
+    change: int = session.info[_LAST_CHANGE]
+    return change
+
+
+_LAST_CHANGE = "last_change"

@@ -117,7 +117,7 @@ class KeptCounts:
 
     def peek(self, session: Session, key: Hashable) -> Any:
         """What is kept for `key` on the ledger as `session` sees it (None: nothing)."""
-        state = (_state(session), key)
+        state = (last_change(session), key)
         with self._lock:
             if state not in self._kept:
                 return None
@@ -126,15 +126,6 @@ class KeptCounts:
 
     def keep(self, session: Session, key: Hashable, value: object) -> None:
         with self._lock:
-            self._kept[(_state(session), key)] = value
+            self._kept[(last_change(session), key)] = value
             while len(self._kept) > self._most:
                 self._kept.popitem(last=False)
-
-
-def _state(session: Session) -> int:
-    """The ledger's state as a session sees it, read once per session (a read session sees
-    one snapshot)."""
-    if "last_change" not in session.info:
-        session.info["last_change"] = last_change(session)
-    state: int = session.info["last_change"]
-    return state

@@ -35,7 +35,7 @@ def plain(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [plain(item) for item in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        names, values = _fields_of(kind)
+        names, values = _fields_of(type(value))
         return {
             name: each if type(each) in _PLAIN_TYPES else plain(each)
             for name, each in zip(names, values(value), strict=True)

@@ -191,8 +191,20 @@ class Ledger:
     @contextmanager
     def reading(self) -> Iterator[Session]:
         """A session for queries; it never commits."""
-        with _database_errors(self.engine), self._reads() as session:
+        with _database_errors(self.engine), self.read_session() as session:
             yield session
+
+    def read_session(self) -> Session:
+        """A session for queries that its caller closes: one that outlives a block, such as
+        a web request's (`reading` is the one-block form)."""
+        return self._reads()
+
+    @contextmanager
+    def errors(self) -> Iterator[None]:
+        """The driver's failures within the block as one-line ledger errors, as `reading`
+        and `transaction` give them, for work on a `read_session`."""
+        with _database_errors(self.engine):
+            yield
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:

@@ -102,18 +102,25 @@ Next = Callable[[Request], Awaitable[Response]]
 
 async def _answer(request: Request, call_next: Next) -> Response:
     """Only reads are answered; HEAD as GET without the body; a request whose ETag matches
-    is answered 304 without reading the ledger further."""
+    is answered 304 without reading the ledger further. The ETag and the answer are read in
+    one session (`ledger.web.inputs.reading`), so on one snapshot of the ledger."""
     method = request.method
     if method not in READ_METHODS:
         response = await failure(request, HTTPException(405))
         response.headers["Allow"] = ", ".join(READ_METHODS)
         return _secured(response)
     request.scope["method"] = "GET"
-    tag = await run_in_threadpool(caching.entity_tag, request)
-    lifetime = caching.cache_control(request.url.path)
-    if caching.matches(tag, request.headers.get("if-none-match")):
-        return _secured(Response(status_code=304, headers={"ETag": tag, "Cache-Control": lifetime}))
-    response = await call_next(request)
+    session = request.app.state.ledger.read_session()
+    try:
+        tag = await run_in_threadpool(caching.entity_tag, request, session)
+        lifetime = caching.cache_control(request.url.path)
+        if caching.matches(tag, request.headers.get("if-none-match")):
+            headers = {"ETag": tag, "Cache-Control": lifetime}
+            return _secured(Response(status_code=304, headers=headers))
+        request.state.session = session
+        response = await call_next(request)
+    finally:
+        await run_in_threadpool(session.close)
     if response.status_code == 200:
         response.headers["ETag"] = tag
         response.headers["Cache-Control"] = lifetime

@@ -8,10 +8,10 @@ from __future__ import annotations
 import hashlib
 import re
 
+from sqlalchemy.orm import Session
 from starlette.requests import Request
 
 from ledger import queries
-from ledger.storage.database import Ledger
 
 LONG = "public, max-age=86400"
 SHORT = "public, max-age=60"
@@ -20,11 +20,9 @@ STATIC = "public, max-age=3600"
 _PUBLISHED = re.compile(r"(/api/v1)?/(lists|players/[0-9]+/calculations)/[a-z]+/[0-9]{4}-[0-9]{2}")
 
 
-def entity_tag(request: Request) -> str:
-    """A strong ETag for the answer to `request` on the ledger as it stands."""
-    ledger: Ledger = request.app.state.ledger
-    with ledger.reading() as session:
-        change = queries.last_change(session)
+def entity_tag(request: Request, session: Session) -> str:
+    """A strong ETag for the answer to `request` on the ledger as `session` sees it."""
+    change = queries.last_change(session)
     asked = f"{change} {request.url.path}?{request.url.query}"
     return '"' + hashlib.sha256(asked.encode()).hexdigest()[:32] + '"'
 

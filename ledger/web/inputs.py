@@ -25,10 +25,11 @@ LIVE = "live"
 
 
 def reading(request: Request) -> Iterator[Session]:
-    """A read session on the served ledger, for one request."""
+    """The request's read session (`ledger.web.app` opens it for the ETag, so both read one
+    snapshot), its database failures as one-line ledger errors."""
     ledger: Ledger = request.app.state.ledger
-    with ledger.reading() as session:
-        yield session
+    with ledger.errors():
+        yield request.state.session
 
 
 Reading = Annotated[Session, Depends(reading)]
