@@ -174,7 +174,10 @@ class Event(Base):
     start_date: Mapped[dt.date]
     end_date: Mapped[dt.date]
 
-    __table_args__ = (UniqueConstraint("pool", "name"),)
+    __table_args__ = (
+        UniqueConstraint("pool", "name"),
+        Index("ix_events_pool_end_date", "pool", "end_date"),
+    )
 
 
 class Game(Base):

@@ -22,7 +22,7 @@ from ledger.core.errors import Hint, LedgerError, NotFound
 if TYPE_CHECKING:
     from alembic.config import Config
 
-HEAD_REVISION = "3c8e5d7a9b10"
+HEAD_REVISION = "96fd742032cf"
 """The newest revision in `migrations/versions` (a test keeps the two equal)."""
 
 _VERSION_TABLE = "alembic_version"
