@@ -41,7 +41,7 @@ from ledger.core.records import NewGame
 from ledger.services.closing import close_period
 from ledger.services.games import add_games
 from ledger.services.players import add_players
-from ledger.storage.database import open_ledger
+from ledger.storage.database import open_ledger, shown_url, upgrade_schema
 from ledger.storage.models import Game, Player
 
 CLOSED_MONTHS = 3
@@ -93,12 +93,19 @@ def build(url: str, player_count: int, game_count: int, next_games: int, seed: i
     ledger.dispose()
 
 
+def reused(url: str) -> str:
+    """A ledger built by an earlier run, its schema brought to this ledger's revision."""
+    before, after = upgrade_schema(url)
+    upgraded = f" (schema upgraded from {before} to {after})" if before != after else ""
+    print(f"reusing {shown_url(url)}{upgraded}")
+    return url
+
+
 def sqlite_ledger(path: Path, rebuild: bool, sizes: tuple[int, int, int, int]) -> str:
     """The URL of the SQLite ledger at `path`, built first when missing (into a side file,
     renamed at the end, so an interrupted build is never taken for a finished one)."""
     if path.exists() and not rebuild:
-        print(f"reusing {path}")
-        return f"sqlite:///{path}"
+        return reused(f"sqlite:///{path}")
     building = path.with_name(path.name + ".building")
     for stale in (building, path):
         for suffix in ("", "-wal", "-shm"):
@@ -126,8 +133,7 @@ def postgresql_ledger(server_url: str, name: str, rebuild: bool, sizes: tuple[in
             "SELECT 1 FROM pg_database WHERE datname = %s", (name,)
         ).fetchone()
         if exists and not rebuild:
-            print(f"reusing database {name}")
-            return server.set(database=name).render_as_string(hide_password=False)
+            return reused(server.set(database=name).render_as_string(hide_password=False))
         for stale in (building, name):
             connection.execute(f'DROP DATABASE IF EXISTS "{stale}" WITH (FORCE)')
         connection.execute(f'CREATE DATABASE "{building}"')

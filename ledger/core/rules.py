@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -410,6 +411,7 @@ def divide_half_up(numerator: int, denominator: int) -> int:
     return (2 * numerator + denominator) // (2 * denominator)
 
 
+@functools.cache  # a list's rows each ask for their list's period
 def earliest_active_period(period: Period) -> Period:
     """7.2.2, ledger's choice of alignment: a player is active on the list of `period` with a
     rated game in this period or a later one (the 12 periods ending with `period`)."""

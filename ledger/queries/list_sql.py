@@ -38,10 +38,11 @@ def newest_list(pool: Pool, period: Period) -> AnySelect:
     )
 
 
-def newest_rows(pool: Pool, period: Period, players: list[int]) -> AnySelect:
-    """The rows of `newest_list` of players known to be on it, found by their IDs (with the
-    conditions of being listed beside them, SQLite would walk the ratings index)."""
-    return _newest_rows(pool, period).where(PlayerRating.player_id.in_(players))
+def newest_rows(pool: Pool, period: Period, players: Any) -> AnySelect:
+    """The rows of `newest_list` of players known to be on it, found by their IDs: `players`
+    is the condition on `PlayerRating.player_id` that names them (with the conditions of
+    being listed beside it, SQLite would walk the ratings index)."""
+    return _newest_rows(pool, period).where(players)
 
 
 def _newest_rows(pool: Pool, period: Period) -> AnySelect:

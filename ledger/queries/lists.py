@@ -36,6 +36,7 @@ from ledger.queries.list_sql import (
 from ledger.queries.ranking import FEW_ROWS
 from ledger.queries.rating_counts import KeptCounts, RatingCounts, grouped
 from ledger.storage.batches import BATCH_SIZE, AnySelect, batched
+from ledger.storage.database import one_of
 from ledger.storage.models import ListEntry, PlayerRating, RatingPeriod
 from ledger.storage.periods import newest_closed_period
 
@@ -307,7 +308,8 @@ class PublishedList:
         ids = [player_id for rating in ratings for player_id in ties.get(rating, [])]
         shown = ids[earlier : earlier + count]
         place = {player_id: index for index, player_id in enumerate(shown)}
-        rows = self.session.execute(newest_rows(self.pool, self.period, shown))
+        named = one_of(self.session, PlayerRating.player_id, shown)
+        rows = self.session.execute(newest_rows(self.pool, self.period, named))
         return sorted(rows, key=lambda row: place[row.id])
 
     def _changed_within(self, low: int, high: int | None) -> list[int]:
