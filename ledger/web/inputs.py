@@ -1,10 +1,14 @@
 """What a request asks for: the read session, and the query parameters shared by several
-routes, parsed with the parameter's name in the error as the CLI names its option."""
+routes, parsed with the parameter's name in the error as the CLI names its option.
+
+The dependencies are `async def` though none waits on anything: FastAPI runs a plain `def`
+one in its thread pool, and each such hop cost a request about as much as a short query.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from typing import Annotated, TypeVar
 
 from fastapi import Depends, Query, Request
@@ -24,7 +28,7 @@ LATEST = "latest"
 LIVE = "live"
 
 
-def reading(request: Request) -> Iterator[Session]:
+async def reading(request: Request) -> AsyncIterator[Session]:
     """The request's read session (`ledger.web.app` opens it for the ETag, so both read one
     snapshot), its database failures as one-line ledger errors."""
     ledger: Ledger = request.app.state.ledger
@@ -46,7 +50,7 @@ Rank = Annotated[int, Query(ge=1, le=1_000_000)]
 """The query parameters a page and its API twin share, with the CLI options' bounds."""
 
 
-def rating_counts(request: Request) -> KeptCounts:
+async def rating_counts(request: Request) -> KeptCounts:
     """The lists' counts by rating kept by the app (`ledger.queries.rating_counts`)."""
     kept: KeptCounts = request.app.state.rating_counts
     return kept
@@ -75,7 +79,7 @@ def day_of(text: str | None, field: str) -> dt.date | None:
     return None if not text else parsed(field, parse_date, text)
 
 
-def list_filter(
+async def list_filter(
     federation: Annotated[str | None, Query(description="E.g. NOR.", max_length=3)] = None,
     women: bool = False,
     juniors: Annotated[bool, Query(description="Born in the last 20 years.")] = False,
