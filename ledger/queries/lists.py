@@ -35,7 +35,7 @@ from ledger.queries.list_sql import (
 )
 from ledger.queries.ranking import FEW_ROWS
 from ledger.queries.rating_counts import KeptCounts, RatingCounts, grouped
-from ledger.storage.batches import BATCH_SIZE, AnySelect, batched
+from ledger.storage.batches import BATCH_SIZE, AnySelect, batched, records
 from ledger.storage.database import one_of
 from ledger.storage.models import ListEntry, PlayerRating, RatingPeriod
 from ledger.storage.periods import newest_closed_period
@@ -276,7 +276,7 @@ class PublishedList:
     def _best(self, only: ListFilter, top: int | None) -> list[Any]:
         if self.is_newest:
             statement = best_first(newest_list(self.pool, self.period), only, self.period, top)
-            return list(self.session.execute(statement))
+            return records(self.session.execute(statement))
         return _older_rows(self.session, self.pool, self.period, only, top, self._changed_within)
 
     def _page(self, only: ListFilter, top: int | None, skip: int) -> list[Any]:
@@ -295,7 +295,7 @@ class PublishedList:
         band = only.within(last, first)
         if self.is_newest:
             statement = best_first(newest_list(self.pool, self.period), band, self.period, top)
-            return list(self.session.execute(statement.offset(earlier or None)))
+            return records(self.session.execute(statement.offset(earlier or None)))
         reach = None if top is None else earlier + top
         return self._best(band, reach)[earlier:]
 
@@ -309,7 +309,7 @@ class PublishedList:
         shown = ids[earlier : earlier + count]
         place = {player_id: index for index, player_id in enumerate(shown)}
         named = one_of(self.session, PlayerRating.player_id, shown)
-        rows = self.session.execute(newest_rows(self.pool, self.period, named))
+        rows = records(self.session.execute(newest_rows(self.pool, self.period, named)))
         return sorted(rows, key=lambda row: place[row.id])
 
     def _changed_within(self, low: int, high: int | None) -> list[int]:
@@ -376,13 +376,13 @@ def _older_rows(
     still reach the first `top` and the filter's band (`changed_within`); only the
     `columns` named, if any (they must include those of the order: id, name, rating)."""
     unchanged, _ = older_list(pool, period)
-    rows = list(session.execute(_narrowed(best_first(unchanged, only, period, top), columns)))
+    rows = records(session.execute(_narrowed(best_first(unchanged, only, period, top), columns)))
     floor = rows[-1].rating if top is not None and len(rows) == top else None
     low = max(floor or only.min_rating or 0, only.min_rating or 0)
     contenders = changed_within(low, only.max_rating)
     for batch in batched(contenders):
         changed = best_first(list_in_force(pool, period, batch), only, period, top)
-        rows += session.execute(_narrowed(changed, columns)).all()
+        rows += records(session.execute(_narrowed(changed, columns)))
     rows.sort(key=lambda row: (-row.rating, row.name, row.id))
     return rows[:top]
 

@@ -35,7 +35,7 @@ from ledger.queries.lists import (
 from ledger.queries.pooling import first_rating
 from ledger.queries.ranking import FEW_ROWS
 from ledger.queries.rating_counts import RatingCounts
-from ledger.storage.batches import AnySelect
+from ledger.storage.batches import AnySelect, records
 from ledger.storage.models import Game, Player, PlayerRating
 from ledger.storage.periods import newest_closed_period
 
@@ -157,8 +157,8 @@ class _LiveList:
         unchanged = newest_list(self.pool, self.period).where(
             PlayerRating.player_id.not_in(self.playing)
         )
-        rows: list[Any] = list(
-            self.session.execute(best_first(unchanged, only, self.period, top)).all()
+        rows: list[Any] = records(
+            self.session.execute(best_first(unchanged, only, self.period, top))
         )
         rows += [
             row

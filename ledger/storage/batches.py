@@ -3,7 +3,9 @@ where it has one."""
 
 from __future__ import annotations
 
+import collections
 import datetime as dt
+import functools
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -15,6 +17,7 @@ from sqlalchemy import (
     CheckConstraint,
     Dialect,
     Index,
+    Result,
     Row,
     Select,
     Table,
@@ -35,6 +38,20 @@ BATCH_SIZE = 5_000
 T = TypeVar("T")
 AnySelect = Select[*tuple[Any, ...]]
 AnyRow = Row[*tuple[Any, ...]]
+
+
+def records(result: Result[*tuple[Any, ...]]) -> list[Any]:
+    """The rows of `result` as named tuples, for loops that read them by column name: a
+    Row finds a name only after Python's own attribute lookup has failed, about 1 µs a
+    column, where a named tuple's field is read by its index, ten times faster."""
+    return list(map(_record_type(tuple(result.keys()))._make, result))
+
+
+@functools.lru_cache(maxsize=256)
+def _record_type(names: tuple[str, ...]) -> Any:
+    return collections.namedtuple("Record", names)
+
+
 Values = tuple[Any, ...]
 """A row's values, in the order of the columns written."""
 
