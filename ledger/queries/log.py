@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
+from ledger.storage.database import read_once
 from ledger.storage.models import LogEntry
 
 
@@ -107,13 +108,8 @@ def log_records(
 
 
 def last_change(session: Session) -> int:
-    """The number of the newest logged change (0: none yet), read once per session: a read
-    session sees one snapshot. Every change to the ledger is logged, so an answer read under
-    the same number is the same answer."""
-    if _LAST_CHANGE not in session.info:
-        session.info[_LAST_CHANGE] = session.scalar(select(func.max(LogEntry.id))) or 0
-    change: int = session.info[_LAST_CHANGE]
-    return change
-
-
-_LAST_CHANGE = "last_change"
+    """The number of the newest logged change (0: none yet), read once in a read session.
+    Every change to the ledger is logged, so an answer read under the same number is the
+    same answer."""
+    newest = select(func.max(LogEntry.id))
+    return read_once(session, "last_change", lambda: session.scalar(newest) or 0)

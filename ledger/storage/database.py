@@ -13,10 +13,10 @@ import os
 import re
 import shlex
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 from sqlalchemy import (
@@ -178,12 +178,32 @@ def _snapshot_reads(engine: Engine) -> Engine:
     return engine
 
 
+_ONE_SNAPSHOT = "one_snapshot"
+"""In a session's `info`: it is a read session, which sees one snapshot."""
+
+T = TypeVar("T")
+
+
+def read_once(session: Session, key: Hashable, read: Callable[[], T]) -> T:
+    """What `read` gives, read once in a read session (it sees one snapshot, so a second
+    read would give the same); a write session, whose own writes can change it, reads it
+    each time."""
+    if not session.info.get(_ONE_SNAPSHOT):
+        return read()
+    if key not in session.info:
+        session.info[key] = read()
+    found: T = session.info[key]
+    return found
+
+
 class Ledger:
     """An open ledger database: read sessions and write transactions on one engine."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._reads = sessionmaker(_snapshot_reads(engine), expire_on_commit=False)
+        self._reads = sessionmaker(
+            _snapshot_reads(engine), expire_on_commit=False, info={_ONE_SNAPSHOT: True}
+        )
         self._writes = sessionmaker(
             engine.execution_options(**{_WRITES: True}), expire_on_commit=False
         )

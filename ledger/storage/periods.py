@@ -8,16 +8,17 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
+from ledger.storage.database import read_once
 from ledger.storage.models import ListVersion, RatingPeriod
 
 
 def newest_closed_period(session: Session, pool: Pool) -> Period | None:
-    """The period whose list is the newest published one, or None before the first close."""
-    return session.scalar(
-        select(func.max(RatingPeriod.period)).where(
-            RatingPeriod.pool == pool, RatingPeriod.closed_at.is_not(None)
-        )
+    """The period whose list is the newest published one, or None before the first close
+    (read once in a read session: a page asks for it in several of its reads)."""
+    newest = select(func.max(RatingPeriod.period)).where(
+        RatingPeriod.pool == pool, RatingPeriod.closed_at.is_not(None)
     )
+    return read_once(session, ("newest_closed_period", pool), lambda: session.scalar(newest))
 
 
 def is_closed(period: Period, newest_closed: Period | None) -> bool:
