@@ -134,14 +134,18 @@ def close_through(
         )
     periods = [first + i for i in range(first.months_until(period) + 1)]
     totals = _Totals()
+    standings_written = 0
     for each in periods:
         only = None if joining is None else joining.get(each, frozenset())
         details = None if shown is None else shown(each)
-        _close_one(session, pool, each, now, totals, period, only, details, progress)
+        standings_written += _close_one(
+            session, pool, each, now, totals, period, only, details, progress
+        )
     refresh_statistics(
         session,
         players=("players", "player_ratings"),
         history=("list_entries", "game_ratings"),
+        written=standings_written,
     )
     return ClosedPeriod(pool, periods, **vars(totals))
 
@@ -212,7 +216,8 @@ def _close_one(
     joining: AbstractSet[int] | None,
     shown: Mapping[int, Details] | None,
     progress: Progress,
-) -> None:
+) -> int:
+    """Close one period; returns the number of standings its list wrote."""
     _mark_closed(session, pool, period, now, closed_by)
     progress.stage(f"Reading the games of {period}", None)
     games = (
@@ -248,6 +253,7 @@ def _close_one(
     totals.players_rated += publication.players_rated
     totals.newly_rated += publication.newly_rated
     totals.unrated_by_floor += publication.unrated_by_floor
+    return publication.staged
 
 
 def close_without_games(session: Session, pool: Pool, period: Period, now: dt.datetime) -> None:

@@ -69,7 +69,7 @@ def import_players(
     record_import(session, "players", file_name, text, len(read.records), now)
     with _all_problems(read, file_name):
         ids = add_players(session, pool, read.records, progress)
-    refresh_statistics(session, players=("players", "player_ratings"))
+    refresh_statistics(session, players=("players", "player_ratings"), written=len(ids))
     duplicates = people.likely_duplicates(session, ids)
     summary = PlayersImport("players", file_name, len(read.records), duplicates)
     return _logged(session, summary, author, now, pool)

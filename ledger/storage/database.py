@@ -365,8 +365,16 @@ SQLITE_HISTORY_ANALYSIS_LIMIT = 10_000
 """Rows SQLite samples per index of a table that grows with the years (games, list rows)."""
 
 
+STATISTICS_KEPT_SHARE = 10
+"""A write that changes less than a tenth of a player table keeps its statistics: its counts
+move by less than a tenth, and re-reading them whole costs about a second at a million."""
+
+
 def refresh_statistics(
-    session: Session, players: Sequence[str] = (), history: Sequence[str] = ()
+    session: Session,
+    players: Sequence[str] = (),
+    history: Sequence[str] = (),
+    written: int | None = None,
 ) -> None:
     """Let the query planner see the rows a bulk write just added (ANALYZE).
 
@@ -374,14 +382,30 @@ def refresh_statistics(
     and SQLite has no statistics at all: the first reads after a large close would join as
     if the tables held a few rows, or count ranks through the wrong index. On SQLite the
     tables that grow with the players are analysed whole (the rank counts need exact
-    figures), those that grow with history from a sample, so the cost stays flat.
+    figures), those that grow with history from a sample, so the cost stays flat. A write
+    of `written` rows into the players' tables analyses only those it changed by a tenth
+    or more (`STATISTICS_KEPT_SHARE`; None: every one).
     """
     sqlite = not is_postgresql(session)
-    for limit, tables in ((0, players), (SQLITE_HISTORY_ANALYSIS_LIMIT, history)):
+    changed = [table for table in players if _changed_by_a_share(session, table, written)]
+    for limit, tables in ((0, changed), (SQLITE_HISTORY_ANALYSIS_LIMIT, history)):
         if sqlite:
             session.execute(text(f"PRAGMA analysis_limit = {limit}"))
         for table in tables:
             session.execute(text(f"ANALYZE {table}"))
+
+
+def _changed_by_a_share(session: Session, table: str, written: int | None) -> bool:
+    """Whether `written` rows are a tenth of `table` or more: counted up to ten times
+    `written`, never the whole of a large table."""
+    if written is None:
+        return True
+    reach = STATISTICS_KEPT_SHARE * written
+    held = session.scalar(
+        text(f"SELECT count(*) FROM (SELECT 1 FROM {table} LIMIT :reach) AS held"),
+        {"reach": reach},
+    )
+    return held is not None and held < reach
 
 
 def open_ledger(url: str, *, create: bool = True) -> Ledger:
