@@ -61,7 +61,12 @@ from ledger.storage.models import (
     RatingPeriod,
 )
 from ledger.storage.periods import is_closed, newest_closed_period, newest_version
-from ledger.storage.staging import LIST_ROW_FIGURES, STAGED_LIST_ROWS, staged
+from ledger.storage.staging import (
+    LIST_ROW_FIGURES,
+    STAGED_LIST_ROWS,
+    counted_for_the_planner,
+    staged,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -622,6 +627,7 @@ class _Publication:
             self._stage(session)
             self._add_changed_details(session)
             self._stage(session)
+            counted_for_the_planner(session, STAGED_LIST_ROWS)
             self._write(session)
 
     def _stage(self, session: Session) -> None:

@@ -9,9 +9,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import cast
 
-from sqlalchemy import Boolean, Column, MetaData, Table
+from sqlalchemy import Boolean, Column, MetaData, Table, text
 from sqlalchemy.orm import Session
 
+from ledger.storage.database import is_postgresql
 from ledger.storage.models import ListEntry, PlayerRating
 
 _ENTRIES = cast(Table, ListEntry.__table__)
@@ -61,3 +62,19 @@ def staged(session: Session, table: Table) -> Iterator[Table]:
     table.create(connection)
     yield table
     table.drop(connection)
+
+
+STAGED_SAMPLE = 400
+"""Rows SQLite samples of a staged table to count it."""
+
+
+def counted_for_the_planner(session: Session, table: Table) -> None:
+    """Let SQLite's planner see how many rows the staged `table` holds, from a sample.
+
+    Without statistics it takes a table for about a million rows, and wrote a later month's
+    2,000 staged standings by walking all of a million-player ledger's standings (0.45 s).
+    PostgreSQL's planner reads a table's size from its pages."""
+    if is_postgresql(session):
+        return
+    session.execute(text(f"PRAGMA analysis_limit = {STAGED_SAMPLE}"))
+    session.execute(text(f"ANALYZE temp.{table.name}"))
