@@ -111,5 +111,7 @@ def last_change(session: Session) -> int:
     """The number of the newest logged change (0: none yet), read once in a read session.
     Every change to the ledger is logged, so an answer read under the same number is the
     same answer."""
-    newest = select(func.max(LogEntry.id))
-    return read_once(session, "last_change", lambda: session.scalar(newest) or 0)
+    return read_once(session, "last_change", lambda: session.scalar(_NEWEST_CHANGE) or 0)
+
+
+_NEWEST_CHANGE = select(func.max(LogEntry.id))

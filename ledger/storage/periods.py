@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
@@ -15,10 +15,18 @@ from ledger.storage.models import ListVersion, RatingPeriod
 def newest_closed_period(session: Session, pool: Pool) -> Period | None:
     """The period whose list is the newest published one, or None before the first close
     (read once in a read session: a page asks for it in several of its reads)."""
-    newest = select(func.max(RatingPeriod.period)).where(
-        RatingPeriod.pool == pool, RatingPeriod.closed_at.is_not(None)
-    )
-    return read_once(session, ("newest_closed_period", pool), lambda: session.scalar(newest))
+
+    def newest() -> Period | None:
+        return session.scalar(_NEWEST_CLOSED, {"pool": pool})
+
+    return read_once(session, ("newest_closed_period", pool), newest)
+
+
+_NEWEST_CLOSED = select(func.max(RatingPeriod.period)).where(
+    RatingPeriod.pool == bindparam("pool"), RatingPeriod.closed_at.is_not(None)
+)
+"""Built once: the ledger asks for it often, and building a statement costs more than
+running this one."""
 
 
 def is_closed(period: Period, newest_closed: Period | None) -> bool:
