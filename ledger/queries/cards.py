@@ -190,7 +190,7 @@ def _ranks(
             select(func.count(case((listed, 1))), func.count(case((never, 1)))).where(*above)
         ).one()
     else:
-        world = session.scalar(select(func.count()).select_from(PlayerRating).where(*above))
+        world = session.scalar(select(func.count()).select_from(PlayerRating).where(*above)) or 0
         never_listed = 0
     if federation is None:
         return 1 + world, None
