@@ -45,6 +45,19 @@ def test_the_card_of_a_player_over_three_lists(ledger: Ledger) -> None:
     assert other != hero
 
 
+def test_the_ranks_leave_out_a_starting_rating_until_a_list_carries_it(ledger: Ledger) -> None:
+    hero = player(ledger, "Hero, Hana", rating=2000, federation="NOR")
+    player(ledger, "Other, Oz", rating=2100, federation="ENG")
+    close(ledger, "2026-08")
+    newcomer = player(ledger, "Newcomer, Nils", rating=2200, federation="NOR")
+    (standing,) = card(ledger, hero).pools
+    assert (standing.world_rank, standing.federation_rank) == (2, 1)
+    close(ledger, "2026-09")
+    (standing,) = card(ledger, hero).pools
+    assert (standing.world_rank, standing.federation_rank) == (3, 2)
+    assert card(ledger, newcomer).pools[0].world_rank == 1
+
+
 def test_the_card_on_the_command_line(database_url: str) -> None:
     run(
         "add-player",

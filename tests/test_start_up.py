@@ -14,7 +14,7 @@ import pytest
 import typer
 from alembic.script import ScriptDirectory
 
-from ledger import queries, render
+from ledger import queries, render, services
 from ledger.cli import app
 from ledger.cli.commands import COMMANDS, commands_of
 from ledger.storage.schema import HEAD_REVISION, alembic_config
@@ -113,6 +113,14 @@ def test_the_help_lists_every_command_without_the_web() -> None:
     assert _within(loaded("--help"), (*ONLY_WHERE_USED, "ledger.web")) == []
 
 
+def test_the_help_lists_every_command_without_the_write_side() -> None:
+    """The commands reach the services through `ledger.services`, which loads each module
+    when a command first calls it."""
+    modules = loaded("--help")
+    assert "ledger.cli.recording" in modules  # the help named its commands
+    assert [module for module in modules if module.startswith("ledger.services.")] == []
+
+
 def test_the_root_names_each_command_of_each_module() -> None:
     """`COMMANDS`, which the root group loads by, lists each module's commands as the
     module defines them."""
@@ -122,10 +130,10 @@ def test_the_root_names_each_command_of_each_module() -> None:
     assert list(listed.commands) == [name for names in COMMANDS.values() for name in names]
 
 
-@pytest.mark.parametrize("face", [queries, render], ids=["queries", "render"])
+@pytest.mark.parametrize("face", [queries, render, services], ids=["queries", "render", "services"])
 def test_a_face_exports_each_name_its_modules_define(face: types.ModuleType) -> None:
-    """Each name of `ledger.queries` and `ledger.render` is imported from its module on
-    first use (`ledger.core.packages`), and the list of them is `__all__`."""
+    """Each name of `ledger.queries`, `ledger.render` and `ledger.services` is imported from
+    its module on first use (`ledger.core.packages`), and the list of them is `__all__`."""
     for name in face.__all__:
         value = getattr(face, name)
         assert getattr(value, "__module__", face.__name__).startswith(face.__name__), name

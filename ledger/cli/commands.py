@@ -13,7 +13,7 @@ import importlib
 from collections.abc import Iterator, MutableMapping
 
 from typer import _click
-from typer.main import get_group
+from typer.main import get_command_from_info, get_command_name, get_group
 
 COMMANDS = {
     "recording": (
@@ -57,6 +57,21 @@ def commands_of(module: str) -> dict[str, _click.Command]:
     return {group.name: group} if group.name else dict(group.commands)
 
 
+def command_of(module: str, name: str) -> _click.Command:
+    """The command `name` of a module of `ledger.cli`, made alone: Typer makes a command by
+    reading its function's signature and options, and `commands_of` makes every one of the
+    module's."""
+    app = importlib.import_module(f"ledger.cli.{module}").app
+    for info in app.registered_commands:
+        if info.callback and (info.name or get_command_name(info.callback.__name__)) == name:
+            return get_command_from_info(
+                info,
+                pretty_exceptions_short=app.pretty_exceptions_short,
+                rich_markup_mode=app.rich_markup_mode,
+            )
+    return commands_of(module)[name]
+
+
 class LoadedOnUse(MutableMapping[str, _click.Command]):
     """The root's commands by name, each made (its module imported) when first asked for."""
 
@@ -69,7 +84,7 @@ class LoadedOnUse(MutableMapping[str, _click.Command]):
     def __getitem__(self, name: str) -> _click.Command:
         command = self._commands[name]
         if isinstance(command, str):
-            command = self._commands[name] = commands_of(command)[name]
+            command = self._commands[name] = command_of(command, name)
         return command
 
     def __setitem__(self, name: str, command: _click.Command) -> None:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ledger import queries, render
+from ledger import queries, render, services
 from ledger.cli.options import (
     DbOption,
     FormatOption,
@@ -23,8 +23,6 @@ from ledger.cli.progress import progress
 from ledger.cli.usage import Commands
 from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.records import LARGEST_ID
-from ledger.services import corrections
-from ledger.services.activity import Author
 
 app = Commands()
 
@@ -56,8 +54,8 @@ def correct_game(
     """
     the_result = parse("result", GameResult.parse, result)
     with progress() as shown, writing(ctx, db) as session:
-        by = Author(operator, reason)
-        corrected = corrections.correct_game(session, game, the_result, now(), by, shown)
+        by = services.Author(operator, reason)
+        corrected = services.corrections.correct_game(session, game, the_result, now(), by, shown)
     render.corrected(corrected)
 
 
@@ -74,8 +72,8 @@ def delete_game(
     Example: ledger delete-game 17 --reason 'game not played'
     """
     with progress() as shown, writing(ctx, db) as session:
-        by = Author(operator, reason)
-        deleted = corrections.delete_game(session, game, now(), by, shown)
+        by = services.Author(operator, reason)
+        deleted = services.corrections.delete_game(session, game, now(), by, shown)
     render.corrected(deleted)
 
 
@@ -96,8 +94,8 @@ def rerate(
     """
     the_period = parse("from", Period.parse, start)
     with progress() as shown, writing(ctx, db) as session:
-        by = Author(operator, reason)
-        rerated = corrections.rerate(session, pool, the_period, now(), by, shown)
+        by = services.Author(operator, reason)
+        rerated = services.corrections.rerate(session, pool, the_period, now(), by, shown)
     render.rerated(rerated)
 
 

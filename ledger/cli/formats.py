@@ -11,7 +11,7 @@ from typing import IO, Annotated
 
 import typer
 
-from ledger import queries, render
+from ledger import queries, render, services
 from ledger.cli.options import (
     AllowRepeatOption,
     DbOption,
@@ -32,8 +32,6 @@ from ledger.cli.progress import progress
 from ledger.cli.usage import Commands
 from ledger.core.domain import Period, Pool
 from ledger.formats import trf
-from ledger.services import imports, list_imports, tournaments
-from ledger.services.activity import Author
 
 app = Commands()
 
@@ -68,8 +66,8 @@ def import_trf(
     """
     content = read_import(file)
     with progress() as shown, trying(ctx, db) if check else writing(ctx, db) as session:
-        by = Author(operator)
-        summary = tournaments.import_trf(
+        by = services.Author(operator)
+        summary = services.tournaments.import_trf(
             session, pool, file.name, content, now(), replace, by, allow_repeat, shown
         )
     render.tournament_imported(summary, check)
@@ -90,8 +88,8 @@ def import_pgn(
     """
     content = read_import(file)
     with progress() as shown, writing(ctx, db) as session:
-        by = Author(operator)
-        summary = imports.import_pgn(
+        by = services.Author(operator)
+        summary = services.imports.import_pgn(
             session, pool, file.name, content, now(), by, allow_repeat, shown
         )
     render.pgn_imported(summary)
@@ -125,8 +123,16 @@ def import_fide_list(
     """
     the_period = parse_given("period", Period.parse, period)
     with import_file(file) as stream, progress() as shown, writing(ctx, db) as session:
-        summary = list_imports.import_fide_list(
-            session, stream, file.name, pool, the_period, now(), strict, shown, Author(operator)
+        summary = services.list_imports.import_fide_list(
+            session,
+            stream,
+            file.name,
+            pool,
+            the_period,
+            now(),
+            strict,
+            shown,
+            services.Author(operator),
         )
     render.fide_list_imported(summary)
 

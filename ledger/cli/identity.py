@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ledger import queries, render
+from ledger import queries, render, services
 from ledger.cli.options import (
     DbOption,
     FederationOption,
@@ -24,8 +24,6 @@ from ledger.cli.options import (
 )
 from ledger.cli.usage import Commands
 from ledger.core.domain import Period, Pool
-from ledger.services import edits, merges
-from ledger.services.activity import Author
 
 app = Commands()
 
@@ -70,7 +68,9 @@ def merge_players(
     Example: ledger merge-players 101 205 --reason 'same person, entered twice'
     """
     with writing(ctx, db) as session:
-        result = merges.merge_players(session, keep, drop, now(), Author(operator, reason))
+        result = services.merges.merge_players(
+            session, keep, drop, now(), services.Author(operator, reason)
+        )
     render.merged(result)
 
 
@@ -104,7 +104,7 @@ def edit_player(
 
     Example: ledger edit-player 101 --federation ENG --reason 'transfer'
     """
-    edit = edits.PlayerEdit(
+    edit = services.edits.PlayerEdit(
         name,
         federation,
         title,
@@ -114,5 +114,7 @@ def edit_player(
         parse_given("from", Period.parse, carried_from),
     )
     with writing(ctx, db) as session:
-        edited = edits.edit_player(session, player, edit, now(), Author(operator, reason))
+        edited = services.edits.edit_player(
+            session, player, edit, now(), services.Author(operator, reason)
+        )
     render.edited(edited)

@@ -15,12 +15,11 @@ from typing import IO, Annotated, Any, TypeVar
 import typer
 from sqlalchemy.orm import Session
 
-from ledger import render
+from ledger import render, services
 from ledger.cli import interrupts
 from ledger.core.domain import Pool
 from ledger.core.errors import InvalidInput
 from ledger.core.records import LARGEST_ID
-from ledger.services.activity import utc_now
 from ledger.storage import database
 
 T = TypeVar("T")
@@ -208,4 +207,4 @@ def parse_given(field: str, parser: Callable[[str], T], text: str | None) -> T |
 
 
 def now() -> dt.datetime:
-    return utc_now()
+    return services.utc_now()

@@ -8,7 +8,7 @@ from typing import Annotated, TypeVar
 
 import typer
 
-from ledger import queries, render
+from ledger import queries, render, services
 from ledger.cli.options import (
     AllowRepeatOption,
     DbOption,
@@ -27,9 +27,6 @@ from ledger.cli.usage import Commands
 from ledger.core import records
 from ledger.core.domain import GameResult, Period, Pool, parse_date
 from ledger.core.errors import InvalidInput
-from ledger.services import closing, corrections, games, imports, players, reopening
-from ledger.services.activity import Author
-from ledger.services.demo import DEMO_URL, build_demo
 from ledger.storage.database import as_url
 
 app = Commands()
@@ -90,7 +87,7 @@ def add_player(
         today=now().date(),
     )
     with writing(ctx, db) as session:
-        added = players.add_player(session, pool, player, now(), Author(operator))
+        added = services.players.add_player(session, pool, player, now(), services.Author(operator))
     render.message(str(added.id))
     render.warnings(added.duplicates)
 
@@ -144,20 +141,20 @@ def add_game(
         today=now().date(),
     )
     with progress() as shown, writing(ctx, db) as session:
-        by = Author(operator, reason)
+        by = services.Author(operator, reason)
         if late:
-            late_game = corrections.add_late_game(
+            late_game = services.corrections.add_late_game(
                 session, pool, game, now(), by, allow_repeat, shown
             )
             added = late_game.game
         else:
-            added = games.add_game(session, pool, game, now(), by, allow_repeat)
+            added = services.games.add_game(session, pool, game, now(), by, allow_repeat)
     render.message(f"Game {added.game} recorded in {pool} period {added.period}.")
     if late:
         render.rerated(late_game.rerated)
 
 
-Summary = TypeVar("Summary", bound=imports.ImportSummary)
+Summary = TypeVar("Summary", bound="services.imports.ImportSummary")
 FileArgument = Annotated[
     Path, typer.Argument(exists=True, dir_okay=False, readable=True, metavar="FILE.csv")
 ]
@@ -175,7 +172,7 @@ def import_players(
 
     Example: ledger import-players players.csv
     """
-    imported = _import(ctx, db, pool, file, imports.import_players, operator)
+    imported = _import(ctx, db, pool, file, services.imports.import_players, operator)
     render.warnings(imported.duplicates)
 
 
@@ -192,7 +189,7 @@ def import_games(
 
     Example: ledger import-games october.csv --pool rapid
     """
-    service = functools.partial(imports.import_games, allow_repeat=allow_repeat)
+    service = functools.partial(services.imports.import_games, allow_repeat=allow_repeat)
     _import(ctx, db, pool, file, service, operator)
 
 
@@ -201,12 +198,14 @@ def _import(
     db: str | None,
     pool: Pool,
     file: Path,
-    service: imports.ImportService[Summary],
+    service: services.imports.ImportService[Summary],
     operator: str | None,
 ) -> Summary:
     content = read_import(file)
     with progress() as shown, writing(ctx, db) as session:
-        summary = service(session, pool, file.name, content, now(), Author(operator), shown)
+        summary = service(
+            session, pool, file.name, content, now(), services.Author(operator), shown
+        )
     render.file_imported(summary)
     return summary
 
@@ -225,8 +224,8 @@ def close_period(
     """
     the_period = parse("period", Period.parse, period)
     with progress() as shown, writing(ctx, db) as session:
-        summary = closing.close_period(
-            session, pool, the_period, now(), Author(operator), progress=shown
+        summary = services.closing.close_period(
+            session, pool, the_period, now(), services.Author(operator), progress=shown
         )
     render.closed(summary)
 
@@ -246,8 +245,8 @@ def reopen_period(
     """
     the_period = parse("period", Period.parse, period)
     with writing(ctx, db) as session:
-        by = Author(operator, reason)
-        reopened = reopening.reopen_period(session, pool, the_period, now(), by)
+        by = services.Author(operator, reason)
+        reopened = services.reopening.reopen_period(session, pool, the_period, now(), by)
     periods = ", ".join(str(each) for each in reopened.periods)
     render.message(
         f"Reopened {reopened.pool} {'periods' if len(reopened.periods) > 1 else 'period'} "
@@ -270,8 +269,8 @@ def demo(
 
     Example: ledger demo, then ledger --db sqlite:///ledger-demo.db list
     """
-    url = as_url(db) if db else DEMO_URL
-    summary = build_demo(url, pool, replace=db is None, now=now())
+    url = as_url(db) if db else services.demo.DEMO_URL
+    summary = services.demo.build_demo(url, pool, replace=db is None, now=now())
     render.closed(summary.closed)
     with reading(ctx, url) as session:
         published = queries.published_list(session, queries.ListRequest(pool, top=10))

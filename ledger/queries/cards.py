@@ -175,17 +175,23 @@ def _ranks(
     session: Session, pool: Pool, rating: int, federation: str | None
 ) -> tuple[int, int | None]:
     """1 + the players above on the newest list, in the world and in `federation` (as it
-    shows them): equal ratings share a rank. One read of the ratings index counts the
-    listed players above and the never listed; when none above was never listed, the
-    federation's players above are counted on its ratings index alone (which does not hold
-    first_list: checking it would read every row above)."""
+    shows them): equal ratings share a rank. Where no player of the pool is waiting for a
+    first list (the usual case: the next close lists them), everyone above is listed and
+    is counted on the ratings index alone; else one read of it counts the listed players
+    above and the never listed. When none above was never listed, the federation's players
+    above are counted on its ratings index alone (which does not hold first_list: checking
+    it would read every row above)."""
     listed = PlayerRating.first_list.is_not(None)
+    never = PlayerRating.first_list.is_(None)
     above = (PlayerRating.pool == pool, PlayerRating.rating > rating)
-    world, never_listed = session.execute(
-        select(
-            func.count(case((listed, 1))), func.count(case((PlayerRating.first_list.is_(None), 1)))
-        ).where(*above)
-    ).one()
+    waiting = select(func.count()).where(PlayerRating.pool == pool, never)
+    if session.scalar(waiting):
+        world, never_listed = session.execute(
+            select(func.count(case((listed, 1))), func.count(case((never, 1)))).where(*above)
+        ).one()
+    else:
+        world = session.scalar(select(func.count()).select_from(PlayerRating).where(*above)) or 0
+        never_listed = 0
     if federation is None:
         return 1 + world, None
     in_federation = (*above, PlayerRating.federation == federation)

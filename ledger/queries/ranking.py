@@ -129,8 +129,8 @@ def _gained(before: int | None, now: int) -> int | None:
 
 def _world_positions(source: ListSource, ratings: dict[int, int], few: bool) -> dict[int, int]:
     """The positions of players on the whole list, given their ratings on it: the players
-    above plus the place among those tied (few: counted, and the ties read; else the list
-    read down to the lowest rating)."""
+    above plus the place among those tied (few: counted, and the ties read as the list
+    reads them, `tied`; else the list read down to the lowest rating)."""
     if not ratings:
         return {}
     if not few or source.counted(EVERYONE) is not None:
@@ -141,7 +141,7 @@ def _world_positions(source: ListSource, ratings: dict[int, int], few: bool) -> 
         above = source.above(rating)
         if source.above(rating - 1) - above > 1:
             if rating not in tied:
-                tied[rating] = [row.id for row in source.rows(EVERYONE.at_rating(rating), None)]
+                tied[rating] = source.tied(EVERYONE, [rating]).get(rating, [])
             among = tied[rating]
             above += among.index(player_id) if player_id in among else 0
         positions[player_id] = 1 + above

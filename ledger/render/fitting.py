@@ -52,7 +52,9 @@ def fitted(
     (else left too wide, for a `compact` listing instead); `options` are Rich's `Table`
     options. `chosen_by`: the rows that choose the columns (default: `rows`), so that the
     tables of one report, each of some of its rows, show the same columns."""
-    shown = _fitting(console, columns, rows if chosen_by is None else chosen_by, options)
+    shown, fitting = _fitting(console, columns, rows if chosen_by is None else chosen_by, options)
+    if fitting is not None and chosen_by is None:
+        return fitting
     table = _table(columns, shown, rows, options)
     if not squeeze or fits(console, table):
         return table
@@ -64,15 +66,17 @@ def _fitting(
     columns: Sequence[Column],
     rows: Sequence[Sequence[str]],
     options: dict[str, Any],
-) -> list[int]:
-    """The columns shown: every one, but the spare ones the console is too narrow for."""
+) -> tuple[list[int], Table | None]:
+    """The columns shown: every one, but the spare ones the console is too narrow for; and
+    their table, if it was measured and fits (measuring a table measures every cell)."""
     shown = list(range(len(columns)))
     spares = sorted((i for i, column in enumerate(columns) if column.spare), key=_spare(columns))
     for index in spares:
-        if fits(console, _table(columns, shown, rows, options)):
-            break
+        table = _table(columns, shown, rows, options)
+        if fits(console, table):
+            return shown, table
         shown.remove(index)
-    return shown
+    return shown, None
 
 
 def fits(console: Console, table: Table) -> bool:
