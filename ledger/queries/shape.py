@@ -11,13 +11,13 @@ import functools
 import io
 import itertools
 import json
-import operator
 from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
+from operator import itemgetter
 from typing import Any
 
 from ledger.core.domain import Period, Pool
-from ledger.core.printable import escaped, spreadsheet_cell
+from ledger.core.printable import escaped, plain_cells, spreadsheet_cell
 
 
 def plain(value: Any) -> Any:
@@ -68,41 +68,47 @@ def to_csv(rows: Sequence[dict[str, object]], fields: Sequence[str]) -> str:
     return "".join(csv_lines(fields, ([row.get(name, "") for name in fields] for row in rows)))
 
 
-def csv_lines(fields: Sequence[str], rows: Iterable[Iterable[object]]) -> Iterator[str]:
+def csv_lines(
+    fields: Sequence[str], rows: Iterable[Sequence[object]], texts: Sequence[int] | None = None
+) -> Iterator[str]:
     """Rows of cells as CSV text, one header line of `fields` first, a few thousand lines at
     a time as the rows come: every CSV the ledger writes, to a terminal, a file or the web.
 
     A text cell a spreadsheet would run as a formula starts with `'`
     (`ledger.core.printable.spreadsheet_cell`), and a control character stored before the
     ledger refused them is written as its escape. Other cells (numbers, periods, None) are
-    written as the csv module writes them: their text, which no formula starts.
+    written as the csv module writes them: their text, which no formula starts. Where the
+    places of the only cells that hold text are known (`texts`), the lines whose texts need
+    neither are written as they are, checked a few thousand at once.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(fields)
     chunks = iter(rows)
     while chunk := list(itertools.islice(chunks, _LINES_AT_A_TIME)):
-        writer.writerows(
-            [spreadsheet_cell(escaped(cell)) if isinstance(cell, str) else cell for cell in row]
-            for row in chunk
-        )
+        if texts is None or not _plain(chunk, texts):
+            chunk = [[_cell(cell) for cell in row] for row in chunk]
+        writer.writerows(chunk)
         yield out.getvalue()
         out.seek(0)
         out.truncate()
     yield out.getvalue()
 
 
+def _plain(rows: list[Sequence[object]], texts: Sequence[int]) -> bool:
+    """Whether the text cells of `rows` (at the places `texts`) need no escape or guard."""
+    for place in texts:
+        cells: Iterator[Any] = map(itemgetter(place), rows)
+        if not plain_cells(filter(None, cells)):
+            return False
+    return True
+
+
+def _cell(cell: object) -> object:
+    return spreadsheet_cell(escaped(cell)) if isinstance(cell, str) else cell
+
+
 _LINES_AT_A_TIME = 2_000
-
-
-def flat_records_csv(records: Iterable[Any], kind: type[Any]) -> Iterator[str]:
-    """Records of one dataclass whose fields a cell holds (text, numbers, periods, None: no
-    lists or records) as `records_csv` writes them, line by line as the records come, without
-    making each a plain dict first."""
-    fields = [field.name for field in dataclasses.fields(kind)]
-    values = operator.attrgetter(*fields)  # a tuple of two fields or more, else the value
-    rows = map(values, records) if len(fields) > 1 else ((values(each),) for each in records)
-    return csv_lines(fields, rows)
 
 
 def records_csv(records: Sequence[Any], kind: type[Any]) -> str:
