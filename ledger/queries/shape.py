@@ -11,9 +11,9 @@ import functools
 import io
 import itertools
 import json
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
-from operator import itemgetter
 from typing import Any
 
 from ledger.core.domain import Period, Pool
@@ -78,37 +78,87 @@ def csv_lines(
     (`ledger.core.printable.spreadsheet_cell`), and a control character stored before the
     ledger refused them is written as its escape. Other cells (numbers, periods, None) are
     written as the csv module writes them: their text, which no formula starts. Where the
-    places of the only cells that hold text are known (`texts`), the lines whose texts need
-    neither are written as they are, checked a few thousand at once.
+    places of the only cells that may hold text are known (`texts`; the others hold numbers
+    or None), lines whose texts need neither are joined without the csv module
+    (`_plain_lines`), a few thousand checked at once.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(fields)
+    yield out.getvalue()
+    known = [_ColumnTexts() for _ in fields]
     chunks = iter(rows)
     while chunk := list(itertools.islice(chunks, _LINES_AT_A_TIME)):
-        if texts is None or not _plain(chunk, texts):
-            chunk = [[_cell(cell) for cell in row] for row in chunk]
-        writer.writerows(chunk)
-        yield out.getvalue()
-        out.seek(0)
-        out.truncate()
-    yield out.getvalue()
+        lines = None if texts is None else _plain_lines(chunk, texts, known)
+        if lines is None:
+            out.seek(0)
+            out.truncate()
+            writer.writerows([[_cell(cell) for cell in row] for row in chunk])
+            lines = out.getvalue()
+        yield lines
 
 
-def _plain(rows: list[Sequence[object]], texts: Sequence[int]) -> bool:
-    """Whether the text cells of `rows` (at the places `texts`) need no escape or guard."""
+_LINES_AT_A_TIME = 2_000
+
+
+def _plain_lines(
+    rows: list[Sequence[object]], texts: Sequence[int], known: Sequence[_ColumnTexts]
+) -> str | None:
+    """`rows` as the csv module writes them, joined a column at a time, if no text cell
+    (at the places `texts`) needs an escape or a formula's guard (`plain_cells`); else
+    None. A text with a comma or a quote is quoted as the csv module quotes it."""
+    columns: list[Sequence[Any]] = list(zip(*rows, strict=True))
     for place in texts:
-        cells: Iterator[Any] = map(itemgetter(place), rows)
-        if not plain_cells(filter(None, cells)):
-            return False
-    return True
+        present = list(filter(None, columns[place]))
+        if not plain_cells(present):
+            return None
+        if _QUOTED.search("".join(present)):
+            columns[place] = [_quoted(cell) if cell else cell for cell in columns[place]]
+    cells = [
+        column if place in texts and None not in column else known[place].of(column)
+        for place, column in enumerate(columns)
+    ]
+    return "\n".join(map(",".join, zip(*cells, strict=True))) + "\n"
+
+
+_QUOTED = re.compile('[,"]')
+"""What makes the csv module quote a printable text (with the default dialect)."""
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"' if _QUOTED.search(text) else text
+
+
+class _ColumnTexts(dict[object, str]):
+    """The texts of a CSV column's cells as the csv module writes them (None as nothing).
+    Where the column repeats few values (a list's ranks, ratings, K, movement) each value's
+    text is made once; past `_FEW` values (IDs, positions), each cell's as it comes."""
+
+    many = False
+
+    def of(self, column: Sequence[Any]) -> Iterable[str]:
+        if self.many:
+            return map(_text if None in column else str, column)
+        texts = list(map(self.__getitem__, column))
+        if len(self) > _FEW:
+            self.many = True
+            self.clear()
+        return texts
+
+    def __missing__(self, value: object) -> str:
+        self[value] = text = _text(value)
+        return text
+
+
+_FEW = 20_000
+
+
+def _text(value: object) -> str:
+    return "" if value is None else str(value)
 
 
 def _cell(cell: object) -> object:
     return spreadsheet_cell(escaped(cell)) if isinstance(cell, str) else cell
-
-
-_LINES_AT_A_TIME = 2_000
 
 
 def records_csv(records: Sequence[Any], kind: type[Any]) -> str:

@@ -14,7 +14,11 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import functools
+import gc
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from itertools import compress, repeat
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -36,7 +40,7 @@ TEXT_CELLS = tuple(
 )
 """The places of the cells that hold text (the others hold numbers or None)."""
 
-ID, NAME, SEX, RATING, FIRST_LIST = 0, 1, 2, 6, 12
+ID, NAME, RATING, FIRST_LIST = 0, 1, 6, 12
 """Places in a row of `newest_standings`."""
 
 
@@ -87,15 +91,43 @@ def _newest_cells(session: Session, pool: Pool, period: Period) -> Iterator[Cell
     """The newest list (`period`'s) as cells: the standings in list order, each with the
     period's figures if the player has a row in it, and the movement since the previous
     list, if one was published."""
-    standings = _in_list_order(session, pool)
-    figures = {
-        row[ID]: row for batch in driver_rows(session, period_rows(pool, period)) for row in batch
-    }
-    if is_published(session, pool, period - 1):
-        then = _positions_then(standings, figures, period - 1)
-    else:
-        then = [None] * len(standings)
-    yield from _ranked(standings, figures, then, period)
+    with _collector_paused():
+        standings = _in_list_order(session, pool)
+        rows = driver_rows(session, period_rows(pool, period))
+        figures = {row[ID]: row for batch in rows for row in batch}
+        moved = _moved_since(session, pool, period, standings, figures)
+        yield from _ranked(standings, figures, moved, period)
+
+
+def _moved_since(
+    session: Session,
+    pool: Pool,
+    period: Period,
+    standings: Sequence[Values],
+    figures: dict[int, Values],
+) -> Sequence[int | None]:
+    """Each standing's movement since the previous list (`_movement`), if one was
+    published (else None for every one)."""
+    if not is_published(session, pool, period - 1):
+        return [None] * len(standings)
+    columns = (ID, NAME, RATING, FIRST_LIST)
+    ids, names, ratings, first_list = (list(map(itemgetter(c), standings)) for c in columns)
+    played = list(compress(range(len(ids)), map(figures.__contains__, ids)))
+    return _movement(ids, names, ratings, first_list, figures, played, period - 1)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """A block that makes and holds a million rows: Python's cycle collector is paused, as
+    they hold numbers and texts and no cycle, and it would walk them all again and again as
+    more are made (a third of the time it takes to write a list)."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _in_list_order(session: Session, pool: Pool) -> list[Values]:
@@ -108,46 +140,65 @@ def _in_list_order(session: Session, pool: Pool) -> list[Values]:
     return standings
 
 
-def _positions_then(
-    standings: Sequence[Values], figures: dict[int, Values], before: Period
+def _movement(
+    ids: Sequence[int],
+    names: Sequence[str],
+    ratings: Sequence[int],
+    first_list: Sequence[str],
+    figures: dict[int, Values],
+    played: Sequence[int],
+    before: Period,
 ) -> list[int | None]:
-    """Each standing's position on the list of `before` (None: not on it).
+    """Each standing's positions gained since the list of `before` (None: not on it).
 
-    A player with no row in the period after it who was listed by then kept their rating,
-    so those players keep their order among themselves; each of the period's rows with a
-    rating before (`previous_rating`; None: new) takes its place among them by that rating,
-    then name and ID. The two orders are merged as the standings are walked."""
-    moved = sorted(
+    A player with no row in the period after it who was listed by then (`kept`) kept their
+    rating, so those players keep their order among themselves; each of the period's rows
+    with a rating before (`previous_rating`; None: new) takes its place among them by that
+    rating, then name and ID, at the place it would take among today's standings. So a
+    kept player's movement is the number of players placed ahead of them less the others
+    they passed (played or new), which changes only at those players' places."""
+    listed_by = str(before)
+    unlisted = compress(range(len(ids)), map(listed_by.__lt__, first_list))
+    others = sorted({*played, *unlisted})
+    rated_before = sorted(
         (-previous, name, player_id)
         for player_id, name, previous, *_ in figures.values()
         if previous is not None
     )
-    listed_by = str(before)
-    positions: list[int | None] = []
-    changed: dict[int, int] = {}
-    kept = passed = 0
-    for standing in standings:
-        here = (-standing[RATING], standing[NAME], standing[ID])
-        while passed < len(moved) and moved[passed] < here:
-            changed[moved[passed][2]] = kept + passed + 1
-            passed += 1
-        if standing[ID] in figures or standing[FIRST_LIST] > listed_by:
-            positions.append(None)
-        else:
-            kept += 1
-            positions.append(kept + passed)
-    for place, (_, _, player_id) in enumerate(moved[passed:], start=kept + passed + 1):
-        changed[player_id] = place
-    return [
-        changed.get(standing[ID]) if position is None else position
-        for standing, position in zip(standings, positions, strict=True)
-    ]
+    order = [-rating for rating in ratings]
+    ahead = [_place(order, names, ids, key) for key in rated_before]
+    changes = sorted([(place, 1) for place in ahead] + [(other + 1, -1) for other in others])
+    moved: list[int | None] = []
+    gained = 0
+    for place, change in changes:
+        moved.extend(repeat(gained, place - len(moved)))
+        gained += change
+    moved.extend(repeat(gained, len(ids) - len(moved)))
+    then = {
+        key[2]: place - bisect_left(others, place) + index
+        for index, (key, place) in enumerate(zip(rated_before, ahead, strict=True), start=1)
+    }
+    for other in others:
+        position = then.get(ids[other])
+        moved[other] = None if position is None else position - other - 1
+    return moved
+
+
+def _place(order: Sequence[int], names: Sequence[str], ids: Sequence[int], key: Values) -> int:
+    """How many standings come before `key` (minus rating, name, ID) in list order: a
+    search of the negated ratings (`order`), then of the names tied on the rating."""
+    negated, name, player_id = key
+    low, high = bisect_left(order, negated), bisect_right(order, negated)
+    place = bisect_left(names, name, low, high)
+    while place < high and names[place] == name and ids[place] < player_id:
+        place += 1
+    return place
 
 
 def _ranked(
     standings: Sequence[Values],
     figures: dict[int, Values],
-    then: Sequence[int | None],
+    moved: Sequence[int | None],
     period: Period,
 ) -> Iterator[Cells]:
     """The cells of each standing in list order: equal ratings share a rank, movement is
@@ -155,7 +206,7 @@ def _ranked(
     player without a row in `period` has no change and the K of their standing."""
     flag, next_period = _Flags(period), period + 1
     rank, last = 0, None
-    for position, (standing, before) in enumerate(zip(standings, then, strict=True), start=1):
+    for position, (standing, movement) in enumerate(zip(standings, moved, strict=True), start=1):
         (
             player_id,
             name,
@@ -173,7 +224,6 @@ def _ranked(
         ) = standing
         if rating != last:
             rank, last = position, rating
-        moved = None if before is None else before - position
         row = figures.get(player_id)
         if row is None:
             change, games, k_applied = 0, 0, None
@@ -199,8 +249,8 @@ def _ranked(
             flag(sex, last_active),
             rank,
             position,
-            moved,
-            moved,
+            movement,
+            movement,
             peak,
             peak_period,
         )
