@@ -175,13 +175,17 @@ def k_rule(state: RatingState, period: Period) -> KRule:
     3. K 40 while fewer than 30 rated games are completed;
     4. K 20 otherwise.
     """
-    return _k_rule(state.games_completed, state.ever_2400, state.peak, state.birth_year, period)
+    return standing_k_rule(
+        state.games_completed, state.ever_2400, state.peak, state.birth_year, period
+    )
 
 
-def _k_rule(
+def standing_k_rule(
     games_completed: int, ever_2400: bool, peak: int, birth_year: int | None, period: Period
 ) -> KRule:
-    """`k_rule`'s lines, on the fields of the standing they read."""
+    """`k_rule` (8.3.3) on the fields of a standing it reads, without making a
+    `RatingState`: for the K of each of a whole list's players who did not play, a
+    million on FIDE's list."""
     if ever_2400:
         return KRule.EVER_2400
     if is_junior(birth_year, period) and peak < JUNIOR_RATING_LIMIT:
@@ -194,15 +198,6 @@ def _k_rule(
 def development_coefficient(state: RatingState, period: Period) -> int:
     """K for all the player's games of `period` (8.3.3), before the 700 cap."""
     return k_rule(state, period).k
-
-
-def standing_development_coefficient(
-    games_completed: int, ever_2400: bool, peak: int, birth_year: int | None, period: Period
-) -> int:
-    """`development_coefficient` (8.3.3) from the fields of a standing that `k_rule` reads,
-    without making a `RatingState` (the rating it does not read): the K of each of a whole
-    list's players who did not play, a million on FIDE's list."""
-    return _k_rule(games_completed, ever_2400, peak, birth_year, period).k
 
 
 def k_reason(rule: KRule, k_applied: int, games: int, birth_year: int | None) -> str:

@@ -6,7 +6,7 @@ A million rows are too many for a row object each: the newest list's players com
 the driver as plain tuples (`ledger.storage.batches.driver_rows`), their standings in no
 order and the period's rows apart, and are sorted here into the list's order (rating, then
 name and ID, as `ledger.queries.lists.best_first` orders them). The previous list's
-positions, for movement, follow from the same rows (`_positions_then`).
+positions, for movement, follow from the same rows (`_movement`).
 """
 
 from __future__ import annotations
@@ -121,19 +121,21 @@ def _collector_paused() -> Iterator[None]:
     """A block that makes and holds a million rows: Python's cycle collector is paused, as
     they hold numbers and texts and no cycle, and it would walk them all again and again as
     more are made (a third of the time it takes to write a list)."""
-    paused = gc.isenabled()
+    enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        if paused:
+        if enabled:
             gc.enable()
 
 
 def _in_list_order(session: Session, pool: Pool) -> list[Values]:
     """The newest list's standings, best first: by rating, then name and ID. Sorted here on
     the plain rows, which costs less than the database's sort of them on either backend
-    (two stable sorts: by name and ID, then by rating, highest first)."""
+    (two stable sorts: by name and ID, then by rating, highest first). Names sort by code
+    point, as SQLite's binary collation and PostgreSQL's C collation sort them (and as
+    `ledger.queries.lists` merges an older list's rows)."""
     standings = [row for batch in driver_rows(session, newest_standings(pool)) for row in batch]
     standings.sort(key=itemgetter(NAME, ID))
     standings.sort(key=itemgetter(RATING), reverse=True)
@@ -151,12 +153,13 @@ def _movement(
 ) -> list[int | None]:
     """Each standing's positions gained since the list of `before` (None: not on it).
 
-    A player with no row in the period after it who was listed by then (`kept`) kept their
-    rating, so those players keep their order among themselves; each of the period's rows
-    with a rating before (`previous_rating`; None: new) takes its place among them by that
-    rating, then name and ID, at the place it would take among today's standings. So a
-    kept player's movement is the number of players placed ahead of them less the others
-    they passed (played or new), which changes only at those players' places."""
+    The players without a row in the period after `before` who were listed by then kept
+    their rating, so they keep their order among themselves; the `others` (who played, or
+    were listed since) are set apart. Each of the period's rows with a rating before
+    (`previous_rating`; None: new) stood where that rating, its name and ID fall among
+    today's standings (`ahead`: how many come before it). So a kept player's movement is
+    how many of those stood ahead of them less how many others are ahead of them now: it
+    changes only at those places, and is made a run at a time."""
     listed_by = str(before)
     unlisted = compress(range(len(ids)), map(listed_by.__lt__, first_list))
     others = sorted({*played, *unlisted})
@@ -204,7 +207,7 @@ def _ranked(
     """The cells of each standing in list order: equal ratings share a rank, movement is
     the positions gained since the list before (on the whole list, within it the same); a
     player without a row in `period` has no change and the K of their standing."""
-    flag, next_period = _Flags(period), period + 1
+    flags, next_period = _Flags(period), period + 1
     rank, last = 0, None
     for position, (standing, movement) in enumerate(zip(standings, moved, strict=True), start=1):
         (
@@ -227,9 +230,7 @@ def _ranked(
         row = figures.get(player_id)
         if row is None:
             change, games, k_applied = 0, 0, None
-            k = rules.standing_development_coefficient(
-                games_completed, ever_2400, peak, birth_year, next_period
-            )
+            k = rules.standing_k_rule(games_completed, ever_2400, peak, birth_year, next_period).k
         else:
             change, games, k, k_applied = row[3:]
         yield (
@@ -246,7 +247,7 @@ def _ranked(
             games,
             k,
             k_applied,
-            flag(sex, last_active),
+            flags[sex, last_active],
             rank,
             position,
             movement,
@@ -263,9 +264,6 @@ class _Flags(dict[tuple[Any, Any], str]):
     def __init__(self, period: Period) -> None:
         super().__init__()
         self.period = period
-
-    def __call__(self, sex: str | None, last_active: str | None) -> str:
-        return self[sex, last_active]
 
     def __missing__(self, key: tuple[Any, Any]) -> str:
         sex, last_active = key
