@@ -108,14 +108,17 @@ def _plain_lines(
     (at the places `texts`) needs an escape or a formula's guard (`plain_cells`); else
     None. A text with a comma or a quote is quoted as the csv module quotes it."""
     columns: list[Sequence[Any]] = list(zip(*rows, strict=True))
+    whole: set[int] = set()
     for place in texts:
         present = list(filter(None, columns[place]))
         if not plain_cells(present):
             return None
         if _QUOTED.search("".join(present)):
             columns[place] = [_quoted(cell) if cell else cell for cell in columns[place]]
+        if len(present) == len(rows):
+            whole.add(place)
     cells = [
-        column if place in texts and None not in column else known[place].of(column)
+        column if place in whole else known[place].of(column)
         for place, column in enumerate(columns)
     ]
     return "\n".join(map(",".join, zip(*cells, strict=True))) + "\n"

@@ -18,7 +18,7 @@ import gc
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from itertools import compress, repeat
+from itertools import repeat
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -110,10 +110,7 @@ def _moved_since(
     published (else None for every one)."""
     if not is_published(session, pool, period - 1):
         return [None] * len(standings)
-    columns = (ID, NAME, RATING, FIRST_LIST)
-    ids, names, ratings, first_list = (list(map(itemgetter(c), standings)) for c in columns)
-    played = list(compress(range(len(ids)), map(figures.__contains__, ids)))
-    return _movement(ids, names, ratings, first_list, figures, played, period - 1)
+    return _movement(standings, figures, period - 1)
 
 
 @contextmanager
@@ -143,13 +140,7 @@ def _in_list_order(session: Session, pool: Pool) -> list[Values]:
 
 
 def _movement(
-    ids: Sequence[int],
-    names: Sequence[str],
-    ratings: Sequence[int],
-    first_list: Sequence[str],
-    figures: dict[int, Values],
-    played: Sequence[int],
-    before: Period,
+    standings: Sequence[Values], figures: dict[int, Values], before: Period
 ) -> list[int | None]:
     """Each standing's positions gained since the list of `before` (None: not on it).
 
@@ -160,40 +151,49 @@ def _movement(
     today's standings (`ahead`: how many come before it). So a kept player's movement is
     how many of those stood ahead of them less how many others are ahead of them now: it
     changes only at those places, and is made a run at a time."""
-    listed_by = str(before)
-    unlisted = compress(range(len(ids)), map(listed_by.__lt__, first_list))
-    others = sorted({*played, *unlisted})
+    others = _others(standings, figures, before)
     rated_before = sorted(
         (-previous, name, player_id)
         for player_id, name, previous, *_ in figures.values()
         if previous is not None
     )
-    order = [-rating for rating in ratings]
-    ahead = [_place(order, names, ids, key) for key in rated_before]
+    order = [-standing[RATING] for standing in standings]
+    ahead = [_place(standings, order, key) for key in rated_before]
     changes = sorted([(place, 1) for place in ahead] + [(other + 1, -1) for other in others])
     moved: list[int | None] = []
     gained = 0
     for place, change in changes:
         moved.extend(repeat(gained, place - len(moved)))
         gained += change
-    moved.extend(repeat(gained, len(ids) - len(moved)))
+    moved.extend(repeat(gained, len(standings) - len(moved)))
     then = {
         key[2]: place - bisect_left(others, place) + index
         for index, (key, place) in enumerate(zip(rated_before, ahead, strict=True), start=1)
     }
     for other in others:
-        position = then.get(ids[other])
+        position = then.get(standings[other][ID])
         moved[other] = None if position is None else position - other - 1
     return moved
 
 
-def _place(order: Sequence[int], names: Sequence[str], ids: Sequence[int], key: Values) -> int:
+def _others(standings: Sequence[Values], figures: dict[int, Values], before: Period) -> list[int]:
+    """The places of the standings with a row in the period after `before` or first
+    listed after it (a period's text sorts as the period), in list order."""
+    listed_by = str(before)
+    return [
+        place
+        for place, standing in enumerate(standings)
+        if standing[ID] in figures or standing[FIRST_LIST] > listed_by
+    ]
+
+
+def _place(standings: Sequence[Values], order: Sequence[int], key: Values) -> int:
     """How many standings come before `key` (minus rating, name, ID) in list order: a
     search of the negated ratings (`order`), then of the names tied on the rating."""
     negated, name, player_id = key
     low, high = bisect_left(order, negated), bisect_right(order, negated)
-    place = bisect_left(names, name, low, high)
-    while place < high and names[place] == name and ids[place] < player_id:
+    place = bisect_left(standings, name, low, high, key=itemgetter(NAME))
+    while place < high and standings[place][NAME] == name and standings[place][ID] < player_id:
         place += 1
     return place
 
