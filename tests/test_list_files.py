@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import hypothesis.strategies as st
+from hypothesis import given
+
 from ledger import queries
 from ledger.core.domain import Period
 from ledger.queries import ListRequest, ListRow
+from ledger.queries.shape import csv_lines
 from ledger.storage.database import Ledger
 
 from builders import close, game, player, run
@@ -56,3 +60,19 @@ def test_an_export_and_an_older_list_are_the_lists_read_whole(
     assert exported.read_text(encoding="utf-8") == _read_whole(ledger)
     older = run("list", "--format", "csv", "--period", "2029-10", db=database_url)
     assert older.stdout == _read_whole(ledger, "2029-10")
+
+
+_TEXTS = st.one_of(
+    st.none(),
+    st.text(alphabet=st.sampled_from("ab ,\"=+-@\t\r\n\x1b\x85\u00e9\u2028'5.")),
+)
+
+
+@given(
+    st.lists(st.tuples(_TEXTS, st.one_of(st.none(), st.integers(-3000, 3000)), _TEXTS), max_size=30)
+)
+def test_text_cells_checked_a_chunk_at_once_are_written_as_cell_by_cell(
+    rows: list[tuple[str | None, int | None, str | None]],
+) -> None:
+    fields = ("name", "change", "title")
+    assert "".join(csv_lines(fields, rows, (0, 2))) == "".join(csv_lines(fields, rows))

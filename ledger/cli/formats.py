@@ -162,7 +162,7 @@ def export_list(
         request = queries.ListRequest(pool or Pool.STANDARD, the_period)
         if output_format is ExportFormat.CSV:
             shown.stage(f"Writing the {request.pool} list", None)
-            rows = queries.list_rows(session, request)
+            rows = queries.list_cells(session, request)
             with written(output, force=force) as out, contextlib.redirect_stdout(out):
                 render.list_csv(rows)
             return

@@ -80,7 +80,7 @@ def list_(
     )
     with reading(ctx, db) as session:
         if output is render.Format.CSV:  # a whole list is written as it is read
-            render.list_csv(queries.list_rows(session, request))
+            render.list_csv(queries.list_cells(session, request))
             return
         published = queries.published_list(session, request)
     render.rating_list(published, output)

@@ -5,6 +5,7 @@ spreadsheet would run as formulas."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 """C0 (with tab, newline and carriage return), DEL and C1: an escape sequence (`\\x1b[2J`,
@@ -13,6 +14,7 @@ _CONTROL_BUT_LINES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """What a spreadsheet reads as the start of a formula (OWASP, CSV injection)."""
 _NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
+_FORMULA_AFTER_COMMA = re.compile(f",[{re.escape(''.join(_FORMULA_START))}]")
 
 
 def control_character(text: str, *, tab: bool = False) -> str | None:
@@ -45,3 +47,12 @@ def spreadsheet_cell(text: str) -> str:
     if text.startswith(_FORMULA_START) and not _NUMBER.fullmatch(text):
         return "'" + text
     return text
+
+
+def plain_cells(texts: Iterable[str]) -> bool:
+    """True if no one of `texts` needs an escape (`escaped`) or a formula's guard
+    (`spreadsheet_cell`), checked on them joined (a million names are no million calls).
+    False where one might: a text holding `,` and then a formula's start reads as two, and
+    the caller checks each text."""
+    joined = "," + ",".join(texts)
+    return joined.isprintable() and _FORMULA_AFTER_COMMA.search(joined) is None

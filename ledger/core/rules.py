@@ -176,11 +176,22 @@ def k_rule(state: RatingState, period: Period) -> KRule:
     3. K 40 while fewer than 30 rated games are completed;
     4. K 20 otherwise.
     """
-    if state.ever_2400:
+    return standing_k_rule(
+        state.games_completed, state.ever_2400, state.peak, state.birth_year, period
+    )
+
+
+def standing_k_rule(
+    games_completed: int, ever_2400: bool, peak: int, birth_year: int | None, period: Period
+) -> KRule:
+    """`k_rule` (8.3.3) on the fields of a standing it reads, without making a
+    `RatingState`: for the K of each of a whole list's players who did not play, a
+    million on FIDE's list."""
+    if ever_2400:
         return KRule.EVER_2400
-    if is_junior(state.birth_year, period) and state.peak < JUNIOR_RATING_LIMIT:
+    if is_junior(birth_year, period) and peak < JUNIOR_RATING_LIMIT:
         return KRule.JUNIOR
-    if state.games_completed < ESTABLISHED_GAMES:
+    if games_completed < ESTABLISHED_GAMES:
         return KRule.FEWER_THAN_30_GAMES
     return KRule.ESTABLISHED
 

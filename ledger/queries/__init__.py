@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     )
     from ledger.queries.people import FIND_LIMIT, FoundPlayer, find_players, one_player
     from ledger.queries.pooling import FirstRating, PooledGame
-    from ledger.queries.published import ListRequest, list_rows, list_size, published_list
+    from ledger.queries.published import ListRequest, list_cells, list_size, published_list
     from ledger.queries.rating_counts import KeptCounts
     from ledger.queries.reports import (
         Band,
@@ -88,7 +88,7 @@ export_on_use(
         ),
         "people": ("FIND_LIMIT", "FoundPlayer", "find_players", "one_player"),
         "pooling": ("FirstRating", "PooledGame"),
-        "published": ("ListRequest", "list_rows", "list_size", "published_list"),
+        "published": ("ListRequest", "list_cells", "list_size", "published_list"),
         "rating_counts": ("KeptCounts",),
         "reports": (
             "Band",
@@ -156,8 +156,8 @@ __all__ = [
     "games_to_review",
     "last_change",
     "latest_lists",
+    "list_cells",
     "list_diff",
-    "list_rows",
     "list_size",
     "list_statistics",
     "log_records",

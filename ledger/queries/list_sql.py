@@ -70,6 +70,50 @@ def _newest_rows(pool: Pool, period: Period) -> AnySelect:
     )
 
 
+def newest_standings(pool: Pool) -> AnySelect:
+    """The players of the newest list in no order, as `newest_list` finds them: identity,
+    standing and the period first listed, without the period's figures (read apart, by
+    `period_rows`): a whole list read in bulk and ordered as it is read."""
+    return (
+        select(
+            *IDENTITY,
+            PlayerRating.federation,
+            PlayerRating.title,
+            PlayerRating.rating,
+            PlayerRating.games_completed,
+            PlayerRating.ever_2400,
+            PlayerRating.peak,
+            PlayerRating.peak_period,
+            PlayerRating.last_active,
+            PlayerRating.first_list,
+        )
+        .join(Player, Player.id == PlayerRating.player_id)
+        .where(
+            PlayerRating.pool == pool,
+            PlayerRating.rating.is_not(None),
+            PlayerRating.first_list.is_not(None),
+        )
+    )
+
+
+def period_rows(pool: Pool, period: Period) -> AnySelect:
+    """The list rows of `period`, each with the player's name: the period's figures, and
+    the rating on the list before (None: new to it), of listed and unlisted rows alike."""
+    return (
+        select(
+            ListEntry.player_id,
+            Player.name,
+            ListEntry.previous_rating,
+            ListEntry.change,
+            ListEntry.games,
+            ListEntry.k_next,
+            ListEntry.k_applied,
+        )
+        .join(Player, Player.id == ListEntry.player_id)
+        .where(ListEntry.pool == pool, ListEntry.period == period)
+    )
+
+
 NEWEST_COLUMNS = SimpleNamespace(
     id=Player.id,
     name=Player.name,

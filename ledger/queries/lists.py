@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +35,7 @@ from ledger.queries.list_sql import (
 )
 from ledger.queries.ranking import FEW_ROWS
 from ledger.queries.rating_counts import KeptCounts, RatingCounts, grouped
-from ledger.storage.batches import BATCH_SIZE, AnySelect, batched, records
+from ledger.storage.batches import AnySelect, batched, records
 from ledger.storage.database import one_of
 from ledger.storage.models import ListEntry, PlayerRating, RatingPeriod
 from ledger.storage.periods import newest_closed_period
@@ -370,70 +370,19 @@ def _older_rows(
     only: ListFilter,
     top: int | None,
     changed_within: Contenders,
-    columns: Sequence[str] = (),
 ) -> list[Any]:
     """An older list's rows: the best unchanged players, and the changed players who can
-    still reach the first `top` and the filter's band (`changed_within`); only the
-    `columns` named, if any (they must include those of the order: id, name, rating)."""
+    still reach the first `top` and the filter's band (`changed_within`)."""
     unchanged, _ = older_list(pool, period)
-    rows = records(session.execute(_narrowed(best_first(unchanged, only, period, top), columns)))
+    rows = records(session.execute(best_first(unchanged, only, period, top)))
     floor = rows[-1].rating if top is not None and len(rows) == top else None
     low = max(floor or only.min_rating or 0, only.min_rating or 0)
     contenders = changed_within(low, only.max_rating)
     for batch in batched(contenders):
         changed = best_first(list_in_force(pool, period, batch), only, period, top)
-        rows += records(session.execute(_narrowed(changed, columns)))
+        rows += records(session.execute(changed))
     rows.sort(key=lambda row: (-row.rating, row.name, row.id))
     return rows[:top]
-
-
-def _narrowed(statement: AnySelect, columns: Sequence[str]) -> AnySelect:
-    if not columns:
-        return statement
-    return statement.with_only_columns(*(statement.selected_columns[name] for name in columns))
-
-
-def whole_list(
-    session: Session, pool: Pool, period: Period | None = None, as_of: dt.date | None = None
-) -> Iterator[ListRow]:
-    """Every row of a published list, unfiltered, best first: `rating_list`'s rows. The
-    newest list's are ranked as they are read, so that a million rows are written without
-    being held; what that takes first is the previous list's order, for movement, read in
-    the three columns that make it. An older list's rows are read whole (`_older_rows`
-    orders them). The request is checked at once, before a row is asked for."""
-    period, is_newest = published_period(session, pool, period, as_of)
-    if not is_newest:
-        return iter(rating_list(session, pool, period).rows)
-    return _ranked_as_read(session, pool, period)
-
-
-def _positions_before(session: Session, pool: Pool, period: Period) -> dict[int, int]:
-    """Each player's position on the list before the newest one (`period`'s), if one was
-    published, as `ledger.queries.ranking` finds them."""
-    if not is_published(session, pool, period - 1):
-        return {}
-    before = PublishedList(session, pool, period - 1)
-    order = ("id", "name", "rating")
-    rows = _older_rows(session, pool, period - 1, EVERYONE, None, before._changed_within, order)
-    return {row.id: position for position, row in enumerate(rows, start=1)}
-
-
-def _ranked_as_read(session: Session, pool: Pool, period: Period) -> Iterator[ListRow]:
-    """The newest list's rows as they come, best first, with their places: unfiltered, the
-    places within the list are those on the whole list (`ranking.places`). Nothing is read
-    until the first row is asked for, and the rows' cursor closes if the reader stops."""
-    before = _positions_before(session, pool, period)
-    statement = best_first(newest_list(pool, period), EVERYONE, period, None)
-    rank, rating = 0, None
-    with session.connection().execute(statement.execution_options(yield_per=BATCH_SIZE)) as rows:
-        for position, row in enumerate(rows, start=1):
-            if row.rating != rating:
-                rank, rating = position, row.rating
-            listed = ranking.previous_rating(row, period) is not None
-            then = before.get(row.id) if listed else None
-            moved = None if then is None else then - position
-            places = ranking.Places(rank, position, rank, position, moved, moved)
-            yield _list_row(period, row, places)
 
 
 def _ratings_then(session: Session, pool: Pool, period: Period) -> dict[int, int]:

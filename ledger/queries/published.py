@@ -18,17 +18,16 @@ from ledger.queries.filters import ListFilter
 from ledger.queries.list_sql import newest_list_size
 from ledger.queries.lists import (
     ORIGINAL,
-    ListRow,
     PublishedList,
     RatingList,
     list_statement,
     published_period,
     rating_list,
-    whole_list,
 )
 from ledger.queries.live import live_list
 from ledger.queries.rating_counts import KeptCounts
 from ledger.queries.versions import version, version_list
+from ledger.queries.whole_list import Cells, cells, whole_list_cells
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,13 +82,13 @@ def published_list(
     return version_list(session, pool, shown, top, only, skip)
 
 
-def list_rows(session: Session, request: ListRequest) -> Iterator[ListRow]:
-    """The rows of the list asked for, best first, for a file (`--format csv`): a whole
-    list row by row as it is read (`lists.whole_list`), any other (filtered, cut, an
+def list_cells(session: Session, request: ListRequest) -> Iterator[Cells]:
+    """The rows of the list asked for, best first, as a file's cells (`--format csv`): a
+    whole list read in bulk (`ledger.queries.whole_list`), any other (filtered, cut, an
     earlier version, the live list) as `published_list` reads it."""
     if request == ListRequest(request.pool, request.period, request.as_of):
-        return whole_list(session, request.pool, request.period, request.as_of)
-    return iter(published_list(session, request).rows)
+        return whole_list_cells(session, request.pool, request.period, request.as_of)
+    return map(cells, published_list(session, request).rows)
 
 
 def list_size(session: Session, request: ListRequest, kept: KeptCounts | None = None) -> int:

@@ -12,12 +12,13 @@ import io
 import itertools
 import json
 import operator
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from decimal import Decimal
 from typing import Any
 
 from ledger.core.domain import Period, Pool
-from ledger.core.printable import escaped, spreadsheet_cell
+from ledger.core.printable import escaped, plain_cells, spreadsheet_cell
 
 
 def plain(value: Any) -> Any:
@@ -78,41 +79,100 @@ def to_csv(rows: Sequence[dict[str, object]], fields: Sequence[str]) -> str:
     return "".join(csv_lines(fields, ([row.get(name, "") for name in fields] for row in rows)))
 
 
-def csv_lines(fields: Sequence[str], rows: Iterable[Iterable[object]]) -> Iterator[str]:
+def csv_lines(
+    fields: Sequence[str], rows: Iterable[Sequence[object]], texts: Sequence[int] | None = None
+) -> Iterator[str]:
     """Rows of cells as CSV text, one header line of `fields` first, a few thousand lines at
     a time as the rows come: every CSV the ledger writes, to a terminal, a file or the web.
 
     A text cell a spreadsheet would run as a formula starts with `'`
     (`ledger.core.printable.spreadsheet_cell`), and a control character stored before the
     ledger refused them is written as its escape. Other cells (numbers, periods, None) are
-    written as the csv module writes them: their text, which no formula starts.
+    written as the csv module writes them: their text, which no formula starts. Where the
+    places of the only cells that may hold text are known (`texts`; the others hold numbers
+    or None), lines whose texts need neither are joined without the csv module
+    (`_plain_lines`), a few thousand checked at once.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(fields)
+    yield out.getvalue()
+    known = [_ColumnTexts() for _ in fields]
     chunks = iter(rows)
     while chunk := list(itertools.islice(chunks, _LINES_AT_A_TIME)):
-        writer.writerows(
-            [spreadsheet_cell(escaped(cell)) if isinstance(cell, str) else cell for cell in row]
-            for row in chunk
-        )
-        yield out.getvalue()
-        out.seek(0)
-        out.truncate()
-    yield out.getvalue()
+        lines = None if texts is None else _plain_lines(chunk, texts, known)
+        if lines is None:
+            out.seek(0)
+            out.truncate()
+            writer.writerows([[_cell(cell) for cell in row] for row in chunk])
+            lines = out.getvalue()
+        yield lines
 
 
 _LINES_AT_A_TIME = 2_000
 
 
-def flat_records_csv(records: Iterable[Any], kind: type[Any]) -> Iterator[str]:
-    """Records of one dataclass whose fields a cell holds (text, numbers, periods, None: no
-    lists or records) as `records_csv` writes them, line by line as the records come, without
-    making each a plain dict first."""
-    fields = [field.name for field in dataclasses.fields(kind)]
-    values = operator.attrgetter(*fields)  # a tuple of two fields or more, else the value
-    rows = map(values, records) if len(fields) > 1 else ((values(each),) for each in records)
-    return csv_lines(fields, rows)
+def _plain_lines(
+    rows: list[Sequence[object]], texts: Sequence[int], known: Sequence[_ColumnTexts]
+) -> str | None:
+    """`rows` as the csv module writes them, joined a column at a time, if no text cell
+    (at the places `texts`) needs an escape or a formula's guard (`plain_cells`); else
+    None. A text with a comma or a quote is quoted as the csv module quotes it."""
+    columns: list[Sequence[Any]] = list(zip(*rows, strict=True))
+    whole: set[int] = set()
+    for place in texts:
+        present = list(filter(None, columns[place]))
+        if not plain_cells(present):
+            return None
+        if _QUOTED.search("".join(present)):
+            columns[place] = [_quoted(cell) if cell else cell for cell in columns[place]]
+        if len(present) == len(rows):
+            whole.add(place)
+    cells = [
+        column if place in whole else known[place].of(column)
+        for place, column in enumerate(columns)
+    ]
+    return "\n".join(map(",".join, zip(*cells, strict=True))) + "\n"
+
+
+_QUOTED = re.compile('[,"]')
+"""What makes the csv module quote a printable text (with the default dialect)."""
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"' if _QUOTED.search(text) else text
+
+
+class _ColumnTexts(dict[object, str]):
+    """The texts of a CSV column's cells as the csv module writes them (None as nothing).
+    Where the column repeats few values (a list's ranks, ratings, K, movement) each value's
+    text is made once; past `_FEW` values (IDs, positions), each cell's as it comes."""
+
+    many = False
+
+    def of(self, column: Sequence[Any]) -> Iterable[str]:
+        if self.many:
+            return map(_text if None in column else str, column)
+        texts = list(map(self.__getitem__, column))
+        if len(self) > _FEW:
+            self.many = True
+            self.clear()
+        return texts
+
+    def __missing__(self, value: object) -> str:
+        self[value] = text = _text(value)
+        return text
+
+
+_FEW = 20_000
+
+
+def _text(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+def _cell(cell: object) -> object:
+    return spreadsheet_cell(escaped(cell)) if isinstance(cell, str) else cell
 
 
 def records_csv(records: Sequence[Any], kind: type[Any]) -> str:

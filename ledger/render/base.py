@@ -16,7 +16,7 @@ import rich.table
 
 from ledger.core.domain import Period
 from ledger.core.printable import escaped
-from ledger.queries.shape import flat_records_csv, plain, to_csv, to_json
+from ledger.queries.shape import csv_lines, plain, to_csv, to_json
 
 
 class Format(StrEnum):
@@ -52,10 +52,12 @@ def print_records(
     return True
 
 
-def stream_records_csv(records: Iterable[Any], kind: type[Any]) -> None:
-    """Records of one dataclass whose fields a cell holds as CSV, as `print_records` prints
-    them, written as they come (`ledger.queries.shape.flat_records_csv`)."""
-    for lines in flat_records_csv(records, kind):
+def stream_csv(
+    fields: Sequence[str], rows: Iterable[Sequence[object]], texts: Sequence[int] | None = None
+) -> None:
+    """Rows of cells as CSV with one header line of `fields`, as `print_csv` prints them,
+    written as they come (`ledger.queries.shape.csv_lines`, which says what `texts` are)."""
+    for lines in csv_lines(fields, rows, texts):
         sys.stdout.write(lines)
 
 

@@ -9,13 +9,14 @@ from rich import box
 
 from ledger.core.progress import NO_PROGRESS, Progress, counted
 from ledger.queries import ListRow, RatingList
+from ledger.queries.whole_list import CELL_NAMES, TEXT_CELLS, Cells
 from ledger.render.base import (
     Console,
     Format,
     Table,
     list_text,
     print_records,
-    stream_records_csv,
+    stream_csv,
 )
 from ledger.render.fitting import Column, fitted
 
@@ -35,9 +36,9 @@ def rating_list(published: RatingList, output: Format, progress: Progress = NO_P
         console.print(_list_table(console, published))
 
 
-def list_csv(rows: Iterable[ListRow]) -> None:
-    """A list's rows as CSV, as `rating_list` prints them, each written as it is read."""
-    stream_records_csv(rows, ListRow)
+def list_csv(rows: Iterable[Cells]) -> None:
+    """A list's rows as CSV, as `rating_list` prints them, written as they are read."""
+    stream_csv(CELL_NAMES, rows, TEXT_CELLS)
 
 
 def _list_table(console: Console, published: RatingList) -> Table:

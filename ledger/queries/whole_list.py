@@ -1,0 +1,271 @@
+"""A whole published list for a file (`list --format csv`, `export-list`): the newest list
+read in bulk and ranked as it is read, an older one as `ledger.queries.lists.rating_list`
+reads it.
+
+A million rows are too many for a row object each: the newest list's players come through
+the driver as plain tuples (`ledger.storage.batches.driver_rows`), their standings in no
+order and the period's rows apart, and are sorted here into the list's order (rating, then
+name and ID, as `ledger.queries.lists.best_first` orders them). The previous list's
+positions, for movement, follow from the same rows (`_movement`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import functools
+import gc
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from itertools import repeat
+from operator import attrgetter, itemgetter
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ledger.core import rules
+from ledger.core.domain import Period, Pool
+from ledger.queries.list_sql import newest_standings, period_rows
+from ledger.queries.lists import ListRow, is_published, published_period, rating_list
+from ledger.storage.batches import Values, driver_rows
+
+Cells = tuple[Any, ...]
+"""A list row as a file's cells: the values of `ListRow`'s fields in order, the peak's
+period as its `YYYY-MM` text."""
+
+CELL_NAMES = tuple(field.name for field in dataclasses.fields(ListRow))
+TEXT_CELLS = tuple(
+    CELL_NAMES.index(name) for name in ("name", "federation", "sex", "title", "flag", "peak_period")
+)
+"""The places of the cells that hold text (the others hold numbers or None)."""
+
+ID, NAME, RATING, FIRST_LIST = 0, 1, 6, 12
+"""Places in a row of `newest_standings`."""
+
+
+def whole_list(
+    session: Session, pool: Pool, period: Period | None = None, as_of: dt.date | None = None
+) -> Iterator[ListRow]:
+    """Every row of a published list, unfiltered, best first: `rating_list`'s rows, the
+    newest list's read as `whole_list_cells` reads them."""
+    period, is_newest = published_period(session, pool, period, as_of)
+    if not is_newest:
+        return iter(rating_list(session, pool, period).rows)
+    return map(_list_row, _newest_cells(session, pool, period))
+
+
+def whole_list_cells(
+    session: Session, pool: Pool, period: Period | None = None, as_of: dt.date | None = None
+) -> Iterator[Cells]:
+    """Every row of a published list as cells, unfiltered, best first: the newest list's
+    read in bulk, nothing until the first row is asked for. The request is checked at
+    once."""
+    period, is_newest = published_period(session, pool, period, as_of)
+    if not is_newest:
+        return map(cells, rating_list(session, pool, period).rows)
+    return _newest_cells(session, pool, period)
+
+
+def cells(row: ListRow) -> Cells:
+    *values, peak_period = _values(row)
+    return (*values, None if peak_period is None else str(peak_period))
+
+
+_values = attrgetter(*CELL_NAMES)
+
+
+def _list_row(cells: Cells) -> ListRow:
+    values = list(cells)
+    values[-1] = _period(values[-1])
+    return ListRow(*values)
+
+
+@functools.cache
+def _period(text: str | None) -> Period | None:
+    """A period read as its text; a list of a million rows holds a few of them."""
+    return None if text is None else Period.parse(text)
+
+
+def _newest_cells(session: Session, pool: Pool, period: Period) -> Iterator[Cells]:
+    """The newest list (`period`'s) as cells: the standings in list order, each with the
+    period's figures if the player has a row in it, and the movement since the previous
+    list, if one was published."""
+    with _collector_paused():
+        standings = _in_list_order(session, pool)
+        rows = driver_rows(session, period_rows(pool, period))
+        figures = {row[ID]: row for batch in rows for row in batch}
+        moved = _moved_since(session, pool, period, standings, figures)
+        yield from _ranked(standings, figures, moved, period)
+
+
+def _moved_since(
+    session: Session,
+    pool: Pool,
+    period: Period,
+    standings: Sequence[Values],
+    figures: dict[int, Values],
+) -> Sequence[int | None]:
+    """Each standing's movement since the previous list (`_movement`), if one was
+    published (else None for every one)."""
+    if not is_published(session, pool, period - 1):
+        return [None] * len(standings)
+    return _movement(standings, figures, period - 1)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """A block that makes and holds a million rows: Python's cycle collector is paused, as
+    they hold numbers and texts and no cycle, and it would walk them all again and again as
+    more are made (a third of the time it takes to write a list)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _in_list_order(session: Session, pool: Pool) -> list[Values]:
+    """The newest list's standings, best first: by rating, then name and ID. Sorted here on
+    the plain rows, which costs less than the database's sort of them on either backend
+    (two stable sorts: by name and ID, then by rating, highest first). Names sort by code
+    point, as SQLite's binary collation and PostgreSQL's C collation sort them (and as
+    `ledger.queries.lists` merges an older list's rows)."""
+    standings = [row for batch in driver_rows(session, newest_standings(pool)) for row in batch]
+    standings.sort(key=itemgetter(NAME, ID))
+    standings.sort(key=itemgetter(RATING), reverse=True)
+    return standings
+
+
+def _movement(
+    standings: Sequence[Values], figures: dict[int, Values], before: Period
+) -> list[int | None]:
+    """Each standing's positions gained since the list of `before` (None: not on it).
+
+    The players without a row in the period after `before` who were listed by then kept
+    their rating, so they keep their order among themselves; the `others` (who played, or
+    were listed since) are set apart. Each of the period's rows with a rating before
+    (`previous_rating`; None: new) stood where that rating, its name and ID fall among
+    today's standings (`ahead`: how many come before it). So a kept player's movement is
+    how many of those stood ahead of them less how many others are ahead of them now: it
+    changes only at those places, and is made a run at a time."""
+    others = _others(standings, figures, before)
+    rated_before = sorted(
+        (-previous, name, player_id)
+        for player_id, name, previous, *_ in figures.values()
+        if previous is not None
+    )
+    order = [-standing[RATING] for standing in standings]
+    ahead = [_place(standings, order, key) for key in rated_before]
+    changes = sorted([(place, 1) for place in ahead] + [(other + 1, -1) for other in others])
+    moved: list[int | None] = []
+    gained = 0
+    for place, change in changes:
+        moved.extend(repeat(gained, place - len(moved)))
+        gained += change
+    moved.extend(repeat(gained, len(standings) - len(moved)))
+    then = {
+        key[2]: place - bisect_left(others, place) + index
+        for index, (key, place) in enumerate(zip(rated_before, ahead, strict=True), start=1)
+    }
+    for other in others:
+        position = then.get(standings[other][ID])
+        moved[other] = None if position is None else position - other - 1
+    return moved
+
+
+def _others(standings: Sequence[Values], figures: dict[int, Values], before: Period) -> list[int]:
+    """The places of the standings with a row in the period after `before` or first
+    listed after it (a period's text sorts as the period), in list order."""
+    listed_by = str(before)
+    return [
+        place
+        for place, standing in enumerate(standings)
+        if standing[ID] in figures or standing[FIRST_LIST] > listed_by
+    ]
+
+
+def _place(standings: Sequence[Values], order: Sequence[int], key: Values) -> int:
+    """How many standings come before `key` (minus rating, name, ID) in list order: a
+    search of the negated ratings (`order`), then of the names tied on the rating."""
+    negated, name, player_id = key
+    low, high = bisect_left(order, negated), bisect_right(order, negated)
+    place = bisect_left(standings, name, low, high, key=itemgetter(NAME))
+    while place < high and standings[place][NAME] == name and standings[place][ID] < player_id:
+        place += 1
+    return place
+
+
+def _ranked(
+    standings: Sequence[Values],
+    figures: dict[int, Values],
+    moved: Sequence[int | None],
+    period: Period,
+) -> Iterator[Cells]:
+    """The cells of each standing in list order: equal ratings share a rank, movement is
+    the positions gained since the list before (on the whole list, within it the same); a
+    player without a row in `period` has no change and the K of their standing."""
+    flags, next_period = _Flags(period), period + 1
+    rank, last = 0, None
+    for position, (standing, movement) in enumerate(zip(standings, moved, strict=True), start=1):
+        (
+            player_id,
+            name,
+            sex,
+            birth_year,
+            federation,
+            title,
+            rating,
+            games_completed,
+            ever_2400,
+            peak,
+            peak_period,
+            last_active,
+            _,
+        ) = standing
+        if rating != last:
+            rank, last = position, rating
+        row = figures.get(player_id)
+        if row is None:
+            change, games, k_applied = 0, 0, None
+            k = rules.standing_k_rule(games_completed, ever_2400, peak, birth_year, next_period).k
+        else:
+            change, games, k, k_applied = row[3:]
+        yield (
+            rank,
+            position,
+            player_id,
+            name,
+            federation,
+            sex,
+            title,
+            birth_year,
+            rating,
+            change,
+            games,
+            k,
+            k_applied,
+            flags[sex, last_active],
+            rank,
+            position,
+            movement,
+            movement,
+            peak,
+            peak_period,
+        )
+
+
+class _Flags(dict[tuple[Any, Any], str]):
+    """The list flag (`rules.list_flag`) of each sex and last active period met, found once:
+    a list of a million rows has a few of each."""
+
+    def __init__(self, period: Period) -> None:
+        super().__init__()
+        self.period = period
+
+    def __missing__(self, key: tuple[Any, Any]) -> str:
+        sex, last_active = key
+        self[key] = flag = rules.list_flag(sex == "F", _period(last_active), self.period)
+        return flag
