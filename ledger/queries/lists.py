@@ -541,7 +541,7 @@ def period_figures(row: Any, period: Period) -> tuple[int | None, int, int, int 
     figures if the player has a row in it, else no change and K from their standing."""
     if row.period == period:
         return row.change, row.games, row.k_next, row.k_applied
-    state = rules.RatingState(
-        row.rating, row.games_completed, row.ever_2400, row.peak, row.birth_year
+    rule = rules.standing_k_rule(
+        row.games_completed, row.ever_2400, row.peak, row.birth_year, period + 1
     )
-    return 0, 0, rules.development_coefficient(state, period + 1), None
+    return 0, 0, rule.k, None

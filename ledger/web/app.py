@@ -3,6 +3,7 @@ boundary, and the headers every answer carries (caching, Content-Security-Policy
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Awaitable, Callable
 from importlib.resources import files
 from typing import Any
@@ -93,8 +94,13 @@ def _described_with_errors(app: FastAPI) -> Callable[[], dict[str, Any]]:
 
 def app_from_environment() -> FastAPI:
     """The app over `$LEDGER_DATABASE_URL`: what `ledger serve` gives uvicorn to import in
-    each worker."""
-    return create_app(resolve_url())
+    each worker. What the worker holds once the app is made (its modules, classes, the app)
+    lives as long as the worker, so it is frozen out of the garbage collector's full
+    collections, which walked it all: one took 40-55 ms during the answers to 100 requests
+    for the API's 500-row page of the 1M ledger, and none came with it frozen."""
+    app = create_app(resolve_url())
+    gc.freeze()
+    return app
 
 
 Next = Callable[[Request], Awaitable[Response]]
