@@ -2,7 +2,7 @@
 routes, parsed with the parameter's name in the error as the CLI names its option.
 
 The dependencies are `async def` though none waits on anything: FastAPI runs a plain `def`
-one in its thread pool, and each such hop cost a request about as much as a short query.
+one in its thread pool, a thread hop for each (two for the session's, its start and end).
 """
 
 from __future__ import annotations
