@@ -10,6 +10,7 @@ import json
 import re
 import socket
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -637,7 +638,9 @@ def test_the_socket_several_workers_share_answers_without_waiting_on_nagle() -> 
         writer.close()
         server.close()
 
-    asyncio.run(asyncio.wait_for(accept_one(), timeout=30))
+    # A thread of its own: the browser tests' Playwright keeps an event loop in this one.
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        thread.submit(asyncio.run, asyncio.wait_for(accept_one(), timeout=30)).result()
     assert listening.proto == socket.IPPROTO_TCP
     assert accepted == [1]
 
