@@ -22,6 +22,17 @@ from ledger.storage.models import ListEntry, PeriodType, Player, PlayerRating
 
 IDENTITY = (Player.id, Player.name, Player.sex, Player.birth_year)
 """Who a list row is: the name is today's (a list shows a player under their name now)."""
+STANDING = (
+    PlayerRating.federation,
+    PlayerRating.title,
+    PlayerRating.rating,
+    PlayerRating.games_completed,
+    PlayerRating.ever_2400,
+    PlayerRating.peak,
+    PlayerRating.peak_period,
+    PlayerRating.last_active,
+)
+"""A player's standing on the newest list, as its rows show it."""
 PERIOD_FIGURES = (
     ListEntry.period,
     ListEntry.previous_rating,
@@ -49,14 +60,7 @@ def _newest_rows(pool: Pool, period: Period) -> AnySelect:
     return (
         select(
             *IDENTITY,
-            PlayerRating.federation,
-            PlayerRating.title,
-            PlayerRating.rating,
-            PlayerRating.games_completed,
-            PlayerRating.ever_2400,
-            PlayerRating.peak,
-            PlayerRating.peak_period,
-            PlayerRating.last_active,
+            *STANDING,
             *PERIOD_FIGURES,
         )
         .join(Player, Player.id == PlayerRating.player_id)
@@ -77,14 +81,7 @@ def newest_standings(pool: Pool) -> AnySelect:
     return (
         select(
             *IDENTITY,
-            PlayerRating.federation,
-            PlayerRating.title,
-            PlayerRating.rating,
-            PlayerRating.games_completed,
-            PlayerRating.ever_2400,
-            PlayerRating.peak,
-            PlayerRating.peak_period,
-            PlayerRating.last_active,
+            *STANDING,
             PlayerRating.first_list,
         )
         .join(Player, Player.id == PlayerRating.player_id)
