@@ -35,7 +35,7 @@ from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.records import NewGame, NewPlayer, StartingRating
 from ledger.queries import cards, explanations
 from ledger.queries import lists as queries
-from ledger.queries.whole_list import whole_list as rows_as_read
+from ledger.queries.whole_list import whole_list_cells
 from ledger.services.closing import close_period
 from ledger.services.games import add_games
 from ledger.services.players import add_players
@@ -190,7 +190,7 @@ def run(
 
     def whole_list_streamed() -> None:
         with ledger.reading() as session:
-            for _ in rows_as_read(session, Pool.STANDARD):
+            for _ in whole_list_cells(session, Pool.STANDARD):
                 pass
 
     timed("list, all rows as read (query)", whole_list_streamed)

@@ -44,17 +44,6 @@ ID, NAME, RATING, FIRST_LIST = 0, 1, 6, 12
 """Places in a row of `newest_standings`."""
 
 
-def whole_list(
-    session: Session, pool: Pool, period: Period | None = None, as_of: dt.date | None = None
-) -> Iterator[ListRow]:
-    """Every row of a published list, unfiltered, best first: `rating_list`'s rows, the
-    newest list's read as `whole_list_cells` reads them."""
-    period, is_newest = published_period(session, pool, period, as_of)
-    if not is_newest:
-        return iter(rating_list(session, pool, period).rows)
-    return map(_list_row, _newest_cells(session, pool, period))
-
-
 def whole_list_cells(
     session: Session, pool: Pool, period: Period | None = None, as_of: dt.date | None = None
 ) -> Iterator[Cells]:
@@ -73,12 +62,6 @@ def cells(row: ListRow) -> Cells:
 
 
 _values = attrgetter(*CELL_NAMES)
-
-
-def _list_row(cells: Cells) -> ListRow:
-    values = list(cells)
-    values[-1] = _period(values[-1])
-    return ListRow(*values)
 
 
 @functools.cache
