@@ -171,6 +171,8 @@ def test_json_output_is_the_read_sides_one_shape(
     rows = answer.rows if command[0] == "list" else answer
     assert printed.stdout == queries.to_json(queries.plain(rows)) + "\n"
     assert json.loads(printed.stdout)
+    for indented in (True, False):
+        assert queries.to_json(rows, indented) == queries.to_json(queries.plain(rows), indented)
 
 
 def test_every_change_a_service_makes_is_logged_in_its_transaction(

@@ -157,7 +157,7 @@ def _fide_row(
             ratings[pool] = PoolRating(None, 0, None)
             continue
         standing = _Standing(row.birth_year, *values)
-        _, games, k, _ = queries.period_figures(standing, period)
+        _, games, k, _ = queries.period_figures(standing, period, period + 1)
         ratings[pool] = PoolRating(standing.rating, games, k)
         flags.append(rules.list_flag(row.sex == "F", standing.last_active, period))
         shown.append((standing.federation, standing.title))

@@ -340,9 +340,17 @@ def previous_list(
     session: Session, pool: Pool, period: Period, few: bool, kept: KeptCounts | None = None
 ) -> PublishedList | None:
     """The list before `period`'s, if one was published, counting from here on."""
-    if not is_published(session, pool, period - 1):
+    earlier = period - 1
+    published = (
+        is_published(session, pool, earlier)
+        if kept is None
+        else kept.get(
+            session, ("published", pool, earlier), lambda: is_published(session, pool, earlier)
+        )
+    )
+    if not published:
         return None
-    before = PublishedList(session, pool, period - 1, kept)
+    before = PublishedList(session, pool, earlier, kept)
     before.count(few)
     return before
 
@@ -417,7 +425,7 @@ def published_period(
     if newest is None:
         raise NotFound(f"no {pool} list has been published yet.", Hint.CLOSE_A_PERIOD, pool=pool)
     period = _in_force(session, pool, as_of) if as_of else period or newest
-    if not is_published(session, pool, period):
+    if period != newest and not is_published(session, pool, period):
         raise NotFound(f"no {pool} list was published for period {period}; the newest is {newest}.")
     return period, period == newest
 
@@ -513,20 +521,27 @@ def is_published(session: Session, pool: Pool, period: Period) -> bool:
 
 
 def ranked(period: Period, rows: Sequence[Any], places: Sequence[ranking.Places]) -> list[ListRow]:
-    return [_list_row(period, row, place) for row, place in zip(rows, places, strict=True)]
+    following = period + 1
+    return [
+        _list_row(period, following, row, place) for row, place in zip(rows, places, strict=True)
+    ]
 
 
-def _list_row(period: Period, row: Any, place: ranking.Places) -> ListRow:
-    """A row from the player's newest standing; figures of the period only if they played."""
-    identity = (row.id, row.name, row.federation, row.sex, row.title, row.birth_year)
-    flag = rules.list_flag(row.sex == "F", row.last_active, period)
+def _list_row(period: Period, following: Period, row: Any, place: ranking.Places) -> ListRow:
+    """A row from the player's newest standing; figures of the period only if they played
+    (`period_figures`; `following` is the period after it)."""
     return ListRow(
         place.rank,
         place.position,
-        *identity,
+        row.id,
+        row.name,
+        row.federation,
+        row.sex,
+        row.title,
+        row.birth_year,
         row.rating,
-        *period_figures(row, period),
-        flag,
+        *period_figures(row, period, following),
+        rules.list_flag(row.sex == "F", row.last_active, period),
         place.world_rank,
         place.world_position,
         place.movement,
@@ -536,12 +551,15 @@ def _list_row(period: Period, row: Any, place: ranking.Places) -> ListRow:
     )
 
 
-def period_figures(row: Any, period: Period) -> tuple[int | None, int, int, int | None]:
-    """A list row's change, games, K for the next period and K applied: the period's own
-    figures if the player has a row in it, else no change and K from their standing."""
+def period_figures(
+    row: Any, period: Period, following: Period
+) -> tuple[int | None, int, int, int | None]:
+    """A list row's change, games, K for the next period (`following`) and K applied: the
+    period's own figures if the player has a row in it, else no change and K from their
+    standing. (A list's rows each ask; the caller adds the month once.)"""
     if row.period == period:
         return row.change, row.games, row.k_next, row.k_applied
     rule = rules.standing_k_rule(
-        row.games_completed, row.ever_2400, row.peak, row.birth_year, period + 1
+        row.games_completed, row.ever_2400, row.peak, row.birth_year, following
     )
     return 0, 0, rule.k, None

@@ -20,6 +20,7 @@ from ledger.queries.lists import (
     ORIGINAL,
     PublishedList,
     RatingList,
+    Version,
     list_statement,
     published_period,
     rating_list,
@@ -73,13 +74,24 @@ def published_list(
         return live_list(session, pool, top, only, skip)
     if request.version is None:
         published = rating_list(session, pool, request.period, top, only, request.as_of, skip, kept)
-        shown = version(session, pool, published.period, None)
+        shown = _current_version(session, pool, published.period, kept)
         return replace(published, version=shown if shown.number > ORIGINAL else None)
     period = request.period or published_period(session, pool)[0]
     shown = version(session, pool, period, request.version)
     if shown.current:
         return published_list(session, replace(request, period=period, version=None), kept)
     return version_list(session, pool, shown, top, only, skip)
+
+
+def _current_version(
+    session: Session, pool: Pool, period: Period, kept: KeptCounts | None
+) -> Version:
+    """The period's current version, kept while the ledger does not change (if `kept`)."""
+    if kept is None:
+        return version(session, pool, period, None)
+    return kept.get(
+        session, ("version", pool, period), lambda: version(session, pool, period, None)
+    )
 
 
 def list_cells(session: Session, request: ListRequest) -> Iterator[Cells]:

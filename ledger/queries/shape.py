@@ -10,12 +10,13 @@ import datetime as dt
 import functools
 import io
 import itertools
-import json
 import operator
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from decimal import Decimal
 from typing import Any
+
+import orjson
 
 from ledger.core.domain import Period, Pool
 from ledger.core.printable import escaped, plain_cells, spreadsheet_cell
@@ -57,8 +58,15 @@ def _fields_of(kind: type[Any]) -> tuple[tuple[str, ...], Callable[[Any], tuple[
 
 
 def _json_value(value: object) -> object:
-    """JSON for the ledger's values: exact hundredths as numbers, dates and periods as text,
-    times in ISO 8601 with their zone (the ledger stores UTC: a time without one is UTC)."""
+    """JSON for what the encoder does not write itself, as `plain` makes it: periods as
+    text, a query's dataclass as the dict of its fields (written in turn), exact hundredths
+    as numbers, times in ISO 8601 with their zone (the ledger stores UTC: a time without
+    one is UTC)."""
+    if isinstance(value, Period):
+        return str(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names, values = _fields_of(type(value))
+        return dict(zip(names, values(value), strict=True))
     if isinstance(value, Decimal):
         return float(value)
     if isinstance(value, dt.datetime):
@@ -68,10 +76,18 @@ def _json_value(value: object) -> object:
     raise TypeError(f"cannot write {type(value).__name__} as JSON")
 
 
-def to_json(data: object, indent: int | None = 2) -> str:
-    """Plain data (see `plain`) as JSON text, indented (None: on one line, which the web
-    writes faster), with non-ASCII names as they are."""
-    return json.dumps(data, ensure_ascii=False, indent=indent, default=_json_value)
+_JSON_OPTIONS = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+"""Dataclasses, dates and times go to `_json_value`: a Period is a dataclass written as
+text, and orjson would write a time without its zone."""
+
+
+def to_json(data: object, indented: bool = True) -> str:
+    """A query's result as JSON text, the same as of its `plain` data: indented by two
+    spaces (or on one line, as the web serves it), with non-ASCII names as they are.
+    orjson writes it: the standard library's encoder took longer than reading the rows of
+    a page of 500 list rows, and writes an indented million-row list in Python."""
+    option = _JSON_OPTIONS | (orjson.OPT_INDENT_2 if indented else 0)
+    return orjson.dumps(data, default=_json_value, option=option).decode()
 
 
 def to_csv(rows: Sequence[dict[str, object]], fields: Sequence[str]) -> str:

@@ -49,22 +49,22 @@ class ListFormat(StrEnum):
 
 
 def json_answer(data: object) -> Response:
-    return Response(to_json(data, indent=None), media_type="application/json")
+    return Response(to_json(data, indented=False), media_type="application/json")
 
 
 def list_document(shown: views.ListPage) -> dict[str, object]:
     """A page of a list: what the list is, the paging, and its rows as `ledger list`."""
     published = shown.published
     return {
-        "pool": plain(published.pool),
-        "period": plain(published.period),
-        "version": plain(published.version),
-        "live_since": plain(published.live_since),
+        "pool": published.pool,
+        "period": published.period,
+        "version": published.version,
+        "live_since": published.live_since,
         "filtered": published.filtered,
         "page": shown.page,
         "per_page": shown.per_page,
         "total": shown.total,
-        "rows": plain(published.rows),
+        "rows": published.rows,
     }
 
 
@@ -74,20 +74,18 @@ def home(session: Reading, kept: Counts) -> Response:
     return json_answer(
         {
             "pools": [
-                {"pool": plain(each.pool), "period": plain(each.period), "rows": plain(each.rows)}
+                {"pool": each.pool, "period": each.period, "rows": each.rows}
                 for each in shown.lists
             ],
-            "latest_lists": [
-                {"pool": plain(pool)} | plain(row) for pool, row in shown.latest_lists
-            ],
-            "latest_events": plain(shown.latest_events),
+            "latest_lists": [{"pool": pool} | plain(row) for pool, row in shown.latest_lists],
+            "latest_events": shown.latest_events,
         }
     )
 
 
 @router.get("/search", summary="ledger find --format json")
 def search(session: Reading, q: SearchText, pool: Pool = Pool.STANDARD) -> Response:
-    return json_answer(plain(queries.find_players(session, q, pool)))
+    return json_answer(queries.find_players(session, q, pool))
 
 
 @router.get(
@@ -120,7 +118,7 @@ def list_versions(session: Reading, pool: Pool, period: str) -> Response:
     listed = queries.versions(session, pool, the_period)
     if not listed:
         raise NotFound(f"no {pool} list was published for period {the_period}.")
-    return json_answer(plain(listed))
+    return json_answer(listed)
 
 
 @router.get("/lists/{pool}/{period}/diff", summary="ledger diff --format json")
@@ -132,22 +130,18 @@ def list_diff(
     to_version: VersionOrNone = None,
 ) -> Response:
     the_period = period_in_path(period)
-    return json_answer(
-        plain(queries.list_diff(session, pool, the_period, from_version, to_version))
-    )
+    return json_answer(queries.list_diff(session, pool, the_period, from_version, to_version))
 
 
 @router.get("/players/{player}", summary="ledger player --format json")
 def player(session: Reading, kept: Counts, player: int, pool: Pool | None = None) -> Response:
-    return json_answer(plain(queries.player_card(session, player, pool, kept)))
+    return json_answer(queries.player_card(session, player, pool, kept))
 
 
 @router.get("/players/{player}/history", summary="A player's history on each pool's lists")
 def history(session: Reading, player: int, pool: Pool | None = None) -> Response:
     card = queries.player_card(session, player, pool)
-    return json_answer(
-        [{"pool": plain(each.pool), "history": plain(each.history)} for each in card.pools]
-    )
+    return json_answer([{"pool": each.pool, "history": each.history} for each in card.pools])
 
 
 @router.get("/players/{player}/rating", summary="A player's rating in force on a day")
@@ -158,7 +152,7 @@ def rating_on(
     pool: Pool = Pool.STANDARD,
 ) -> Response:
     day = parsed("date", parse_date, date)
-    return json_answer(plain(queries.rating_on(session, player, pool, day)))
+    return json_answer(queries.rating_on(session, player, pool, day))
 
 
 @router.get("/players/{player}/games", summary="ledger games --player ID --format json")
@@ -166,13 +160,13 @@ def games(
     session: Reading, player: int, pool: Pool = Pool.STANDARD, period: PeriodText = None
 ) -> Response:
     only = queries.GameFilter(player, None, period_given(period))
-    return json_answer(plain(queries.game_listing(session, pool, only)))
+    return json_answer(queries.game_listing(session, pool, only))
 
 
 @router.get("/players/{player}/calculations/{pool}/{which}", summary="ledger explain --format json")
 def calculation(session: Reading, player: int, pool: Pool, which: Which) -> Response:
     explained = queries.explain(session, pool, player, views.calculation_period(which))
-    return json_answer(plain(explained))
+    return json_answer(explained)
 
 
 @router.get("/events", summary="ledger events --format json")
@@ -183,17 +177,17 @@ def events(
     player: PlayerOrNone = None,
 ) -> Response:
     only = queries.EventFilter(period_given(period), player)
-    return json_answer(plain(queries.event_listing(session, pool, only)))
+    return json_answer(queries.event_listing(session, pool, only))
 
 
 @router.get("/events/{pool}/{name:path}", summary="ledger event --format json")
 def event(session: Reading, pool: Pool, name: str) -> Response:
-    return json_answer(plain(queries.cross_table(session, pool, name)))
+    return json_answer(queries.cross_table(session, pool, name))
 
 
 @router.get("/periods/{pool}", summary="ledger periods --format json")
 def periods(session: Reading, pool: Pool) -> Response:
-    return json_answer(plain(queries.period_overview(session, pool)))
+    return json_answer(queries.period_overview(session, pool))
 
 
 @router.get("/reports/{pool}/stats", summary="ledger stats --format json")
@@ -205,7 +199,7 @@ def stats(
     band: BandWidth = 50,
 ) -> Response:
     report = queries.list_statistics(session, pool, period_given(period), start, band)
-    return json_answer(plain(report))
+    return json_answer(report)
 
 
 @router.get("/reports/{pool}/federations", summary="ledger federations --format json")
@@ -217,7 +211,7 @@ def federations(
     women: bool = False,
 ) -> Response:
     ranking = queries.federation_ranking(session, pool, period_given(period), top, women)
-    return json_answer(plain(ranking))
+    return json_answer(ranking)
 
 
 @router.get("/reports/{pool}/peaks", summary="ledger peaks --format json")
@@ -228,7 +222,7 @@ def peaks(
     federation: FederationOrNone = None,
     women: bool = False,
 ) -> Response:
-    return json_answer(plain(queries.peaks(session, pool, min_rating, federation or None, women)))
+    return json_answer(queries.peaks(session, pool, min_rating, federation or None, women))
 
 
 @router.get("/reports/{pool}/rank-history", summary="ledger history --format json")
@@ -242,4 +236,4 @@ def rank_history(
     summary: Annotated[bool, Query(description="Each holder once.")] = False,
 ) -> Response:
     holders = queries.rank_summary if summary else queries.rank_history
-    return json_answer(plain(holders(session, pool, rank, federation or None, women, active)))
+    return json_answer(holders(session, pool, rank, federation or None, women, active))

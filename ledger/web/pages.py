@@ -104,7 +104,7 @@ def download(
     if kind == "csv":
         return _attachment(records_csv(rows, ListRow), "text/csv", f"{pool}-{which}.csv")
     if kind == "json":
-        data = to_json(queries.plain(rows))
+        data = to_json(rows)
         return _attachment(data, "application/json", f"{pool}-{which}.json")
     raise NotFound(f"there is no {kind} download; the list downloads as .csv, .json or .txt.")
 
