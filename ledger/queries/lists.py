@@ -126,7 +126,7 @@ def rating_list(
     and on the whole list (`ledger.queries.ranking`). A long-running reader passes the
     counts it `kept`, so that a deep page is found and ranked on them.
     """
-    period, _ = published_period(session, pool, period, as_of)
+    period, _ = published_period(session, pool, period, as_of, kept)
     only = only or EVERYONE
     now = PublishedList(session, pool, period, kept)
     rows = now.rows(only, top, skip)
@@ -152,11 +152,7 @@ class PublishedList:
         self.pool = pool
         self.period = period
         self.kept = kept
-        self.newest = (
-            newest_closed_period(session, pool)
-            if kept is None
-            else kept.get(session, ("newest", pool), lambda: newest_closed_period(session, pool))
-        )
+        self.newest = newest_published(session, pool, kept)
         self.is_newest = self.newest is None or period >= self.newest
         self.before_newest = self.newest is not None and period + 1 == self.newest
         self.counter: Callable[[int], int] = lambda rating: 0
@@ -418,16 +414,27 @@ def _ratings_then(session: Session, pool: Pool, period: Period) -> dict[int, int
 
 
 def published_period(
-    session: Session, pool: Pool, period: Period | None = None, as_of: dt.date | None = None
+    session: Session,
+    pool: Pool,
+    period: Period | None = None,
+    as_of: dt.date | None = None,
+    kept: KeptCounts | None = None,
 ) -> tuple[Period, bool]:
     """The published list asked for (default: the newest), and whether it is the newest."""
-    newest = newest_closed_period(session, pool)
+    newest = newest_published(session, pool, kept)
     if newest is None:
         raise NotFound(f"no {pool} list has been published yet.", Hint.CLOSE_A_PERIOD, pool=pool)
     period = _in_force(session, pool, as_of) if as_of else period or newest
     if period != newest and not is_published(session, pool, period):
         raise NotFound(f"no {pool} list was published for period {period}; the newest is {newest}.")
     return period, period == newest
+
+
+def newest_published(session: Session, pool: Pool, kept: KeptCounts | None) -> Period | None:
+    """The newest closed period, kept while the ledger does not change (if `kept`)."""
+    if kept is None:
+        return newest_closed_period(session, pool)
+    return kept.get(session, ("newest", pool), lambda: newest_closed_period(session, pool))
 
 
 def list_statement(

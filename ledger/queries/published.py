@@ -109,7 +109,7 @@ def list_size(session: Session, request: ListRequest, kept: KeptCounts | None = 
     earlier version and the live list are counted as read."""
     if request.live or request.version is not None:
         return len(published_list(session, replace(request, top=None, skip=0)).rows)
-    period, is_newest = published_period(session, request.pool, request.period, request.as_of)
+    period, is_newest = published_period(session, request.pool, request.period, request.as_of, kept)
     if kept is not None:
         return PublishedList(session, request.pool, period, kept).counts(request.only).size
     if is_newest:

@@ -112,7 +112,8 @@ def _ranks(rows: Sequence[Any], only: ListFilter, now: ListSource, skip: int) ->
         return ranks
     counts = now.counted(only)
     if counts is not None:
-        return [1 + counts.players_above(row.rating) for row in rows]
+        above = {rating: counts.players_above(rating) for rating in {row.rating for row in rows}}
+        return [1 + above[row.rating] for row in rows]
     first = rows[0]
     tied = [row.id for row in now.rows(only.at_rating(first.rating), None)]
     earlier = tied.index(first.id)
@@ -135,7 +136,7 @@ def _world_positions(source: ListSource, ratings: dict[int, int], few: bool) -> 
     if not few or source.counted(EVERYONE) is not None:
         return _positions_within(source, EVERYONE, ratings)
     tied: dict[int, list[int]] = {}
-    positions = {}
+    positions: dict[int, int] = {}
     for player_id, rating in ratings.items():
         above = source.above(rating)
         if source.above(rating - 1) - above > 1:
@@ -166,16 +167,19 @@ def _counted_positions(
 ) -> dict[int, int]:
     """The positions of players within the list's rows that pass `only`: the players above
     on the counts, plus the place among those tied (read as their IDs)."""
-    ties = source.tied(only, {rating for rating in ratings.values() if counts.players_at(rating)})
-    places = {
-        rating: {player_id: place for place, player_id in enumerate(tied)}
-        for rating, tied in ties.items()
-    }
-    return {
-        player_id: 1 + counts.players_above(rating) + places[rating][player_id]
-        for player_id, rating in ratings.items()
-        if player_id in places.get(rating, {})
-    }
+    wanted: dict[int, set[int]] = {}
+    for player_id, rating in ratings.items():
+        wanted.setdefault(rating, set()).add(player_id)
+    ties = source.tied(only, [rating for rating in wanted if counts.players_at(rating)])
+    positions: dict[int, int] = {}
+    for rating, tied in ties.items():
+        first, players = 1 + counts.players_above(rating), wanted[rating]
+        positions.update(
+            (player_id, first + place)
+            for place, player_id in enumerate(tied)
+            if player_id in players
+        )
+    return positions
 
 
 def tied_in_rows(
