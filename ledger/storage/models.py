@@ -195,7 +195,7 @@ class Game(Base):
     date: Mapped[dt.date]
     event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id"), index=True)
     round: Mapped[int | None]
-    white_id: Mapped[PlayerId] = mapped_column(index=True)
+    white_id: Mapped[PlayerId]  # found by ix_games_white_id_date
     black_id: Mapped[PlayerId] = mapped_column(index=True)
     result: Mapped[GameResult]
     rated: Mapped[bool] = mapped_column(server_default=true())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
@@ -13,20 +13,24 @@ from ledger.storage.models import ListVersion, RatingPeriod
 
 
 def newest_closed_period(session: Session, pool: Pool) -> Period | None:
-    """The period whose list is the newest published one, or None before the first close
-    (read once in a read session: a page asks for it in several of its reads)."""
-
-    def newest() -> Period | None:
-        return session.scalar(_NEWEST_CLOSED, {"pool": pool})
-
-    return read_once(session, ("newest_closed_period", pool), newest)
+    """The period whose list is the newest published one, or None before the first close.
+    Every pool's is read at once, once in a read session: a page asks for it in several of
+    its reads, and a player's page for each pool."""
+    newest = read_once(session, "newest_closed_periods", lambda: _newest_closed(session))
+    return newest.get(pool)
 
 
-_NEWEST_CLOSED = select(func.max(RatingPeriod.period)).where(
-    RatingPeriod.pool == bindparam("pool"), RatingPeriod.closed_at.is_not(None)
+def _newest_closed(session: Session) -> dict[Pool, Period]:
+    return dict(session.execute(_NEWEST_CLOSED).all())
+
+
+_NEWEST_CLOSED = (
+    select(RatingPeriod.pool, func.max(RatingPeriod.period))
+    .where(RatingPeriod.closed_at.is_not(None))
+    .group_by(RatingPeriod.pool)
 )
 """Built once: the ledger asks for it often, and building a statement costs more than
-running this one."""
+running this one (on a calendar of a few hundred periods)."""
 
 
 def is_closed(period: Period, newest_closed: Period | None) -> bool:

@@ -22,7 +22,7 @@ from ledger.core.errors import Hint, LedgerError, NotFound
 if TYPE_CHECKING:
     from alembic.config import Config
 
-HEAD_REVISION = "96fd742032cf"
+HEAD_REVISION = "b7e41c9d2a05"
 """The newest revision in `migrations/versions` (a test keeps the two equal)."""
 
 _VERSION_TABLE = "alembic_version"
