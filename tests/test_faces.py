@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from decimal import Decimal
 
 import pytest
 from sqlalchemy import select
@@ -13,6 +14,7 @@ from ledger import queries
 from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.errors import Hint, InvalidInput, NotFound
 from ledger.queries.log import counts
+from ledger.queries.ranking import Places
 from ledger.services import closing, reopening
 from ledger.services.activity import Author
 from ledger.storage.database import Ledger
@@ -249,6 +251,39 @@ def test_a_results_score_from_either_side(result: GameResult, white: int, black:
 )
 def test_the_logs_counts_are_fields(summary: str, expected: dict[str, object]) -> None:
     assert counts(summary) == expected
+
+
+def test_json_of_a_result_is_the_json_of_its_plain_data() -> None:
+    """`to_json` writes dataclasses, periods, named tuples, hundredths, dates and numbered
+    keys itself, as `plain` and JSON would have them."""
+    places = Places(1, 2, 3, 4, None, -5)
+    version = queries.Version(Period(2026, 9), 2, dt.datetime(2026, 10, 1, 8), 7, True)
+    result = {
+        "version": version,
+        "places": places,
+        "expected": Decimal("0.75"),
+        "day": dt.date(2026, 10, 3),
+        "by_band": {2200: 3, 2250: 0},
+        "pool": Pool.RAPID,
+        "periods": (Period(2026, 1), None),
+    }
+    for indented in (True, False):
+        assert queries.to_json(result, indented) == queries.to_json(queries.plain(result), indented)
+    assert json.loads(queries.to_json(result)) == {
+        "version": {
+            "period": "2026-09",
+            "number": 2,
+            "published_at": "2026-10-01T08:00:00+00:00",
+            "stamp": 7,
+            "current": True,
+        },
+        "places": [1, 2, 3, 4, None, -5],
+        "expected": 0.75,
+        "day": "2026-10-03",
+        "by_band": {"2200": 3, "2250": 0},
+        "pool": "rapid",
+        "periods": ["2026-01", None],
+    }
 
 
 def test_times_in_json_are_iso_8601_with_the_zone() -> None:

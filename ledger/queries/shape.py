@@ -67,6 +67,8 @@ def _json_value(value: object) -> object:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         names, values = _fields_of(type(value))
         return dict(zip(names, values(value), strict=True))
+    if isinstance(value, tuple):  # a named tuple, which orjson does not write as a tuple
+        return list(value)
     if isinstance(value, Decimal):
         return float(value)
     if isinstance(value, dt.datetime):
@@ -76,9 +78,12 @@ def _json_value(value: object) -> object:
     raise TypeError(f"cannot write {type(value).__name__} as JSON")
 
 
-_JSON_OPTIONS = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
-"""Dataclasses, dates and times go to `_json_value`: a Period is a dataclass written as
-text, and orjson would write a time without its zone."""
+_JSON_OPTIONS = (
+    orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_NON_STR_KEYS
+)
+"""Dataclasses, dates and times go to `_json_value` (a Period is a dataclass written as
+text, and orjson would write a time without its zone); keys that are numbers are written as
+text, as JSON has them."""
 
 
 def to_json(data: object, indented: bool = True) -> str:
