@@ -15,6 +15,7 @@ from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.errors import Hint, InvalidInput, NotFound
 from ledger.queries.log import counts
 from ledger.queries.ranking import Places
+from ledger.queries.shape import json_lines
 from ledger.services import closing, reopening
 from ledger.services.activity import Author
 from ledger.storage.database import Ledger
@@ -284,6 +285,13 @@ def test_json_of_a_result_is_the_json_of_its_plain_data() -> None:
         "pool": "rapid",
         "periods": ["2026-01", None],
     }
+
+
+@pytest.mark.parametrize("count", [0, 1, 1999, 2000, 2001, 4003])
+def test_a_list_streamed_as_json_is_the_json_of_the_whole(count: int) -> None:
+    """`json_lines` writes a whole list in batches of 2,000 as `to_json` writes it at once."""
+    rows = [{"rank": n, "name": f"Ærø {n}", "movement": None, "k": [40, n]} for n in range(count)]
+    assert "".join(json_lines(rows)) == queries.to_json(rows)
 
 
 def test_times_in_json_are_iso_8601_with_the_zone() -> None:

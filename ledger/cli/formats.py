@@ -160,17 +160,12 @@ def export_list(
     the_period = parse_given("period", Period.parse, period)
     with progress(prints_data=output is None) as shown, reading(ctx, db) as session:
         request = queries.ListRequest(pool or Pool.STANDARD, the_period)
-        if output_format is ExportFormat.CSV:
+        if output_format in (ExportFormat.CSV, ExportFormat.JSON):
             shown.stage(f"Writing the {request.pool} list", None)
             rows = queries.list_cells(session, request)
+            write = render.list_csv if output_format is ExportFormat.CSV else render.list_json
             with written(output, force=force) as out, contextlib.redirect_stdout(out):
-                render.list_csv(rows)
-            return
-        if output_format is ExportFormat.JSON:
-            shown.stage(f"Reading the {request.pool} list", None)
-            published = queries.published_list(session, request)
-            with written(output, force=force) as out, contextlib.redirect_stdout(out):
-                render.rating_list(published, render.Format.JSON, shown)
+                write(rows)
             return
         pools = (pool,) if pool is not None else tuple(Pool)
         xml = output_format is ExportFormat.FIDE_XML

@@ -82,8 +82,11 @@ def list_(
         if output is render.Format.CSV:  # a whole list is written as it is read
             render.list_csv(queries.list_cells(session, request))
             return
+        if output is render.Format.JSON:
+            render.list_json(queries.list_cells(session, request))
+            return
         published = queries.published_list(session, request)
-    render.rating_list(published, output)
+    render.rating_list(published)
 
 
 @app.command("games")

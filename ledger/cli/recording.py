@@ -274,5 +274,5 @@ def demo(
     render.closed(summary.closed)
     with reading(ctx, url) as session:
         published = queries.published_list(session, queries.ListRequest(pool, top=10))
-    render.rating_list(published, render.Format.TABLE)
+    render.rating_list(published)
     render.message(summary.next_steps)

@@ -95,6 +95,24 @@ def to_json(data: object, indented: bool = True) -> str:
     return orjson.dumps(data, default=_json_value, option=option).decode()
 
 
+def json_lines(items: Iterable[object]) -> Iterator[str]:
+    """`to_json` of the list of `items`, indented, a few thousand items at a time as they
+    come: a whole list of a million rows is written without holding its JSON. Each batch is
+    written as an array whose brackets are left off, so the parts join into the text
+    `to_json` writes of them all."""
+    batches = iter(items)
+    first = list(itertools.islice(batches, _LINES_AT_A_TIME))
+    if not first:
+        yield to_json([])
+        return
+    yield "[\n"
+    batch = first
+    while batch:
+        following = list(itertools.islice(batches, _LINES_AT_A_TIME))
+        yield to_json(batch)[2:-2] + (",\n" if following else "\n]")
+        batch = following
+
+
 def to_csv(rows: Sequence[dict[str, object]], fields: Sequence[str]) -> str:
     """Plain rows as CSV text with one header line of `fields`, as `csv_lines` writes them."""
     return "".join(csv_lines(fields, ([row.get(name, "") for name in fields] for row in rows)))

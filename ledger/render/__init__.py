@@ -20,7 +20,7 @@ if TYPE_CHECKING:
         tournament_imported,
         warnings,
     )
-    from ledger.render.lists import closed, list_csv, movement, rating_list
+    from ledger.render.lists import closed, list_csv, list_json, movement, rating_list
     from ledger.render.overviews import event_listing, period_overview
     from ledger.render.players import explanation, player_card, rating_chart
     from ledger.render.progress import progress_bar
@@ -48,7 +48,7 @@ export_on_use(
             "tournament_imported",
             "warnings",
         ),
-        "lists": ("closed", "list_csv", "movement", "rating_list"),
+        "lists": ("closed", "list_csv", "list_json", "movement", "rating_list"),
         "overviews": ("event_listing", "period_overview"),
         "players": ("explanation", "player_card", "rating_chart"),
         "progress": ("progress_bar",),
@@ -81,6 +81,7 @@ __all__ = [
     "game_listing",
     "list_csv",
     "list_diff",
+    "list_json",
     "log_records",
     "merged",
     "message",

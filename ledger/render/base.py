@@ -16,7 +16,7 @@ import rich.table
 
 from ledger.core.domain import Period
 from ledger.core.printable import escaped
-from ledger.queries.shape import csv_lines, plain, to_csv, to_json
+from ledger.queries.shape import csv_lines, json_lines, plain, to_csv, to_json
 
 
 class Format(StrEnum):
@@ -59,6 +59,14 @@ def stream_csv(
     written as they come (`ledger.queries.shape.csv_lines`, which says what `texts` are)."""
     for lines in csv_lines(fields, rows, texts):
         sys.stdout.write(lines)
+
+
+def stream_json(items: Iterable[object]) -> None:
+    """Items as a JSON array, as `print_json` prints their list, written as they come
+    (`ledger.queries.shape.json_lines`)."""
+    for lines in json_lines(items):
+        sys.stdout.write(lines)
+    sys.stdout.write("\n")
 
 
 def message(text: str) -> None:

@@ -7,16 +7,14 @@ from typing import TYPE_CHECKING
 
 from rich import box
 
-from ledger.core.progress import NO_PROGRESS, Progress, counted
 from ledger.queries import ListRow, RatingList
 from ledger.queries.whole_list import CELL_NAMES, TEXT_CELLS, Cells
 from ledger.render.base import (
     Console,
-    Format,
     Table,
     list_text,
-    print_records,
     stream_csv,
+    stream_json,
 )
 from ledger.render.fitting import Column, fitted
 
@@ -24,21 +22,24 @@ if TYPE_CHECKING:  # a close's summary is printed only by the commands that clos
     from ledger.services.closing import ClosedPeriod
 
 
-def rating_list(published: RatingList, output: Format, progress: Progress = NO_PROGRESS) -> None:
-    """A published list as a table, CSV (one header line) or a JSON array of objects. The
-    table numbers the rows by position, as rating tables do (JSON and CSV also give the
-    rank that equal ratings share); a filtered one shows the world position and movement
-    in place of the list each peak was reached on. CSV and JSON report their rows to
-    `progress`."""
-    stage = progress.stage(f"Writing the list of {published.period}", len(published.rows))
-    if not print_records(counted(published.rows, stage), ListRow, output):
-        console = Console()
-        console.print(_list_table(console, published))
+def rating_list(published: RatingList) -> None:
+    """A published list as a table, the rows numbered by position, as rating tables do
+    (CSV and JSON, `list_csv` and `list_json`, also give the rank equal ratings share); a
+    filtered one shows the world position and movement in place of the list each peak was
+    reached on."""
+    console = Console()
+    console.print(_list_table(console, published))
 
 
 def list_csv(rows: Iterable[Cells]) -> None:
     """A list's rows as CSV, as `rating_list` prints them, written as they are read."""
     stream_csv(CELL_NAMES, rows, TEXT_CELLS)
+
+
+def list_json(rows: Iterable[Cells]) -> None:
+    """A list's rows as a JSON array of objects, as `rating_list` prints them, written as
+    they are read."""
+    stream_json(dict(zip(CELL_NAMES, row, strict=True)) for row in rows)
 
 
 def _list_table(console: Console, published: RatingList) -> Table:
