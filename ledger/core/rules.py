@@ -112,13 +112,19 @@ class PeriodPairings:
     def expected_scores(self, white: int, black: int) -> tuple[int, int] | None:
         """Each side's PD in hundredths for a played game between two rated players, the
         rule of 400 applied for each side separately (8.3.1); None when the pairing is not
-        rated at all."""
-        if not self.rateable(white, black):
+        rated at all.
+
+        Where neither side is exempt from the rule of 400, the two D are opposite and
+        table 8.1.2 gives the lower side 100 minus the higher side's PD, so one look-up
+        serves both (a close asks this of every game).
+        """
+        if self.wide_pairings_unrated and not self.rateable(white, black):
             return None
-        return (
-            expected_score(self.difference(white, black)),
-            expected_score(self.difference(black, white)),
-        )
+        white_expected = expected_score(self.difference(white, black))
+        exempt = self.cap_exempt_from
+        if exempt is None or (white < exempt and black < exempt):
+            return white_expected, 100 - white_expected
+        return white_expected, expected_score(self.difference(black, white))
 
 
 def rating_difference(own: int, opponent: int, pool: Pool, period: Period) -> int:

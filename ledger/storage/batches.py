@@ -186,15 +186,30 @@ def select_in(
     A JSON array is one parameter however many values it holds, where a list of thousands
     of parameters is processed one by one.
     """
+    for condition in _in_values(session, column, values):
+        yield from session.execute(statement.where(condition))
+
+
+def driver_rows_in(
+    session: Session, statement: AnySelect, column: Any, values: Iterable[Any]
+) -> Iterator[list[Values]]:
+    """The rows of `statement` WHERE `column` IN `values`, as `select_in` asks for them, in
+    batches of plain tuples as `driver_rows` reads them."""
+    for condition in _in_values(session, column, values):
+        yield from driver_rows(session, statement.where(condition))
+
+
+def _in_values(session: Session, column: Any, values: Iterable[Any]) -> Iterator[Any]:
+    """SQL for `column IN values`, in as many conditions as `select_in` needs."""
     wanted = sorted(set(values))
     if not is_postgresql(session) and all(type(value) in (int, str) for value in wanted):
         listed: AnySelect = select(literal_column("value")).select_from(
             func.json_each(json.dumps(wanted))
         )
-        yield from session.execute(statement.where(column.in_(listed.scalar_subquery())))
+        yield column.in_(listed.scalar_subquery())
         return
     for batch in batched(wanted):
-        yield from session.execute(statement.where(one_of(session, column, batch)))
+        yield one_of(session, column, batch)
 
 
 def copy_updates(session: Session, table: Table, rows: Sequence[dict[str, Any]]) -> bool:
