@@ -70,6 +70,12 @@ def expected_score(difference: int) -> int:
     return pd_high if difference >= 0 else 100 - pd_high
 
 
+_PD_BY_CAPPED_DIFFERENCE = tuple(
+    expected_score(difference) for difference in range(-DIFFERENCE_CAP, DIFFERENCE_CAP + 1)
+)
+"""Table 8.1.2 as PD for every D within the rule of 400, from -400 up."""
+
+
 @dataclass(frozen=True, slots=True)
 class PeriodPairings:
     """The pairing rules of one pool and period, decided once so that a close applies them
@@ -120,11 +126,15 @@ class PeriodPairings:
         """
         if self.wide_pairings_unrated and not self.rateable(white, black):
             return None
-        white_expected = expected_score(self.difference(white, black))
         exempt = self.cap_exempt_from
         if exempt is None or (white < exempt and black < exempt):
+            difference = max(-DIFFERENCE_CAP, min(DIFFERENCE_CAP, white - black))
+            white_expected = _PD_BY_CAPPED_DIFFERENCE[difference + DIFFERENCE_CAP]
             return white_expected, 100 - white_expected
-        return white_expected, expected_score(self.difference(black, white))
+        return (
+            expected_score(self.difference(white, black)),
+            expected_score(self.difference(black, white)),
+        )
 
 
 def rating_difference(own: int, opponent: int, pool: Pool, period: Period) -> int:

@@ -392,22 +392,21 @@ def _rate_games(
     """Rate every game of the period (`_period_games`' rows) for both sides (FIDE 5, 8.3):
     each game's figures, in the order of `_GAME_FIGURES`, with its rated sides gathered
     into their standings and its games toward a first rating pooled (8.2)."""
-    pairings = rules.PeriodPairings.of(pool, period)
+    expected_scores = rules.PeriodPairings.of(pool, period).expected_scores
     figures: list[Values] = []
     for game in games:
-        game_id, white_id, black_id, result, rated = game[:5]
-        white, black = standings[white_id], standings[black_id]
-        scores = _PLAYED_SCORES.get(result) if rated else None
-        expected = None
+        white, black = standings[game[1]], standings[game[2]]
+        white_rating, black_rating = white.rating, black.rating
+        expected: tuple[int | None, ...] = _NOT_RATED
+        scores = _PLAYED_SCORES.get(game[3]) if game[4] else None
         if scores is not None:
-            if white.rating is None or black.rating is None:
+            if white_rating is None or black_rating is None:
                 _pool_toward_first_rating(game, white, black)
-            else:
-                expected = pairings.expected_scores(white.rating, black.rating)
-                if expected is not None:
-                    white.rated.add(scores[0], expected[0])
-                    black.rated.add(scores[1], expected[1])
-        figures.append((game_id, white.rating, black.rating, *(expected or _NOT_RATED)))
+            elif (pair := expected_scores(white_rating, black_rating)) is not None:
+                white.rated.add(scores[0], pair[0])
+                black.rated.add(scores[1], pair[1])
+                expected = pair
+        figures.append((game[0], white_rating, black_rating, *expected))
     return figures
 
 
@@ -755,8 +754,13 @@ class _Publication:
         """The staged rows to the list, the standings they replace to `PriorStanding`, and
         the new standings, set-wise; then the joining starting ratings take this list as
         their first. A list that changes most players' standings (the first list) rebuilds
-        the standings' indexes once (`storage.batches.bulk_write`)."""
-        with bulk_write(session, _STANDINGS, self.staged, updating=True):
+        the standings' indexes once, as it does the list rows' and the prior standings'
+        where it more than doubles them (`storage.batches.bulk_write`)."""
+        with (
+            bulk_write(session, _STANDINGS, self.staged, updating=True),
+            bulk_write(session, _ENTRIES, self.staged),
+            bulk_write(session, _PRIORS, self.staged),
+        ):
             for statement in _published(self.pool, self.period):
                 session.execute(statement)
             self._join_pending(session)
@@ -830,7 +834,9 @@ def _published(pool: Pool, period: Period) -> list[Executable]:
     return [entries, priors, updates, inserts]
 
 
-_ENTRY_COLUMNS = cast(Table, ListEntry.__table__).c
+_ENTRIES = cast(Table, ListEntry.__table__)
+_ENTRY_COLUMNS = _ENTRIES.c
+_PRIORS = cast(Table, PriorStanding.__table__)
 _STAGED_FIGURES = tuple(_STAGED[name] for name in LIST_ROW_FIGURES)
 
 _STANDINGS = cast(Table, PlayerRating.__table__)
