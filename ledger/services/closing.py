@@ -44,6 +44,7 @@ from ledger.storage.batches import (
     Values,
     batched,
     bulk_write,
+    collector_paused,
     driver_rows,
     driver_rows_in,
     insert_values,
@@ -143,12 +144,13 @@ def close_through(
     periods = [first + i for i in range(first.months_until(period) + 1)]
     totals = _Totals()
     standings_written = 0
-    for each in periods:
-        only = None if joining is None else joining.get(each, frozenset())
-        details = None if shown is None else shown(each)
-        standings_written += _close_one(
-            session, pool, each, now, totals, period, only, details, progress
-        )
+    with collector_paused():
+        for each in periods:
+            only = None if joining is None else joining.get(each, frozenset())
+            details = None if shown is None else shown(each)
+            standings_written += _close_one(
+                session, pool, each, now, totals, period, only, details, progress
+            )
     refresh_statistics(
         session,
         players=("players", "player_ratings"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import collections
 import datetime as dt
 import functools
+import gc
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -54,6 +55,21 @@ def _record_type(names: tuple[str, ...]) -> Any:
 
 Values = tuple[Any, ...]
 """A row's values, in the order of the columns written."""
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """A block that makes and holds rows by the hundred thousand: Python's cycle collector
+    is paused, as they hold numbers and texts and no cycle, and it would walk them all
+    again and again as more are made (a third of the time it takes to write a list, a
+    tenth of a close's)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def batched(items: Iterable[T], size: int = BATCH_SIZE) -> Iterator[list[T]]:
