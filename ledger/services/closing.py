@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import (
     ColumnElement,
@@ -823,17 +823,28 @@ def _published(pool: Pool, period: Period) -> list[Executable]:
         "rating": case((_STAGED.listed, _STAGED.rating)),
         **{name: _STAGED[name] for name in STANDING_COLUMNS if name != "rating"},
     }
-    updates = (
-        update(PlayerRating)
-        .where(prior, _STAGED.had_standing, ~_STAGED.joining)
-        .values(standing)
-        .execution_options(synchronize_session=False)
-    )
     inserts = insert(PlayerRating).from_select(
         ["pool", "player_id", *standing],
         select(pool_value, _STAGED.player_id, *standing.values()).where(~_STAGED.had_standing),
     )
-    return [entries, priors, updates, inserts]
+    return [entries, priors, *_standings_updated(prior, standing), inserts]
+
+
+def _standings_updated(
+    prior: ColumnElement[bool], standing: dict[str, ColumnElement[Any]]
+) -> list[Executable]:
+    """The UPDATEs of the standings the staged rows change: those that keep their first
+    list, most of a later month's, without naming `first_list`, so that SQLite leaves its
+    index as it is; then those that take this list as their first."""
+    same_first_list = _STAGED.first_list.is_not_distinct_from(PlayerRating.first_list)
+    kept = {name: value for name, value in standing.items() if name != "first_list"}
+    return [
+        update(PlayerRating)
+        .where(prior, _STAGED.had_standing, ~_STAGED.joining, first_list)
+        .values(values)
+        .execution_options(synchronize_session=False)
+        for first_list, values in ((same_first_list, kept), (~same_first_list, standing))
+    ]
 
 
 _ENTRIES = cast(Table, ListEntry.__table__)
