@@ -21,7 +21,6 @@ from sqlalchemy import (
     ColumnElement,
     Executable,
     Table,
-    bindparam,
     case,
     exists,
     func,
@@ -42,7 +41,6 @@ from ledger.services.list_details import NO_DETAILS, Details, Shown, carried
 from ledger.storage.batches import (
     AnySelect,
     Values,
-    batched,
     bulk_write,
     collector_paused,
     driver_rows,
@@ -50,7 +48,7 @@ from ledger.storage.batches import (
     insert_values,
     select_in,
 )
-from ledger.storage.database import lock_pool, one_of, refresh_statistics
+from ledger.storage.database import lock_pool, refresh_statistics
 from ledger.storage.models import (
     STANDING_COLUMNS,
     Event,
@@ -553,8 +551,6 @@ class _Publication:
         self.shown = shown
         self.rows: list[_ListRow] = []
         self.staged = 0
-        self.joined: list[int] = []
-        self.joined_details: list[dict[str, object]] = []
         self.players_rated = 0
         self.newly_rated = 0
         self.unrated_by_floor = 0
@@ -708,7 +704,6 @@ class _Publication:
             )
             recorded = Details(row.recorded_federation, row.recorded_title)
             details = (self.shown or {}).get(row.player_id) or recorded
-            self.joined.append(row.player_id)
             self.rows.append(
                 self._row(
                     row.player_id,
@@ -722,9 +717,6 @@ class _Publication:
                     details,
                     _Figures(None, 0, 0),
                 )
-            )
-            self.joined_details.append(
-                {"joined_id": row.player_id, "joined_pool": self.pool} | details.columns()
             )
 
     def _add_changed_details(self, session: Session) -> None:
@@ -754,10 +746,10 @@ class _Publication:
 
     def _write(self, session: Session) -> None:
         """The staged rows to the list, the standings they replace to `PriorStanding`, and
-        the new standings, set-wise; then the joining starting ratings take this list as
-        their first. A list that changes most players' standings (the first list) rebuilds
-        the standings' indexes once, as it does the list rows' and the prior standings'
-        where it more than doubles them (`storage.batches.bulk_write`)."""
+        the new standings, set-wise: the joining starting ratings take this list as their
+        first. A list that changes most players' standings (the first list) rebuilds the
+        standings' indexes once, as it does the list rows' and the prior standings' where it
+        more than doubles them (`storage.batches.bulk_write`)."""
         with (
             bulk_write(session, _STANDINGS, self.staged, updating=True),
             bulk_write(session, _ENTRIES, self.staged),
@@ -765,27 +757,6 @@ class _Publication:
         ):
             for statement in _published(self.pool, self.period):
                 session.execute(statement)
-            self._join_pending(session)
-
-    def _join_pending(self, session: Session) -> None:
-        joined = (
-            update(PlayerRating)
-            .values(
-                first_list=self.period,
-                last_active=func.coalesce(
-                    PlayerRating.last_active, literal(self.period, PeriodType())
-                ),
-            )
-            .execution_options(synchronize_session=False)
-        )
-        pending = (PlayerRating.pool == self.pool, PlayerRating.first_list.is_(None))
-        if self.joining is None and self.shown is None:
-            session.execute(joined.where(*pending).values(_RECORDED_DETAILS))
-            return
-        for batch in batched(self.joined):
-            session.execute(joined.where(*pending, one_of(session, PlayerRating.player_id, batch)))
-        if self.joined_details:
-            session.execute(_SHOWN_DETAILS, self.joined_details)
 
 
 _STAGED = STAGED_LIST_ROWS.c
@@ -840,7 +811,7 @@ def _standings_updated(
     kept = {name: value for name, value in standing.items() if name != "first_list"}
     return [
         update(PlayerRating)
-        .where(prior, _STAGED.had_standing, ~_STAGED.joining, first_list)
+        .where(prior, _STAGED.had_standing, first_list)
         .values(values)
         .execution_options(synchronize_session=False)
         for first_list, values in ((same_first_list, kept), (~same_first_list, standing))
@@ -853,18 +824,3 @@ _PRIORS = cast(Table, PriorStanding.__table__)
 _STAGED_FIGURES = tuple(_STAGED[name] for name in LIST_ROW_FIGURES)
 
 _STANDINGS = cast(Table, PlayerRating.__table__)
-_SHOWN_DETAILS = (
-    update(_STANDINGS)
-    .where(
-        _STANDINGS.c.pool == bindparam("joined_pool"),
-        _STANDINGS.c.player_id == bindparam("joined_id"),
-    )
-    .values(federation=bindparam("federation"), title=bindparam("title"))
-)
-"""In a re-rate, a starting rating joins with the federation and title its list showed."""
-
-_RECORDED_DETAILS = {
-    name: select(getattr(Player, name)).where(Player.id == PlayerRating.player_id).scalar_subquery()
-    for name in ("federation", "title")
-}
-"""A starting rating joins its first list with the player's federation and title as recorded."""
