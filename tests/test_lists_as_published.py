@@ -254,6 +254,36 @@ def test_a_rerate_keeps_the_federations_each_list_showed(ledger: Ledger, databas
     assert listing(ledger)[ivan].federation == "KAZ"
 
 
+def test_a_rerate_keeps_the_federation_a_starting_rating_joined_its_list_with(
+    ledger: Ledger, database_url: str
+) -> None:
+    """Lena's starting rating joins September's list, without a game, as UKR; her transfer
+    is carried by October's; a correction to September re-rates both."""
+    a, b = player(ledger, "A", rating=2000), player(ledger, "B", rating=1900)
+    lena = player(ledger, "Lena", rating=2100, federation="UKR")
+    game(ledger, a, b, "1-0", "2026-09-05")
+    close(ledger, "2026-09")
+    run("edit-player", str(lena), "--federation", "RUS", "--reason", "transfer", db=database_url)
+    game(ledger, a, b, "1-0", "2026-10-05")
+    close(ledger, "2026-10")
+    games = _json("games", "--period", "2026-09", db=database_url)
+    corrected = run(
+        "correct-game",
+        str(games[0]["id"]),
+        "--result",
+        "0-1",
+        "--reason",
+        "arbiter",
+        db=database_url,
+    )
+    assert corrected.exit_code == 0, corrected.stderr
+    september, october = listing(ledger, "2026-09")[lena], listing(ledger, "2026-10")[lena]
+    assert (september.federation, september.rating) == ("UKR", 2100)
+    assert (october.federation, october.rating) == ("RUS", 2100)
+    assert listing(ledger)[lena].federation == "RUS"
+    assert run("db", "check", db=database_url).exit_code == 0
+
+
 def test_reopening_a_close_that_carried_a_transfer_restores_the_ledger(
     ledger: Ledger, database_url: str
 ) -> None:

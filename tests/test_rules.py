@@ -289,6 +289,19 @@ def test_rapid_and_blitz_expected_scores_sum_to_one(
     assert pds is None or sum(pds) == 100
 
 
+@given(st.sampled_from(Pool), periods, ratings, ratings)
+def test_a_games_expected_scores_are_each_sides_pd_by_its_own_difference(
+    pool: Pool, period: Period, white: int, black: int
+) -> None:
+    pds = expected_scores(pool, period, white, black)
+    if is_rateable_pairing(pool, period, white, black):
+        white_d = rating_difference(white, black, pool, period)
+        black_d = rating_difference(black, white, pool, period)
+        assert pds == (expected_score(white_d), expected_score(black_d))
+    else:
+        assert pds is None
+
+
 @given(periods, st.integers(1000, 2649), st.integers(1000, 2649))
 def test_standard_expected_scores_below_2650_sum_to_one(
     period: Period, white: int, black: int

@@ -70,6 +70,12 @@ def expected_score(difference: int) -> int:
     return pd_high if difference >= 0 else 100 - pd_high
 
 
+_PD_BY_CAPPED_DIFFERENCE = tuple(
+    expected_score(difference) for difference in range(-DIFFERENCE_CAP, DIFFERENCE_CAP + 1)
+)
+"""Table 8.1.2 as PD for every D within the rule of 400, from -400 up."""
+
+
 @dataclass(frozen=True, slots=True)
 class PeriodPairings:
     """The pairing rules of one pool and period, decided once so that a close applies them
@@ -112,9 +118,19 @@ class PeriodPairings:
     def expected_scores(self, white: int, black: int) -> tuple[int, int] | None:
         """Each side's PD in hundredths for a played game between two rated players, the
         rule of 400 applied for each side separately (8.3.1); None when the pairing is not
-        rated at all."""
-        if not self.rateable(white, black):
+        rated at all.
+
+        Where neither side is exempt from the rule of 400, the two D are opposite and
+        table 8.1.2 gives the lower side 100 minus the higher side's PD, so one look-up
+        serves both (a close asks this of every game).
+        """
+        if self.wide_pairings_unrated and not self.rateable(white, black):
             return None
+        exempt = self.cap_exempt_from
+        if exempt is None or (white < exempt and black < exempt):
+            difference = max(-DIFFERENCE_CAP, min(DIFFERENCE_CAP, white - black))
+            white_expected = _PD_BY_CAPPED_DIFFERENCE[difference + DIFFERENCE_CAP]
+            return white_expected, 100 - white_expected
         return (
             expected_score(self.difference(white, black)),
             expected_score(self.difference(black, white)),

@@ -14,10 +14,8 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import functools
-import gc
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from itertools import repeat
 from operator import attrgetter, itemgetter
 from typing import Any
@@ -28,7 +26,7 @@ from ledger.core import rules
 from ledger.core.domain import Period, Pool
 from ledger.queries.list_sql import newest_standings, period_rows
 from ledger.queries.lists import ListRow, is_published, published_period, rating_list
-from ledger.storage.batches import Values, driver_rows
+from ledger.storage.batches import Values, collector_paused, driver_rows
 
 Cells = tuple[Any, ...]
 """A list row as a file's cells: the values of `ListRow`'s fields in order, the peak's
@@ -74,7 +72,7 @@ def _newest_cells(session: Session, pool: Pool, period: Period) -> Iterator[Cell
     """The newest list (`period`'s) as cells: the standings in list order, each with the
     period's figures if the player has a row in it, and the movement since the previous
     list, if one was published."""
-    with _collector_paused():
+    with collector_paused():
         standings = _in_list_order(session, pool)
         rows = driver_rows(session, period_rows(pool, period))
         figures = {row[ID]: row for batch in rows for row in batch}
@@ -94,20 +92,6 @@ def _moved_since(
     if not is_published(session, pool, period - 1):
         return [None] * len(standings)
     return _movement(standings, figures, period - 1)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """A block that makes and holds a million rows: Python's cycle collector is paused, as
-    they hold numbers and texts and no cycle, and it would walk them all again and again as
-    more are made (a third of the time it takes to write a list)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _in_list_order(session: Session, pool: Pool) -> list[Values]:

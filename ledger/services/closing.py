@@ -10,23 +10,23 @@ changed get a row, so the cost follows the period's games, not the size of the l
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import NamedTuple, cast
+from itertools import chain
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import (
     ColumnElement,
     Executable,
     Table,
-    bindparam,
     case,
     exists,
     func,
     insert,
     literal,
     select,
-    union,
     update,
 )
 from sqlalchemy.orm import InstrumentedAttribute, Session
@@ -39,14 +39,16 @@ from ledger.services import activity, list_details
 from ledger.services.activity import OS_USER, Author
 from ledger.services.list_details import NO_DETAILS, Details, Shown, carried
 from ledger.storage.batches import (
-    AnyRow,
     AnySelect,
-    batched,
+    Values,
     bulk_write,
+    collector_paused,
+    driver_rows,
+    driver_rows_in,
     insert_values,
     select_in,
 )
-from ledger.storage.database import lock_pool, one_of, refresh_statistics
+from ledger.storage.database import lock_pool, refresh_statistics
 from ledger.storage.models import (
     STANDING_COLUMNS,
     Event,
@@ -140,12 +142,13 @@ def close_through(
     periods = [first + i for i in range(first.months_until(period) + 1)]
     totals = _Totals()
     standings_written = 0
-    for each in periods:
-        only = None if joining is None else joining.get(each, frozenset())
-        details = None if shown is None else shown(each)
-        standings_written += _close_one(
-            session, pool, each, now, totals, period, only, details, progress
-        )
+    with collector_paused():
+        for each in periods:
+            only = None if joining is None else joining.get(each, frozenset())
+            details = None if shown is None else shown(each)
+            standings_written += _close_one(
+                session, pool, each, now, totals, period, only, details, progress
+            )
     refresh_statistics(
         session,
         players=("players", "player_ratings"),
@@ -225,24 +228,8 @@ def _close_one(
     """Close one period; returns the number of standings its list wrote."""
     _mark_closed(session, pool, period, now, closed_by)
     progress.stage(f"Reading the games of {period}", None)
-    games = (
-        session.connection()
-        .execute(
-            select(
-                Game.id,
-                Game.white_id,
-                Game.black_id,
-                Game.result,
-                Game.rated,
-                Game.event_id,
-                _EVENT_END,
-            )
-            .outerjoin(Event, Event.id == Game.event_id)
-            .where(Game.pool == pool, Game.period == period)
-        )
-        .all()
-    )
-    standings = _load_standings(session, pool, period, shown)
+    games = [game for batch in driver_rows(session, _period_games(pool, period)) for game in batch]
+    standings = _load_standings(session, pool, period, games, shown)
     rating = progress.stage(f"Rating the games of {period}", len(games), "games")
     figures = _rate_games(pool, period, counted(games, rating), standings)
     progress.stage(f"Publishing the list of {period}", None)
@@ -273,6 +260,24 @@ _EVENT_END = func.coalesce(Event.end_date, Game.date).label("event_end")
 """The date that orders a game's event among a player's first games (8.2)."""
 
 
+def _period_games(pool: Pool, period: Period) -> AnySelect:
+    """The games of `period`, read as the driver gives them (`_rate_games` takes them so):
+    the result as its text, SQLite's `rated` as 0 or 1 and its dates as text."""
+    return (
+        select(
+            Game.id,
+            Game.white_id,
+            Game.black_id,
+            Game.result,
+            Game.rated,
+            Game.event_id,
+            _EVENT_END,
+        )
+        .outerjoin(Event, Event.id == Game.event_id)
+        .where(Game.pool == pool, Game.period == period)
+    )
+
+
 def _mark_closed(
     session: Session, pool: Pool, period: Period, now: dt.datetime, closed_by: Period
 ) -> None:
@@ -295,24 +300,25 @@ def _mark_closed(
 
 
 def _load_standings(
-    session: Session, pool: Pool, period: Period, shown: Mapping[int, Details] | None
+    session: Session,
+    pool: Pool,
+    period: Period,
+    games: Iterable[Values],
+    shown: Mapping[int, Details] | None,
 ) -> dict[int, _Standing]:
-    """Every player with a game in the period, with their standing on the list in force
-    and the federation and title the period's list carries (in a re-rate: `shown`)."""
-    in_period = (Game.pool == pool) & (Game.period == period)
-    players = union(
-        select(Game.white_id.label("id")).where(in_period),
-        select(Game.black_id.label("id")).where(in_period),
-    ).subquery()
+    """Every player with a game in the period (`games`, `_period_games`' rows), with their
+    standing on the list in force and the federation and title the period's list carries
+    (in a re-rate: `shown`)."""
+    players = {player for game in games for player in game[1:3]}
     statement = (
         select(*_STANDING_READ, *_DETAILS_READ)
-        .join(players, players.c.id == Player.id)
+        .select_from(Player)
         .outerjoin(
             PlayerRating, (PlayerRating.player_id == Player.id) & (PlayerRating.pool == pool)
         )
     )
-    rows = session.connection().execute(statement)
-    return {row[0]: _standing(row, period, shown) for row in rows}
+    batches = driver_rows_in(session, statement, Player.id, players)
+    return {row[0]: _standing(row, period, shown) for batch in batches for row in batch}
 
 
 _STANDING_READ = (
@@ -339,18 +345,40 @@ _DETAILS_READ = (
 """What decides the federation and title a list row carries, read with the standing."""
 
 
-def _standing(row: AnyRow, period: Period, shown: Mapping[int, Details] | None) -> _Standing:
-    """The standing, and the details the player's newest list shows (none if on no list)
-    and those this period's list carries (in a re-rate: those it showed)."""
-    standing = _Standing(*row[: len(_STANDING_READ)])
-    recorded = Details(row.recorded_federation, row.recorded_title)
-    if standing.first_list is not None:
-        standing.listed = Details(row.listed_federation, row.listed_title)
+def _standing(row: Values, period: Period, shown: Mapping[int, Details] | None) -> _Standing:
+    """The standing (`_STANDING_READ`, `_DETAILS_READ`, as the driver gives them), and the
+    details the player's newest list shows (none if on no list) and those this period's
+    list carries (in a re-rate: those it showed)."""
+    (player_id, birth_year, has_row, rating, games_completed, ever_2400, peak) = row[:7]
+    peak_period, first_list, last_active, *listed, federation, title, details_from = row[7:]
+    standing = _Standing(
+        player_id,
+        birth_year,
+        bool(has_row),
+        rating,
+        games_completed,
+        bool(ever_2400),
+        peak,
+        _stored_period(peak_period),
+        _stored_period(first_list),
+        _stored_period(last_active),
+    )
+    recorded = Details(federation, title)
+    if first_list is not None:
+        standing.listed = Details(*listed)
     if shown is None:
-        standing.details = carried(recorded, standing.listed, row.details_from, period)
+        details = carried(recorded, standing.listed, _stored_period(details_from), period)
     else:
-        standing.details = shown.get(standing.player_id) or standing.listed or recorded
+        details = shown.get(player_id) or standing.listed or recorded
+    standing.details = details
     return standing
+
+
+@functools.cache
+def _stored_period(text: str | None) -> Period | None:
+    """A period as the driver gives it, its `YYYY-MM` text: a close reads a few periods
+    each many times."""
+    return None if text is None else Period.parse(text)
 
 
 _GAME_RATINGS = cast(Table, GameRating.__table__)
@@ -359,43 +387,52 @@ _NOT_RATED = (None, None)
 
 
 def _rate_games(
-    pool: Pool, period: Period, games: Iterable[AnyRow], standings: dict[int, _Standing]
-) -> list[tuple[int | None, ...]]:
-    """Rate every game of the period for both sides (FIDE 5, 8.3): each game's figures, in
-    the order of `_GAME_FIGURES`, with its rated sides gathered into their standings and
-    its games toward a first rating pooled (8.2)."""
-    pairings = rules.PeriodPairings.of(pool, period)
-    figures: list[tuple[int | None, ...]] = []
+    pool: Pool, period: Period, games: Iterable[Values], standings: dict[int, _Standing]
+) -> list[Values]:
+    """Rate every game of the period (`_period_games`' rows) for both sides (FIDE 5, 8.3):
+    each game's figures, in the order of `_GAME_FIGURES`, with its rated sides gathered
+    into their standings and its games toward a first rating pooled (8.2)."""
+    expected_scores = rules.PeriodPairings.of(pool, period).expected_scores
+    figures: list[Values] = []
     for game in games:
-        game_id, white_id, black_id, result, rated = game[:5]
-        white, black = standings[white_id], standings[black_id]
-        expected = None
-        if rated and result.is_played:
-            if white.rating is None or black.rating is None:
+        white, black = standings[game[1]], standings[game[2]]
+        white_rating, black_rating = white.rating, black.rating
+        expected: tuple[int | None, ...] = _NOT_RATED
+        scores = _PLAYED_SCORES.get(game[3]) if game[4] else None
+        if scores is not None:
+            if white_rating is None or black_rating is None:
                 _pool_toward_first_rating(game, white, black)
-            else:
-                expected = pairings.expected_scores(white.rating, black.rating)
-                if expected is not None:
-                    white_score, black_score = _SCORES[result]
-                    white.rated.add(white_score, expected[0])
-                    black.rated.add(black_score, expected[1])
-        figures.append((game_id, white.rating, black.rating, *(expected or _NOT_RATED)))
+            elif (pair := expected_scores(white_rating, black_rating)) is not None:
+                white.rated.add(scores[0], pair[0])
+                black.rated.add(scores[1], pair[1])
+                expected = pair
+        figures.append((game[0], white_rating, black_rating, *expected))
     return figures
 
 
-_SCORES = {result: (result.score(True), result.score(False)) for result in GameResult}
-"""Each result's scores for White and Black, in hundredths."""
+_PLAYED_SCORES = {
+    result.value: (result.score(True), result.score(False))
+    for result in GameResult
+    if result.is_played
+}
+"""Each played result's scores for White and Black in hundredths, by its stored text."""
 
 
-def _pool_toward_first_rating(game: AnyRow, white: _Standing, black: _Standing) -> None:
+def _pool_toward_first_rating(game: Values, white: _Standing, black: _Standing) -> None:
     """A played game of an unrated side against a rated one counts toward its first
     rating (8.2)."""
-    event = (game.event_end, game.event_id or 0)
+    result, event_id, event_end = GameResult(game[3]), game[5], game[6]
+    event = (_date(event_end), event_id or 0)
     for side, opponent, is_white in ((white, black, True), (black, white, False)):
         if side.rating is None and opponent.rating is not None:
-            score = game.result.score(is_white)
+            score = result.score(is_white)
             side.initial_games.append(rules.InitialRatingGame(event, opponent.rating, score))
             side.initial_games_in_period += 1
+
+
+def _date(value: dt.date | str) -> dt.date:
+    """A date as the driver gives it: SQLite's is its ISO text."""
+    return dt.date.fromisoformat(value) if isinstance(value, str) else value
 
 
 def _add_pooled_history(
@@ -514,8 +551,6 @@ class _Publication:
         self.shown = shown
         self.rows: list[_ListRow] = []
         self.staged = 0
-        self.joined: list[int] = []
-        self.joined_details: list[dict[str, object]] = []
         self.players_rated = 0
         self.newly_rated = 0
         self.unrated_by_floor = 0
@@ -669,7 +704,6 @@ class _Publication:
             )
             recorded = Details(row.recorded_federation, row.recorded_title)
             details = (self.shown or {}).get(row.player_id) or recorded
-            self.joined.append(row.player_id)
             self.rows.append(
                 self._row(
                     row.player_id,
@@ -683,9 +717,6 @@ class _Publication:
                     details,
                     _Figures(None, 0, 0),
                 )
-            )
-            self.joined_details.append(
-                {"joined_id": row.player_id, "joined_pool": self.pool} | details.columns()
             )
 
     def _add_changed_details(self, session: Session) -> None:
@@ -702,14 +733,12 @@ class _Publication:
                 _not_staged(Player.id),
             )
         )
-        changes: Iterable[AnyRow]
         if self.shown is None:
-            changes = session.execute(
-                statement.where(list_details.recorded_since_listed(self.period))
-            )
+            due = statement.where(list_details.recorded_since_listed(self.period))
+            batches = driver_rows(session, due)
         else:
-            changes = select_in(session, statement, Player.id, self.shown)
-        for row in changes:
+            batches = driver_rows_in(session, statement, Player.id, self.shown)
+        for row in chain.from_iterable(batches):
             standing = _standing(row, self.period, self.shown)
             if standing.details != standing.listed:
                 figures = _Figures(standing.rating, 0, 0)
@@ -717,33 +746,17 @@ class _Publication:
 
     def _write(self, session: Session) -> None:
         """The staged rows to the list, the standings they replace to `PriorStanding`, and
-        the new standings, set-wise; then the joining starting ratings take this list as
-        their first. A list that changes most players' standings (the first list) rebuilds
-        the standings' indexes once (`storage.batches.bulk_write`)."""
-        with bulk_write(session, _STANDINGS, self.staged, updating=True):
+        the new standings, set-wise: the joining starting ratings take this list as their
+        first. A list that changes most players' standings (the first list) rebuilds the
+        standings' indexes once, as it does the list rows' and the prior standings' where it
+        more than doubles them (`storage.batches.bulk_write`)."""
+        with (
+            bulk_write(session, _STANDINGS, self.staged, updating=True),
+            bulk_write(session, _ENTRIES, self.staged),
+            bulk_write(session, _PRIORS, self.staged),
+        ):
             for statement in _published(self.pool, self.period):
                 session.execute(statement)
-            self._join_pending(session)
-
-    def _join_pending(self, session: Session) -> None:
-        joined = (
-            update(PlayerRating)
-            .values(
-                first_list=self.period,
-                last_active=func.coalesce(
-                    PlayerRating.last_active, literal(self.period, PeriodType())
-                ),
-            )
-            .execution_options(synchronize_session=False)
-        )
-        pending = (PlayerRating.pool == self.pool, PlayerRating.first_list.is_(None))
-        if self.joining is None and self.shown is None:
-            session.execute(joined.where(*pending).values(_RECORDED_DETAILS))
-            return
-        for batch in batched(self.joined):
-            session.execute(joined.where(*pending, one_of(session, PlayerRating.player_id, batch)))
-        if self.joined_details:
-            session.execute(_SHOWN_DETAILS, self.joined_details)
 
 
 _STAGED = STAGED_LIST_ROWS.c
@@ -781,35 +794,33 @@ def _published(pool: Pool, period: Period) -> list[Executable]:
         "rating": case((_STAGED.listed, _STAGED.rating)),
         **{name: _STAGED[name] for name in STANDING_COLUMNS if name != "rating"},
     }
-    updates = (
-        update(PlayerRating)
-        .where(prior, _STAGED.had_standing, ~_STAGED.joining)
-        .values(standing)
-        .execution_options(synchronize_session=False)
-    )
     inserts = insert(PlayerRating).from_select(
         ["pool", "player_id", *standing],
         select(pool_value, _STAGED.player_id, *standing.values()).where(~_STAGED.had_standing),
     )
-    return [entries, priors, updates, inserts]
+    return [entries, priors, *_standings_updated(prior, standing), inserts]
 
 
-_ENTRY_COLUMNS = cast(Table, ListEntry.__table__).c
+def _standings_updated(
+    prior: ColumnElement[bool], standing: dict[str, ColumnElement[Any]]
+) -> list[Executable]:
+    """The UPDATEs of the standings the staged rows change: those that keep their first
+    list, most of a later month's, without naming `first_list`, so that SQLite leaves its
+    index as it is; then those that take this list as their first."""
+    same_first_list = _STAGED.first_list.is_not_distinct_from(PlayerRating.first_list)
+    kept = {name: value for name, value in standing.items() if name != "first_list"}
+    return [
+        update(PlayerRating)
+        .where(prior, _STAGED.had_standing, first_list)
+        .values(values)
+        .execution_options(synchronize_session=False)
+        for first_list, values in ((same_first_list, kept), (~same_first_list, standing))
+    ]
+
+
+_ENTRIES = cast(Table, ListEntry.__table__)
+_ENTRY_COLUMNS = _ENTRIES.c
+_PRIORS = cast(Table, PriorStanding.__table__)
 _STAGED_FIGURES = tuple(_STAGED[name] for name in LIST_ROW_FIGURES)
 
 _STANDINGS = cast(Table, PlayerRating.__table__)
-_SHOWN_DETAILS = (
-    update(_STANDINGS)
-    .where(
-        _STANDINGS.c.pool == bindparam("joined_pool"),
-        _STANDINGS.c.player_id == bindparam("joined_id"),
-    )
-    .values(federation=bindparam("federation"), title=bindparam("title"))
-)
-"""In a re-rate, a starting rating joins with the federation and title its list showed."""
-
-_RECORDED_DETAILS = {
-    name: select(getattr(Player, name)).where(Player.id == PlayerRating.player_id).scalar_subquery()
-    for name in ("federation", "title")
-}
-"""A starting rating joins its first list with the player's federation and title as recorded."""
