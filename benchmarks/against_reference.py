@@ -168,9 +168,16 @@ def main() -> None:
     parser.add_argument(
         "--postgresql-url", default="postgresql+psycopg://postgres@127.0.0.1:5432/test"
     )
-    parser.add_argument("--reference", type=Path, default=REFERENCE)
+    parser.add_argument(
+        "--reference",
+        type=Path,
+        default=REFERENCE,
+        help="reference_close.py (default: ../shared/bench/ beside the repository)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     options = parser.parse_args()
+    if not options.reference.is_file():
+        parser.error(f"no reference script at {options.reference}; pass --reference PATH")
     randomness = random.Random(options.seed)
     with tempfile.TemporaryDirectory() as directory:
         files = {name: Path(directory) / f"{name}.csv" for name in ("players", "games", "later")}
