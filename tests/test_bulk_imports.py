@@ -76,6 +76,22 @@ def test_a_large_import_refused_on_its_last_line_writes_nothing(
     assert _schema_differences(database_url) == []
 
 
+def test_a_large_import_while_a_reader_holds_the_table_keeps_its_indexes(
+    database_url: str, tmp_path: Path
+) -> None:
+    """On PostgreSQL the indexes are dropped only where the import can take the table at
+    once: with a reader in it, the import neither waits for the reader nor fails."""
+    ledger = open_ledger(database_url)
+    try:
+        with ledger.reading() as session:
+            assert session.scalars(select(Player.id)).all() == []
+            assert run("import-players", _players_csv(tmp_path), db=database_url).exit_code == 0
+    finally:
+        ledger.dispose()
+    assert _schema_differences(database_url) == []
+    assert run("db", "check", db=database_url).exit_code == 0
+
+
 def test_set_wise_reads_find_exactly_the_values_asked_for(
     database_url: str, tmp_path: Path
 ) -> None:

@@ -26,7 +26,7 @@ from sqlalchemy import (
     select,
     text,
 )
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
 if TYPE_CHECKING:
@@ -129,15 +129,17 @@ def bulk_write(
     session: Session, table: Table, count: int, updating: bool = False
 ) -> Iterator[None]:
     """A block that inserts `count` rows into `table` (or, `updating`, changes that many of
-    its rows). On SQLite, where they are a batch or more and more than double the table (or
-    change more than half of it), its indexes (but the unique ones) are dropped before the
-    block and built again after it: that sorts every row once instead of moving each in
-    every index at random, several times faster.
+    its rows). Where they are a batch or more and more than double the table (or change
+    more than half of it), its indexes (but the unique ones) are dropped before the block
+    and built again after it: that sorts every row once instead of moving each in every
+    index at random, several times faster.
 
-    The drop is part of the write transaction: readers see the indexes throughout, and a
-    block that fails leaves them to the rollback with its rows.
+    The drop is part of the write transaction: a block that fails leaves the indexes to the
+    rollback with its rows. On SQLite readers see the indexes throughout; on PostgreSQL an
+    insert drops them only where it can take the table at once (`_taken_alone`), and
+    readers wait for its commit.
     """
-    rebuilt = _rebuilt_indexes(session, table, 2 * count if updating else count)
+    rebuilt = _rebuilt_indexes(session, table, 2 * count if updating else count, updating)
     for index in rebuilt:
         index.drop(session.connection())
     yield
@@ -145,17 +147,33 @@ def bulk_write(
         index.create(session.connection())
 
 
-def _rebuilt_indexes(session: Session, table: Table, count: int) -> list[Index]:
+def _rebuilt_indexes(session: Session, table: Table, count: int, updating: bool) -> list[Index]:
     """The indexes to rebuild around a write, if the table holds fewer than `count` rows."""
-    if is_postgresql(session) or count < BATCH_SIZE:
+    postgresql = is_postgresql(session)
+    if (postgresql and updating) or count < BATCH_SIZE:
         return []
     indexes = sorted((index for index in table.indexes if not index.unique), key=_name)
     if not indexes:
         return []
     held = session.scalar(
-        text(f"SELECT count(*) FROM (SELECT 1 FROM {table.name} LIMIT :count)"), {"count": count}
+        text(f"SELECT count(*) FROM (SELECT 1 FROM {table.name} LIMIT :count) AS held"),
+        {"count": count},
     )
-    return indexes if held is not None and held < count else []
+    if held is None or held >= count:
+        return []
+    return indexes if not postgresql or _taken_alone(session, table) else []
+
+
+def _taken_alone(session: Session, table: Table) -> bool:
+    """Whether PostgreSQL gave the transaction `table` alone (the lock a DROP INDEX takes)
+    without waiting: where another transaction reads or writes it, waiting could deadlock
+    (two writes that read the table first) or hold up everyone queued behind the lock."""
+    try:
+        with session.begin_nested():
+            session.execute(text(f"LOCK TABLE {table.name} IN ACCESS EXCLUSIVE MODE NOWAIT"))
+    except OperationalError:
+        return False
+    return True
 
 
 def _name(index: Index) -> str:
