@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from sqlalchemy import (
     CheckConstraint,
     Dialect,
+    ForeignKeyConstraint,
     Index,
     Result,
     Row,
@@ -28,6 +29,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
+from sqlalchemy.schema import AddConstraint, DropConstraint
 
 if TYPE_CHECKING:
     import psycopg
@@ -132,19 +134,26 @@ def bulk_write(
     its rows). Where they are a batch or more and more than double the table (or change
     more than half of it), its indexes (but the unique ones) are dropped before the block
     and built again after it: that sorts every row once instead of moving each in every
-    index at random, several times faster.
+    index at random, several times faster. PostgreSQL's inserts drop the table's foreign
+    keys too, and check each once for all the rows when it is added again, where a key
+    kept would check row by row.
 
     The drop is part of the write transaction: a block that fails leaves the indexes to the
     rollback with its rows. On SQLite readers see the indexes throughout; on PostgreSQL an
-    insert drops them only where it can take the table at once (`_taken_alone`), and
-    readers wait for its commit.
+    insert drops them only where it can take the table and those its keys refer to at once
+    (`_taken_alone`), and readers wait for its commit.
     """
     rebuilt = _rebuilt_indexes(session, table, 2 * count if updating else count, updating)
+    keys = _checked_after(session, table) if rebuilt and is_postgresql(session) else []
+    for key in keys:
+        session.execute(DropConstraint(key))
     for index in rebuilt:
         index.drop(session.connection())
     yield
     for index in rebuilt:
         index.create(session.connection())
+    for key in keys:
+        session.execute(AddConstraint(key))
 
 
 def _rebuilt_indexes(session: Session, table: Table, count: int, updating: bool) -> list[Index]:
@@ -161,23 +170,33 @@ def _rebuilt_indexes(session: Session, table: Table, count: int, updating: bool)
     )
     if held is None or held >= count:
         return []
-    return indexes if not postgresql or _taken_alone(session, table) else []
+    return indexes if not postgresql or _taken_alone(session, [table]) else []
 
 
-def _taken_alone(session: Session, table: Table) -> bool:
-    """Whether PostgreSQL gave the transaction `table` alone (the lock a DROP INDEX takes)
-    without waiting: where another transaction reads or writes it, waiting could deadlock
+def _checked_after(session: Session, table: Table) -> list[ForeignKeyConstraint]:
+    """The foreign keys of `table` to drop for a PostgreSQL bulk insert: all of them, where
+    the tables they refer to can be taken at once too (dropping a key takes both)."""
+    keys = sorted(table.foreign_key_constraints, key=_name)
+    return keys if _taken_alone(session, [key.referred_table for key in keys]) else []
+
+
+def _taken_alone(session: Session, tables: Sequence[Table]) -> bool:
+    """Whether PostgreSQL gave the transaction `tables` alone (the lock a DROP INDEX takes)
+    without waiting: where another transaction reads or writes one, waiting could deadlock
     (two writes that read the table first) or hold up everyone queued behind the lock."""
+    names = ", ".join(sorted({table.name for table in tables}))
+    if not names:
+        return True
     try:
         with session.begin_nested():
-            session.execute(text(f"LOCK TABLE {table.name} IN ACCESS EXCLUSIVE MODE NOWAIT"))
+            session.execute(text(f"LOCK TABLE {names} IN ACCESS EXCLUSIVE MODE NOWAIT"))
     except OperationalError:
         return False
     return True
 
 
-def _name(index: Index) -> str:
-    return str(index.name)
+def _name(item: Index | ForeignKeyConstraint) -> str:
+    return str(item.name)
 
 
 def update_rows(session: Session, model: type[Any], rows: Sequence[dict[str, Any]]) -> None:
