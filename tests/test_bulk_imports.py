@@ -92,6 +92,27 @@ def test_a_large_import_while_a_reader_holds_the_table_keeps_its_indexes(
     assert run("db", "check", db=database_url).exit_code == 0
 
 
+def test_a_large_import_names_its_likely_duplicates_within_it_and_in_the_ledger(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A file of most of the ledger's players is compared with the whole ledger at once:
+    the pairs are those the players' own comparisons find, each named once."""
+    earlier = tmp_path / "earlier.csv"
+    earlier.write_text(HEADER + f'{PLAYERS + 1},"N7, Player",NOR,F,,1990,,,\n')
+    assert run("import-players", str(earlier), db=database_url).exit_code == 0
+    path = Path(_players_csv(tmp_path))
+    path.write_text(path.read_text() + f'{PLAYERS + 2},"Player N70",NOR,F,,1990,,,\n')
+    result = run("import-players", str(path), db=database_url)
+    assert result.exit_code == 0
+    assert result.stderr.splitlines() == [
+        'warning: player 7 "Player, N7" (born 1990) may be the same person as '
+        f'{PLAYERS + 1} "N7, Player"; merge them with `ledger merge-players {PLAYERS + 1} 7` '
+        "if so.",
+        f'warning: player {PLAYERS + 2} "Player N70" (born 1990) may be the same person as '
+        f'70 "Player, N70"; merge them with `ledger merge-players 70 {PLAYERS + 2}` if so.',
+    ]
+
+
 def test_set_wise_reads_find_exactly_the_values_asked_for(
     database_url: str, tmp_path: Path
 ) -> None:
