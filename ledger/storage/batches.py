@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from sqlalchemy import (
     CheckConstraint,
+    Date,
+    DateTime,
     Dialect,
     ForeignKeyConstraint,
     Index,
@@ -109,7 +111,7 @@ def _insert_arrays(
     """
     session.flush()
     dialect = session.get_bind().dialect
-    processed = _processed(table, columns, dialect)
+    processed = _processed(table, columns, dialect, as_json=True)
     values = ", ".join(f"json_extract(value, '$[{index}]')" for index in range(len(columns)))
     statement = (
         f"INSERT INTO {table.name} ({', '.join(columns)}) "
@@ -297,10 +299,12 @@ def _execute_many(
 
 
 def _processed(
-    table: Table, columns: Sequence[str], dialect: Dialect
+    table: Table, columns: Sequence[str], dialect: Dialect, as_json: bool = False
 ) -> Callable[[list[Values]], list[Values]]:
     """A function giving a batch of rows (values in the order of `columns`) with each value
-    through its column's bind processor where the type has one (enums, booleans, periods).
+    through its column's bind processor where the type has one (enums, booleans, periods);
+    `as_json`, with dates and times as their texts too (`_adapted`), which JSON would
+    otherwise ask for one value at a time.
 
     The processors are pure and a bulk write repeats few distinct values per column (one
     pool, one period), so each value is processed once and remembered; a batch is processed
@@ -309,7 +313,7 @@ def _processed(
     processors = [
         (index, _Remembered(process).__getitem__)
         for index, name in enumerate(columns)
-        if (process := table.c[name].type.bind_processor(dialect)) is not None
+        if (process := _processor(table.c[name].type, dialect, as_json)) is not None
     ]
     if not processors:
         return lambda batch: batch
@@ -321,6 +325,17 @@ def _processed(
         return list(zip(*values, strict=True))
 
     return processed
+
+
+def _processor(kind: Any, dialect: Dialect, as_json: bool) -> Callable[[Any], Any] | None:
+    process: Callable[[Any], Any] | None = kind.bind_processor(dialect)
+    if process is None and as_json and isinstance(kind, Date | DateTime):
+        return _adapted_or_none
+    return process
+
+
+def _adapted_or_none(value: object) -> str | None:
+    return None if value is None else _adapted(value)
 
 
 class _Remembered(dict[Any, Any]):
