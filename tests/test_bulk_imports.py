@@ -5,19 +5,23 @@ set-wise reads find exactly the rows asked for."""
 from __future__ import annotations
 
 import datetime as dt
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from itertools import cycle
 from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import select
+from sqlalchemy import func, select
 
-from ledger.core.domain import Pool
-from ledger.core.records import NewPlayer, new_player
+from ledger.core.domain import GameResult, Pool
+from ledger.core.records import NewPlayer, new_game, new_player
+from ledger.services.games import add_games
 from ledger.services.players import add_players
 from ledger.storage.batches import BATCH_SIZE, select_in
 from ledger.storage.database import Ledger, open_ledger
-from ledger.storage.models import Base, Player
+from ledger.storage.models import Base, Game, Player
 
 from builders import fingerprint, run
 
@@ -74,6 +78,82 @@ def test_a_large_import_refused_on_its_last_line_writes_nothing(
     ), result.stderr
     assert fingerprint(database_url) == before
     assert _schema_differences(database_url) == []
+
+
+def test_a_large_import_while_a_reader_holds_the_table_keeps_its_indexes(
+    database_url: str, tmp_path: Path
+) -> None:
+    """On PostgreSQL the indexes are dropped only where the import can take the table at
+    once: with a reader in it, the import neither waits for the reader nor fails."""
+    ledger = open_ledger(database_url)
+    try:
+        with ledger.reading() as session:
+            assert session.scalars(select(Player.id)).all() == []
+            assert run("import-players", _players_csv(tmp_path), db=database_url).exit_code == 0
+    finally:
+        ledger.dispose()
+    assert _schema_differences(database_url) == []
+    assert run("db", "check", db=database_url).exit_code == 0
+
+
+def test_a_large_import_names_its_likely_duplicates_within_it_and_in_the_ledger(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A file of most of the ledger's players is compared with the whole ledger at once:
+    the pairs are those the players' own comparisons find, each named once."""
+    earlier = tmp_path / "earlier.csv"
+    earlier.write_text(HEADER + f'{PLAYERS + 1},"N7, Player",NOR,F,,1990,,,\n')
+    assert run("import-players", str(earlier), db=database_url).exit_code == 0
+    path = Path(_players_csv(tmp_path))
+    path.write_text(path.read_text() + f'{PLAYERS + 2},"Player N70",NOR,F,,1990,,,\n')
+    result = run("import-players", str(path), db=database_url)
+    assert result.exit_code == 0
+    assert result.stderr.splitlines() == [
+        'warning: player 7 "Player, N7" (born 1990) may be the same person as '
+        f'{PLAYERS + 1} "N7, Player"; merge them with `ledger merge-players {PLAYERS + 1} 7` '
+        "if so.",
+        f'warning: player {PLAYERS + 2} "Player N70" (born 1990) may be the same person as '
+        f'70 "Player, N70"; merge them with `ledger merge-players 70 {PLAYERS + 2}` if so.',
+    ]
+
+
+def test_two_large_imports_into_two_pools_at_once_both_write(
+    postgresql_url: str, tmp_path: Path
+) -> None:
+    """Both have read the games table when they would drop its indexes: neither can take it
+    from the other, and both record all their games, the schema kept."""
+    assert run("import-players", _players_csv(tmp_path), db=postgresql_url).exit_code == 0
+    today = dt.date(2026, 11, 1)
+    games = [
+        new_game(date=dt.date(2026, 10, 1), white=n, black=n + 1, result=result, today=today)
+        for n, result in zip(range(1, PLAYERS), cycle(GameResult), strict=False)
+    ]
+    both_read = threading.Barrier(2, timeout=30)
+
+    def record(pool: Pool) -> None:
+        ledger = open_ledger(postgresql_url)
+        try:
+            with ledger.transaction() as session:
+                session.execute(select(Game.id).limit(1))
+                both_read.wait()
+                add_games(session, pool, games)
+        finally:
+            ledger.dispose()
+
+    with ThreadPoolExecutor(2) as threads:
+        for done in [threads.submit(record, pool) for pool in (Pool.STANDARD, Pool.RAPID)]:
+            done.result(timeout=120)
+    ledger = open_ledger(postgresql_url)
+    try:
+        with ledger.reading() as session:
+            counted = session.execute(select(Game.pool, func.count()).group_by(Game.pool))
+            assert dict(counted.all()) == {
+                Pool.STANDARD: PLAYERS - 1,
+                Pool.RAPID: PLAYERS - 1,
+            }
+    finally:
+        ledger.dispose()
+    assert _schema_differences(postgresql_url) == []
 
 
 def test_set_wise_reads_find_exactly_the_values_asked_for(

@@ -7,7 +7,7 @@ their keys (`ledger.core.names`), so accents, case, word order and script do not
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +18,7 @@ from ledger.core import names
 from ledger.core.domain import Pool
 from ledger.core.errors import InvalidInput, NotFound
 from ledger.core.records import LARGEST_ID, MOST_DIGITS
-from ledger.storage.batches import AnyRow, AnySelect, select_in
+from ledger.storage.batches import BATCH_SIZE, AnyRow, AnySelect, select_in
 from ledger.storage.database import LIKE_ESCAPE, like_escaped
 from ledger.storage.models import Player, PlayerRating
 
@@ -140,11 +140,31 @@ def likely_duplicates(session: Session, player_ids: Collection[int]) -> list[str
     given = set(player_ids)
     pairs = [
         row
-        for row in select_in(session, _same_person_statement(), Player.id, given)
-        if row.other_id not in given or row.other_id < row.id
+        for row in _same_person_rows(session, given)
+        if row.id in given and (row.other_id not in given or row.other_id < row.id)
     ]
     pairs.sort(key=lambda row: (row.id, row.other_id))
     return [_duplicate_line(row) for row in pairs]
+
+
+def _same_person_rows(session: Session, given: set[int]) -> Iterable[AnyRow]:
+    """`_same_person_statement`'s rows for the players `given`: read for the whole ledger
+    where they are most of it (an import into a new ledger), one join instead of one for
+    each batch of IDs."""
+    statement = _same_person_statement()
+    if len(given) >= BATCH_SIZE and _most_of_the_players(session, len(given)):
+        return session.execute(statement)
+    return select_in(session, statement, Player.id, given)
+
+
+def _most_of_the_players(session: Session, count: int) -> bool:
+    """Whether `count` players are more than half of the ledger's: counted up to twice
+    `count`, never the whole of a large table."""
+    reach = 2 * count
+    held = session.scalar(
+        select(func.count()).select_from(select(Player.id).limit(reach).subquery())
+    )
+    return held is not None and held < reach
 
 
 def _same_person_statement() -> AnySelect:

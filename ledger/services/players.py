@@ -84,11 +84,12 @@ def _ledger_ids(session: Session, players: Sequence[NewPlayer]) -> list[int]:
 
 def _refuse_taken_ids(session: Session, players: Sequence[NewPlayer]) -> None:
     problems = []
+    # A new ledger's first players take no ID: its empty table is not searched for each.
+    any_player = session.scalar(select(Player.id).limit(1)) is not None
     for field, column, key in (("id", Player.id, "id"), ("fide_id", Player.fide_id, "fide_id")):
         wanted = [(getattr(p, key), p) for p in players if getattr(p, key) is not None]
-        taken = {
-            row[0] for row in select_in(session, select(column), column, (n for n, _ in wanted))
-        }
+        numbers = (n for n, _ in wanted) if any_player else ()
+        taken = {row[0] for row in select_in(session, select(column), column, numbers)}
         seen: set[int] = set()
         for number, player in wanted:
             if number in taken:

@@ -128,6 +128,8 @@ def _recorded(
     columns = select(
         Game.id, Game.date, Game.white_id, Game.black_id, Game.result, Game.event_id, Game.round
     ).where(Game.pool == pool)
+    if session.scalar(columns.limit(1)) is None:
+        return  # a pool's first games: none to search for each player's
     yield from select_in(session, columns, Game.event_id, event_ids)
     loose = [game for game in games if game.event is None]
     if loose:

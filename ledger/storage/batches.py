@@ -16,7 +16,10 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from sqlalchemy import (
     CheckConstraint,
+    Date,
+    DateTime,
     Dialect,
+    ForeignKeyConstraint,
     Index,
     Result,
     Row,
@@ -27,8 +30,9 @@ from sqlalchemy import (
     select,
     text,
 )
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
+from sqlalchemy.schema import AddConstraint, DropConstraint
 
 if TYPE_CHECKING:
     import psycopg
@@ -123,7 +127,7 @@ def _insert_arrays(
     """
     session.flush()
     dialect = session.get_bind().dialect
-    processed = _processed(table, columns, dialect)
+    processed = _processed(table, columns, dialect, as_json=True)
     values = ", ".join(f"json_extract(value, '$[{index}]')" for index in range(len(columns)))
     statement = (
         f"INSERT INTO {table.name} ({', '.join(columns)}) "
@@ -145,37 +149,72 @@ def bulk_write(
     session: Session, table: Table, count: int, updating: bool = False
 ) -> Iterator[None]:
     """A block that inserts `count` rows into `table` (or, `updating`, changes that many of
-    its rows). On SQLite, where they are a batch or more and more than double the table (or
-    change more than half of it), its indexes (but the unique ones) are dropped before the
-    block and built again after it: that sorts every row once instead of moving each in
-    every index at random, several times faster.
+    its rows). Where they are a batch or more and more than double the table (or change
+    more than half of it), its indexes (but the unique ones) are dropped before the block
+    and built again after it: that sorts every row once instead of moving each in every
+    index at random, several times faster. PostgreSQL's inserts drop the table's foreign
+    keys too, and check each once for all the rows when it is added again, where a key
+    kept would check row by row.
 
-    The drop is part of the write transaction: readers see the indexes throughout, and a
-    block that fails leaves them to the rollback with its rows.
+    The drop is part of the write transaction: a block that fails leaves the indexes to the
+    rollback with its rows. On SQLite readers see the indexes throughout; on PostgreSQL an
+    insert drops them only where it can take the table and those its keys refer to at once
+    (`_taken_alone`), and readers wait for its commit.
     """
-    rebuilt = _rebuilt_indexes(session, table, 2 * count if updating else count)
+    rebuilt = _rebuilt_indexes(session, table, 2 * count if updating else count, updating)
+    keys = _checked_after(session, table) if rebuilt and is_postgresql(session) else []
+    for key in keys:
+        session.execute(DropConstraint(key))
     for index in rebuilt:
         index.drop(session.connection())
     yield
     for index in rebuilt:
         index.create(session.connection())
+    for key in keys:
+        session.execute(AddConstraint(key))
 
 
-def _rebuilt_indexes(session: Session, table: Table, count: int) -> list[Index]:
+def _rebuilt_indexes(session: Session, table: Table, count: int, updating: bool) -> list[Index]:
     """The indexes to rebuild around a write, if the table holds fewer than `count` rows."""
-    if is_postgresql(session) or count < BATCH_SIZE:
+    postgresql = is_postgresql(session)
+    if (postgresql and updating) or count < BATCH_SIZE:
         return []
     indexes = sorted((index for index in table.indexes if not index.unique), key=_name)
     if not indexes:
         return []
     held = session.scalar(
-        text(f"SELECT count(*) FROM (SELECT 1 FROM {table.name} LIMIT :count)"), {"count": count}
+        text(f"SELECT count(*) FROM (SELECT 1 FROM {table.name} LIMIT :count) AS held"),
+        {"count": count},
     )
-    return indexes if held is not None and held < count else []
+    if held is None or held >= count:
+        return []
+    return indexes if not postgresql or _taken_alone(session, [table]) else []
 
 
-def _name(index: Index) -> str:
-    return str(index.name)
+def _checked_after(session: Session, table: Table) -> list[ForeignKeyConstraint]:
+    """The foreign keys of `table` to drop for a PostgreSQL bulk insert: all of them, where
+    the tables they refer to can be taken at once too (dropping a key takes both)."""
+    keys = sorted(table.foreign_key_constraints, key=_name)
+    return keys if _taken_alone(session, [key.referred_table for key in keys]) else []
+
+
+def _taken_alone(session: Session, tables: Sequence[Table]) -> bool:
+    """Whether PostgreSQL gave the transaction `tables` alone (the lock a DROP INDEX takes)
+    without waiting: where another transaction reads or writes one, waiting could deadlock
+    (two writes that read the table first) or hold up everyone queued behind the lock."""
+    names = ", ".join(sorted({table.name for table in tables}))
+    if not names:
+        return True
+    try:
+        with session.begin_nested():
+            session.execute(text(f"LOCK TABLE {names} IN ACCESS EXCLUSIVE MODE NOWAIT"))
+    except OperationalError:
+        return False
+    return True
+
+
+def _name(item: Index | ForeignKeyConstraint) -> str:
+    return str(item.name)
 
 
 def update_rows(session: Session, model: type[Any], rows: Sequence[dict[str, Any]]) -> None:
@@ -291,10 +330,12 @@ def _execute_many(
 
 
 def _processed(
-    table: Table, columns: Sequence[str], dialect: Dialect
+    table: Table, columns: Sequence[str], dialect: Dialect, as_json: bool = False
 ) -> Callable[[list[Values]], list[Values]]:
     """A function giving a batch of rows (values in the order of `columns`) with each value
-    through its column's bind processor where the type has one (enums, booleans, periods).
+    through its column's bind processor where the type has one (enums, booleans, periods);
+    `as_json`, with dates and times as their texts too (`_adapted`), which JSON would
+    otherwise ask for one value at a time.
 
     The processors are pure and a bulk write repeats few distinct values per column (one
     pool, one period), so each value is processed once and remembered; a batch is processed
@@ -303,7 +344,7 @@ def _processed(
     processors = [
         (index, _Remembered(process).__getitem__)
         for index, name in enumerate(columns)
-        if (process := table.c[name].type.bind_processor(dialect)) is not None
+        if (process := _processor(table.c[name].type, dialect, as_json)) is not None
     ]
     if not processors:
         return lambda batch: batch
@@ -315,6 +356,17 @@ def _processed(
         return list(zip(*values, strict=True))
 
     return processed
+
+
+def _processor(kind: Any, dialect: Dialect, as_json: bool) -> Callable[[Any], Any] | None:
+    process: Callable[[Any], Any] | None = kind.bind_processor(dialect)
+    if process is None and as_json and isinstance(kind, Date | DateTime):
+        return _adapted_or_none
+    return process
+
+
+def _adapted_or_none(value: object) -> str | None:
+    return None if value is None else _adapted(value)
 
 
 class _Remembered(dict[Any, Any]):
