@@ -9,14 +9,16 @@ import datetime as dt
 from dataclasses import replace
 
 import pytest
+from sqlalchemy import select
 
-from ledger.core.domain import Period, Pool
+from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.errors import NotFound
 from ledger.queries import (
     EventFilter,
     KeptCounts,
     ListFilter,
     ListRequest,
+    RatingList,
     event_listing,
     list_size,
     player_card,
@@ -24,10 +26,13 @@ from ledger.queries import (
     rating_on,
 )
 from ledger.queries.rating_counts import RatingCounts
+from ledger.services.corrections import correct_game
 from ledger.services.demo import build_demo
+from ledger.services.reopening import reopen_period
 from ledger.storage.database import Ledger, open_ledger
+from ledger.storage.models import Game
 
-from builders import close, game, player
+from builders import NOW, close, game, player
 
 
 def test_the_latest_events_are_the_first_of_the_whole_listing(ledger: Ledger) -> None:
@@ -171,6 +176,31 @@ def test_the_counts_kept_follow_the_ledger_as_it_changes(three_lists: Ledger) ->
         after = published_list(session, asked, kept).rows
         assert after == published_list(session, asked).rows
         assert after != before
+
+
+def test_what_is_kept_follows_a_correction_and_a_reopen(three_lists: Ledger) -> None:
+    """Kept across requests, the newest list, its version and its counts follow a
+    correction that publishes a revised version and a reopen that withdraws it."""
+    kept = KeptCounts()
+    asked = ListRequest(Pool.STANDARD, top=6, skip=4)
+
+    def page() -> RatingList:
+        with three_lists.reading() as session:
+            shown = published_list(session, asked, kept)
+            assert shown == published_list(session, asked)
+            assert list_size(session, asked, kept) == list_size(session, asked)
+            return shown
+
+    original = page()
+    with three_lists.transaction() as session:
+        played = session.scalars(select(Game.id).where(Game.period == Period(2029, 5))).first()
+        assert played is not None
+        correct_game(session, played, GameResult.DRAW, NOW)
+    revised = page()
+    assert (original.version, revised.version and revised.version.number) == (None, 2)
+    with three_lists.transaction() as session:
+        reopen_period(session, Pool.STANDARD, Period(2029, 5))
+    assert page().period == Period(2029, 4)
 
 
 def test_rating_counts_find_the_rating_at_a_position() -> None:

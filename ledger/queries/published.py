@@ -95,9 +95,9 @@ def _current_version(
 
 
 def list_cells(session: Session, request: ListRequest) -> Iterator[Cells]:
-    """The rows of the list asked for, best first, as a file's cells (`--format csv`): a
-    whole list read in bulk (`ledger.queries.whole_list`), any other (filtered, cut, an
-    earlier version, the live list) as `published_list` reads it."""
+    """The rows of the list asked for, best first, as a file's cells (`--format csv` and
+    `json`): a whole list read in bulk (`ledger.queries.whole_list`), any other (filtered,
+    cut, an earlier version, the live list) as `published_list` reads it."""
     if request == ListRequest(request.pool, request.period, request.as_of):
         return whole_list_cells(session, request.pool, request.period, request.as_of)
     return map(cells, published_list(session, request).rows)

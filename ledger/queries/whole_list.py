@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import functools
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import repeat
@@ -27,6 +26,7 @@ from ledger.core.domain import Period, Pool
 from ledger.queries.list_sql import newest_standings, period_rows
 from ledger.queries.lists import ListRow, is_published, published_period, rating_list
 from ledger.storage.batches import Values, collector_paused, driver_rows
+from ledger.storage.models import stored_period
 
 Cells = tuple[Any, ...]
 """A list row as a file's cells: the values of `ListRow`'s fields in order, the peak's
@@ -60,12 +60,6 @@ def cells(row: ListRow) -> Cells:
 
 
 _values = attrgetter(*CELL_NAMES)
-
-
-@functools.cache
-def _period(text: str | None) -> Period | None:
-    """A period read as its text; a list of a million rows holds a few of them."""
-    return None if text is None else Period.parse(text)
 
 
 def _newest_cells(session: Session, pool: Pool, period: Period) -> Iterator[Cells]:
@@ -234,5 +228,5 @@ class _Flags(dict[tuple[Any, Any], str]):
 
     def __missing__(self, key: tuple[Any, Any]) -> str:
         sex, last_active = key
-        self[key] = flag = rules.list_flag(sex == "F", _period(last_active), self.period)
+        self[key] = flag = rules.list_flag(sex == "F", stored_period(last_active), self.period)
         return flag

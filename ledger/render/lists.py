@@ -32,13 +32,14 @@ def rating_list(published: RatingList) -> None:
 
 
 def list_csv(rows: Iterable[Cells]) -> None:
-    """A list's rows as CSV, as `rating_list` prints them, written as they are read."""
+    """A list's rows (`queries.list_cells`) as CSV, one header line of `ListRow`'s fields,
+    written as they are read."""
     stream_csv(CELL_NAMES, rows, TEXT_CELLS)
 
 
 def list_json(rows: Iterable[Cells]) -> None:
-    """A list's rows as a JSON array of objects, as `rating_list` prints them, written as
-    they are read."""
+    """A list's rows (`queries.list_cells`) as a JSON array of objects with `ListRow`'s
+    fields, as `to_json` writes a list's rows, written as they are read."""
     stream_json(dict(zip(CELL_NAMES, row, strict=True)) for row in rows)
 
 

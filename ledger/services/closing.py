@@ -10,7 +10,6 @@ changed get a row, so the cost follows the period's games, not the size of the l
 from __future__ import annotations
 
 import datetime as dt
-import functools
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -61,6 +60,7 @@ from ledger.storage.models import (
     PlayerRating,
     PriorStanding,
     RatingPeriod,
+    stored_period,
 )
 from ledger.storage.periods import is_closed, newest_closed_period, newest_version
 from ledger.storage.staging import (
@@ -359,26 +359,19 @@ def _standing(row: Values, period: Period, shown: Mapping[int, Details] | None) 
         games_completed,
         bool(ever_2400),
         peak,
-        _stored_period(peak_period),
-        _stored_period(first_list),
-        _stored_period(last_active),
+        stored_period(peak_period),
+        stored_period(first_list),
+        stored_period(last_active),
     )
     recorded = Details(federation, title)
     if first_list is not None:
         standing.listed = Details(*listed)
     if shown is None:
-        details = carried(recorded, standing.listed, _stored_period(details_from), period)
+        details = carried(recorded, standing.listed, stored_period(details_from), period)
     else:
         details = shown.get(player_id) or standing.listed or recorded
     standing.details = details
     return standing
-
-
-@functools.cache
-def _stored_period(text: str | None) -> Period | None:
-    """A period as the driver gives it, its `YYYY-MM` text: a close reads a few periods
-    each many times."""
-    return None if text is None else Period.parse(text)
 
 
 _GAME_RATINGS = cast(Table, GameRating.__table__)

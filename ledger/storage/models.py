@@ -67,6 +67,12 @@ def _period(text: str) -> Period:
     return Period.parse(text)
 
 
+def stored_period(text: str | None) -> Period | None:
+    """A period as the driver gives it (its `YYYY-MM` text, or None), where rows are read
+    as plain tuples: a close or a whole list reads a few periods a million times."""
+    return None if text is None else _period(text)
+
+
 def _stored_enum(enum: type[StrEnum], name: str) -> Enum:
     """An enum kept as its text value, with a CHECK constraint on both backends."""
     return Enum(
