@@ -33,7 +33,7 @@ from pathlib import Path
 
 import psycopg
 from close_period import NOW, PERIOD, games, players, timed
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.engine import make_url
 
 from ledger.core.domain import Period, Pool
@@ -151,6 +151,8 @@ class Sample:
 
     players: int
     active: list[int]
+    server: str
+    """What of the database server's settings bears on the figures (PostgreSQL's cache)."""
 
 
 def sample(url: str, size: int, seed: int) -> Sample:
@@ -162,9 +164,12 @@ def sample(url: str, size: int, seed: int) -> Sample:
             played = session.scalars(
                 select(Game.white_id).where(Game.period == newest).order_by(Game.id).limit(5_000)
             ).all()
+            server = ""
+            if session.get_bind().dialect.name == "postgresql":
+                server = f", shared_buffers {session.scalar(text('SHOW shared_buffers'))}"
     finally:
         ledger.dispose()
-    return Sample(count, random.Random(seed).sample(sorted(set(played)), size))
+    return Sample(count, random.Random(seed).sample(sorted(set(played)), size), server)
 
 
 def pages(chosen: Sample, deep: int) -> dict[str, Callable[[int], str]]:
@@ -277,6 +282,7 @@ def measure(backend: str, url: str, arguments: argparse.Namespace) -> None:
     print(
         f"{backend}: {chosen.players:,} players; {arguments.workers} workers, "
         f"{arguments.threads} client threads, {arguments.requests} requests a page"
+        f"{chosen.server}"
     )
     print(f"  {'page':<26}{'n':>6}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'req/s':>9}")
     try:
