@@ -236,22 +236,21 @@ def test_a_rerate_keeps_the_federations_each_list_showed(ledger: Ledger, databas
     game(ledger, ivan, other, "1-0", "2026-10-05")
     close(ledger, "2026-10")
     run("edit-player", str(ivan), "--federation", "KAZ", "--reason", "again", db=database)
-    games = _json("games", "--period", "2026-09", db=database)
-    corrected = run(
-        "correct-game",
-        str(games[0]["id"]),
-        "--result",
-        "0-1",
-        "--reason",
-        "arbiter",
-        db=database,
-    )
-    assert corrected.exit_code == 0, corrected.stderr
+    _first_game_lost_by_white("2026-09", database)
     assert listing(ledger, "2026-09")[ivan].federation == "UKR"
     assert listing(ledger, "2026-10")[ivan].federation == "RUS"
     assert listing(ledger, "2026-09")[ivan].rating < 2500  # re-rated: the loss
     close(ledger, "2026-11")
     assert listing(ledger)[ivan].federation == "KAZ"
+
+
+def _first_game_lost_by_white(period: str, database: str) -> None:
+    """The period's first game corrected to 0-1 (`ledger correct-game`), which re-rates."""
+    games = _json("games", "--period", period, db=database)
+    corrected = run(
+        "correct-game", str(games[0]["id"]), "--result", "0-1", "--reason", "arbiter", db=database
+    )
+    assert corrected.exit_code == 0, corrected.stderr
 
 
 def test_a_rerate_keeps_the_federation_a_starting_rating_joined_its_list_with(
@@ -266,17 +265,7 @@ def test_a_rerate_keeps_the_federation_a_starting_rating_joined_its_list_with(
     run("edit-player", str(lena), "--federation", "RUS", "--reason", "transfer", db=database_url)
     game(ledger, a, b, "1-0", "2026-10-05")
     close(ledger, "2026-10")
-    games = _json("games", "--period", "2026-09", db=database_url)
-    corrected = run(
-        "correct-game",
-        str(games[0]["id"]),
-        "--result",
-        "0-1",
-        "--reason",
-        "arbiter",
-        db=database_url,
-    )
-    assert corrected.exit_code == 0, corrected.stderr
+    _first_game_lost_by_white("2026-09", database_url)
     september, october = listing(ledger, "2026-09")[lena], listing(ledger, "2026-10")[lena]
     assert (september.federation, september.rating) == ("UKR", 2100)
     assert (october.federation, october.rating) == ("RUS", 2100)

@@ -4,7 +4,6 @@ never the same file twice."""
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import hashlib
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
@@ -27,6 +26,7 @@ from ledger.services.activity import OS_USER, Author
 from ledger.services.games import add_games
 from ledger.services.matching import match_players
 from ledger.services.players import add_players
+from ledger.storage.batches import collector_paused
 from ledger.storage.database import refresh_statistics
 from ledger.storage.models import Import
 
@@ -55,24 +55,7 @@ ImportService = Callable[[Session, Pool, str, bytes, dt.datetime, Author, Progre
 reports its progress."""
 
 
-@contextmanager
-def _collection_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector paused for a CSV import. The records it reads and
-    the rows it writes are hundreds of thousands of tuples that live to its end and make no
-    cycles, and each full collection walks them all again: about a quarter of importing
-    200,000 games. Reference counting still frees what the import drops, and the collector,
-    running again after it, finds any cycles it left."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
-@_collection_paused()
+@collector_paused()  # records and rows by the hundred thousand, no cycles
 def import_players(
     session: Session,
     pool: Pool,
@@ -94,7 +77,7 @@ def import_players(
     return _logged(session, summary, author, now, pool)
 
 
-@_collection_paused()
+@collector_paused()  # records and rows by the hundred thousand, no cycles
 def import_games(
     session: Session,
     pool: Pool,
