@@ -34,7 +34,7 @@ from ledger.queries.list_sql import (
     ties_before_newest,
 )
 from ledger.queries.ranking import FEW_ROWS
-from ledger.queries.rating_counts import KeptCounts, RatingCounts, grouped
+from ledger.queries.rating_counts import KeptCounts, RatingCounts, grouped, kept_or_read
 from ledger.storage.batches import AnySelect, batched, records
 from ledger.storage.database import one_of
 from ledger.storage.models import ListEntry, PlayerRating, RatingPeriod
@@ -186,10 +186,8 @@ class PublishedList:
 
     def counts(self, only: ListFilter) -> RatingCounts:
         """The rows that pass `only`, counted by rating."""
-        if self.kept is None:
-            return self._counts(only)
         key = ("counts", self.pool, self.period, only)
-        return self.kept.get(self.session, key, lambda: self._counts(only))
+        return kept_or_read(self.kept, self.session, key, lambda: self._counts(only))
 
     def _counts(self, only: ListFilter) -> RatingCounts:
         """The newest list on the ratings index; the list before it as the newest corrected
@@ -337,14 +335,8 @@ def previous_list(
 ) -> PublishedList | None:
     """The list before `period`'s, if one was published, counting from here on."""
     earlier = period - 1
-    published = (
-        is_published(session, pool, earlier)
-        if kept is None
-        else kept.get(
-            session, ("published", pool, earlier), lambda: is_published(session, pool, earlier)
-        )
-    )
-    if not published:
+    key = ("published", pool, earlier)
+    if not kept_or_read(kept, session, key, lambda: is_published(session, pool, earlier)):
         return None
     before = PublishedList(session, pool, earlier, kept)
     before.count(few)
@@ -432,9 +424,9 @@ def published_period(
 
 def newest_published(session: Session, pool: Pool, kept: KeptCounts | None) -> Period | None:
     """The newest closed period, kept while the ledger does not change (if `kept`)."""
-    if kept is None:
-        return newest_closed_period(session, pool)
-    return kept.get(session, ("newest", pool), lambda: newest_closed_period(session, pool))
+    return kept_or_read(
+        kept, session, ("newest", pool), lambda: newest_closed_period(session, pool)
+    )
 
 
 def list_statement(

@@ -26,7 +26,7 @@ from ledger.queries.lists import (
     rating_list,
 )
 from ledger.queries.live import live_list
-from ledger.queries.rating_counts import KeptCounts
+from ledger.queries.rating_counts import KeptCounts, kept_or_read
 from ledger.queries.versions import version, version_list
 from ledger.queries.whole_list import Cells, cells, whole_list_cells
 
@@ -87,11 +87,8 @@ def _current_version(
     session: Session, pool: Pool, period: Period, kept: KeptCounts | None
 ) -> Version:
     """The period's current version, kept while the ledger does not change (if `kept`)."""
-    if kept is None:
-        return version(session, pool, period, None)
-    return kept.get(
-        session, ("version", pool, period), lambda: version(session, pool, period, None)
-    )
+    key = ("version", pool, period)
+    return kept_or_read(kept, session, key, lambda: version(session, pool, period, None))
 
 
 def list_cells(session: Session, request: ListRequest) -> Iterator[Cells]:

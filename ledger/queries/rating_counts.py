@@ -93,6 +93,14 @@ def grouped(session: Session, column: Any, conditions: Iterable[Any]) -> list[tu
     return [(rating, players) for rating, players in session.execute(statement)]
 
 
+def kept_or_read(
+    kept: KeptCounts | None, session: Session, key: Hashable, read: Callable[[], T]
+) -> T:
+    """What `read` gives: kept for `key` while the ledger does not change, if `kept` (a
+    long-running reader's); else read."""
+    return read() if kept is None else kept.get(session, key, read)
+
+
 KEPT = 1024
 """At most this many counts and ties are kept (a tie of a million-row list holds about a
 thousand players)."""
