@@ -5,6 +5,8 @@ moments that matter; `test_crash_safety` sends it to real processes at random mo
 from __future__ import annotations
 
 import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -77,3 +79,102 @@ def test_a_command_run_in_a_program_gives_its_handler_back() -> None:
     with interrupts.reported():
         assert signal.getsignal(signal.SIGINT) is not previous
     assert signal.getsignal(signal.SIGINT) is previous
+
+
+def _ledger_process(database_url: str, prelude: str, *arguments: str) -> tuple[int, str, str]:
+    """The `ledger` script run as its own process after `prelude`: exit code, stdout, stderr."""
+    script = f"{prelude}\nfrom ledger.__main__ import main\nmain()"
+    done = subprocess.run(
+        [sys.executable, "-c", script, *arguments, "--db", database_url, "--operator", "tester"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+LOST_WHILE_LOADING = """
+import signal, sys, weakref
+
+class LoadingInterrupted:
+    # A finder that takes part in loading the command line: Ctrl-C arrives in a weak
+    # reference's callback, where Python cannot raise it.
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "ledger.cli.commands":
+            cut = type("Cut", (), {})()
+            self.reference = weakref.ref(cut, lambda _: signal.raise_signal(signal.SIGINT))
+            del cut
+        return None
+
+sys.meta_path.insert(0, LoadingInterrupted())
+"""
+
+
+def test_an_interrupt_python_cannot_raise_while_the_command_line_loads_is_not_lost(
+    database_url: str,
+) -> None:
+    before = fingerprint(database_url)
+    result = _ledger_process(database_url, LOST_WHILE_LOADING, "add-player", "--name", "Lost, Lu")
+    assert result == (130, "", NOTHING_WRITTEN)
+    assert fingerprint(database_url) == before
+
+
+LOST_WHILE_ADDING = """
+import signal, weakref
+from ledger.services import players
+
+add_players = players.add_players
+
+def add_then_interrupt_in_a_callback(*arguments, **options):
+    added = add_players(*arguments, **options)
+    cut = type("Cut", (), {})()
+    reference = weakref.ref(cut, lambda _: signal.raise_signal(signal.SIGINT))
+    del cut
+    return added
+
+players.add_players = add_then_interrupt_in_a_callback
+"""
+
+
+def test_an_interrupt_python_cannot_raise_during_a_change_stops_its_commit(
+    database_url: str,
+) -> None:
+    before = fingerprint(database_url)
+    result = _ledger_process(database_url, LOST_WHILE_ADDING, "add-player", "--name", "Lost, Lu")
+    assert result == (130, "", NOTHING_WRITTEN)
+    assert fingerprint(database_url) == before
+
+
+CUT_READER = """
+import signal
+from ledger.services import players
+
+add_players = players.add_players
+
+def reader_of_a_connection_the_interrupt_closes():
+    try:
+        yield
+    finally:
+        raise RuntimeError("Cannot operate on a closed database.")
+
+def add_then_interrupt_a_reader(*arguments, **options):
+    added = add_players(*arguments, **options)
+    reader = reader_of_a_connection_the_interrupt_closes()
+    next(reader)
+    signal.raise_signal(signal.SIGINT)
+    return added
+
+players.add_players = add_then_interrupt_a_reader
+"""
+
+
+def test_what_an_interrupted_readers_finalizer_says_is_left_to_the_one_line(
+    database_url: str,
+) -> None:
+    """A reader cut by Ctrl-C (a generator over a cursor) is finalized after its connection
+    has closed: the error Python can only print is not shown beside the line."""
+    before = fingerprint(database_url)
+    result = _ledger_process(database_url, CUT_READER, "add-player", "--name", "Cut, Cai")
+    assert result == (130, "", NOTHING_WRITTEN)
+    assert fingerprint(database_url) == before

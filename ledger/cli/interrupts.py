@@ -9,7 +9,10 @@ undo the change: the line says it was written, and the exit code is 0, so that a
 not run again a change that was made.
 
 Whatever the interrupt turned into on its way out (a driver's error on a connection it cut,
-a rollback that failed), the line is the same: the watch knows an interrupt arrived.
+a rollback that failed, an error Python can only print, from the finalizer of a reader whose
+connection it closed), the line is the same: the watch knows an interrupt arrived. An
+interrupt raised where Python cannot pass it on (a weak reference's callback) is not lost
+either: the change is not committed after it.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ class _Watch:
         if self.finished:
             return  # the command has said what it did
         self.arrived = True
+        sys.unraisablehook = _unsaid  # what the cut work leaves to its finalizers
         if self.committing:
             self.held = True
             return
@@ -57,6 +61,11 @@ class _Watch:
             sys.exit(0)
         print(f"error: {NOTHING_WRITTEN}", file=sys.stderr)
         sys.exit(INTERRUPTED)
+
+
+def _unsaid(_unraisable: object) -> None:
+    """After an interrupt, an error that Python could only print: the watch's line says
+    what happened."""
 
 
 def exits_by_its_code() -> None:
@@ -92,6 +101,7 @@ def reported(*, process: bool = False) -> Iterator[None]:
         return
     watch = _watch = _Watch()
     previous = signal.signal(signal.SIGINT, watch.interrupt)
+    unraisable = sys.unraisablehook
     if process:
         # The connection pool logs, with a traceback, a connection it could not reset after
         # an interrupt cut it; the command has its own line for what happened.
@@ -104,6 +114,8 @@ def reported(*, process: bool = False) -> Iterator[None]:
         # The script's process ignores a late Ctrl-C while it exits (Python would restore
         # the default handler, and a signal then would end it contrary to what was said).
         signal.signal(signal.SIGINT, signal.SIG_IGN if process else previous)
+        if not process:  # the script's process stays quiet while it exits
+            sys.unraisablehook = unraisable
         _watch = None
 
 
@@ -128,6 +140,8 @@ def committing() -> Iterator[None]:
     if watch is None:
         yield
         return
+    if watch.arrived:  # an interrupt that Python could not raise where it arrived
+        raise KeyboardInterrupt
     watch.committing = True
     try:
         yield
