@@ -112,8 +112,8 @@ def test_a_close_that_fails_half_way_changes_nothing(
 
     written = closing._published
 
-    def fail(pool: Pool, period: Period) -> Iterator[Executable]:
-        yield from written(pool, period)[:2]
+    def fail(pool: Pool, period: Period, postgresql: bool) -> Iterator[Executable]:
+        yield from written(pool, period, postgresql)[:2]
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(closing, "_published", fail)

@@ -26,6 +26,7 @@ from sqlalchemy import (
     insert,
     literal,
     select,
+    true,
     update,
 )
 from sqlalchemy.orm import InstrumentedAttribute, Session
@@ -47,7 +48,7 @@ from ledger.storage.batches import (
     insert_values,
     select_in,
 )
-from ledger.storage.database import lock_pool, refresh_statistics
+from ledger.storage.database import is_postgresql, lock_pool, refresh_statistics
 from ledger.storage.models import (
     STANDING_COLUMNS,
     Event,
@@ -748,7 +749,7 @@ class _Publication:
             bulk_write(session, _ENTRIES, self.staged),
             bulk_write(session, _PRIORS, self.staged),
         ):
-            for statement in _published(self.pool, self.period):
+            for statement in _published(self.pool, self.period, is_postgresql(session)):
                 session.execute(statement)
 
 
@@ -760,7 +761,7 @@ def _not_staged(player_id: InstrumentedAttribute[int]) -> ColumnElement[bool]:
     return ~exists().where(_STAGED.player_id == player_id)
 
 
-def _published(pool: Pool, period: Period) -> list[Executable]:
+def _published(pool: Pool, period: Period, postgresql: bool) -> list[Executable]:
     """The set-wise writes of the staged rows of `pool`'s list of `period`: the list rows,
     the standings they replace (none for a player new to the pool), the new standings."""
     pool_value = literal(pool, _ENTRY_COLUMNS.pool.type)
@@ -791,23 +792,28 @@ def _published(pool: Pool, period: Period) -> list[Executable]:
         ["pool", "player_id", *standing],
         select(pool_value, _STAGED.player_id, *standing.values()).where(~_STAGED.had_standing),
     )
-    return [entries, priors, *_standings_updated(prior, standing), inserts]
+    return [entries, priors, *_standings_updated(prior, standing, postgresql), inserts]
 
 
 def _standings_updated(
-    prior: ColumnElement[bool], standing: dict[str, ColumnElement[Any]]
+    prior: ColumnElement[bool], standing: dict[str, ColumnElement[Any]], postgresql: bool
 ) -> list[Executable]:
-    """The UPDATEs of the standings the staged rows change: those that keep their first
-    list, most of a later month's, without naming `first_list`, so that SQLite leaves its
-    index as it is; then those that take this list as their first."""
-    same_first_list = _STAGED.first_list.is_not_distinct_from(PlayerRating.first_list)
-    kept = {name: value for name, value in standing.items() if name != "first_list"}
+    """The UPDATEs of the standings the staged rows change. SQLite rewrites an index entry
+    for every column an UPDATE names, changed or not: those that keep their first list (most
+    of a later month's) are updated without naming `first_list`, then those that take this
+    list as their first. PostgreSQL looks at the values, so one UPDATE does, without a
+    second join of the staged rows."""
+    changes: list[tuple[ColumnElement[bool], dict[str, ColumnElement[Any]]]] = [(true(), standing)]
+    if not postgresql:
+        same_first_list = _STAGED.first_list.is_not_distinct_from(PlayerRating.first_list)
+        kept = {name: value for name, value in standing.items() if name != "first_list"}
+        changes = [(same_first_list, kept), (~same_first_list, standing)]
     return [
         update(PlayerRating)
-        .where(prior, _STAGED.had_standing, first_list)
+        .where(prior, _STAGED.had_standing, which)
         .values(values)
         .execution_options(synchronize_session=False)
-        for first_list, values in ((same_first_list, kept), (~same_first_list, standing))
+        for which, values in changes
     ]
 
 
