@@ -2,24 +2,27 @@
 with Ctrl-C while the ledger's modules load ended by one line, as `ledger.cli.interrupts`
 ends it once they have."""
 
+from __future__ import annotations
+
 import gc
 import signal
 import sys
-from types import FrameType
-from typing import Any
-
-_interrupted = False
-"""Whether Ctrl-C arrived while the command line loaded: an interrupt raised where Python
-cannot pass it on (a weak reference's callback in the import system) is lost but for this."""
 
 
-def _loading_interrupted(_signal: int, _frame: FrameType | None) -> None:
-    global _interrupted
-    _interrupted = True
-    raise KeyboardInterrupt
+class _Loading:
+    """The Ctrl-C handler while the command line loads. It remembers that an interrupt
+    arrived: one raised where Python cannot pass it on (a weak reference's callback in the
+    import system) is lost but for this, and the command's watch, which takes over from it
+    (`ledger.cli.interrupts.reported`), ends the command at once."""
+
+    arrived = False
+
+    def __call__(self, _signal: int, _frame: object) -> None:
+        self.arrived = True
+        raise KeyboardInterrupt
 
 
-def _quiet_interrupts(unraisable: Any) -> None:
+def _quiet_interrupts(unraisable: sys.UnraisableHookArgs) -> None:
     """An interrupt that Python could not raise is said by the command's own line, not as
     the traceback Python prints for it."""
     if not isinstance(unraisable.exc_value, KeyboardInterrupt):
@@ -30,12 +33,10 @@ def main() -> None:
     gc.disable()  # while the command line loads: see `ledger.cli.main`
     sys.unraisablehook = _quiet_interrupts
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # e.g. a background job
-        signal.signal(signal.SIGINT, _loading_interrupted)
+        signal.signal(signal.SIGINT, _Loading())
     try:
         from ledger.cli import main as command_line
 
-        if _interrupted:
-            raise KeyboardInterrupt
         command_line()  # from here on its own watch (`ledger.cli.interrupts`) says what was done
     except KeyboardInterrupt:  # before that watch began: nothing was written
         eval("None")  # as `interrupts.exits_by_its_code`: the exit code, not SIGINT, ends it

@@ -120,6 +120,33 @@ def test_an_interrupt_python_cannot_raise_while_the_command_line_loads_is_not_lo
     assert fingerprint(database_url) == before
 
 
+LOST_BEFORE_THE_WATCH = """
+import gc, signal, weakref
+
+enable = gc.enable
+
+def enable_then_interrupt_in_a_callback():
+    # Once the command line has loaded, before the command's watch takes over.
+    enable()
+    cut = type("Cut", (), {})()
+    reference = weakref.ref(cut, lambda _: signal.raise_signal(signal.SIGINT))
+    del cut
+
+gc.enable = enable_then_interrupt_in_a_callback
+"""
+
+
+def test_an_interrupt_python_cannot_raise_before_the_watch_takes_over_is_not_lost(
+    database_url: str,
+) -> None:
+    before = fingerprint(database_url)
+    result = _ledger_process(
+        database_url, LOST_BEFORE_THE_WATCH, "add-player", "--name", "Lost, Lu"
+    )
+    assert result == (130, "", NOTHING_WRITTEN)
+    assert fingerprint(database_url) == before
+
+
 LOST_WHILE_ADDING = """
 import signal, weakref
 from ledger.services import players

@@ -64,8 +64,9 @@ class _Watch:
 
 
 def _unsaid(_unraisable: object) -> None:
-    """After an interrupt, an error that Python could only print: the watch's line says
-    what happened."""
+    """After an interrupt, an error that Python could only print (the process is ending by
+    the interrupt, and what its cut work leaves is such errors): the watch's line says what
+    happened."""
 
 
 def exits_by_its_code() -> None:
@@ -101,6 +102,9 @@ def reported(*, process: bool = False) -> Iterator[None]:
         return
     watch = _watch = _Watch()
     previous = signal.signal(signal.SIGINT, watch.interrupt)
+    # An interrupt that the handler while the command line loaded (`ledger.__main__`) saw,
+    # where Python could not raise it.
+    watch.arrived = getattr(previous, "arrived", False)
     unraisable = sys.unraisablehook
     if process:
         # The connection pool logs, with a traceback, a connection it could not reset after
@@ -108,13 +112,17 @@ def reported(*, process: bool = False) -> Iterator[None]:
         logging.getLogger("sqlalchemy.pool").addHandler(logging.NullHandler())
     try:
         with _ended_by(watch):
+            if watch.arrived:
+                raise KeyboardInterrupt
             yield
     finally:
         watch.finished = True
         # The script's process ignores a late Ctrl-C while it exits (Python would restore
         # the default handler, and a signal then would end it contrary to what was said).
         signal.signal(signal.SIGINT, signal.SIG_IGN if process else previous)
-        if not process:  # the script's process stays quiet while it exits
+        # The script's process stays quiet while it exits; a program that ran the command
+        # gets its own hook back (and shows what is finalized after that).
+        if not process:
             sys.unraisablehook = unraisable
         _watch = None
 
