@@ -93,88 +93,54 @@ def _ledger_process(database_url: str, prelude: str, *arguments: str) -> tuple[i
     return done.returncode, done.stdout, done.stderr
 
 
-LOST_WHILE_LOADING = """
+IN_A_CALLBACK = """
 import signal, sys, weakref
 
-class LoadingInterrupted:
-    # A finder that takes part in loading the command line: Ctrl-C arrives in a weak
-    # reference's callback, where Python cannot raise it.
+def interrupt_in_a_callback():
+    # Ctrl-C arrives in a weak reference's callback, where Python cannot raise it.
+    cut = type("Cut", (), {})()
+    reference = weakref.ref(cut, lambda _: signal.raise_signal(signal.SIGINT))
+    del cut
+"""
 
+WHILE_LOADING = """
+class LoadingInterrupted:
+    # A finder that takes part in loading the command line.
     def find_spec(self, name, path=None, target=None):
         if name == "ledger.cli.commands":
-            cut = type("Cut", (), {})()
-            self.reference = weakref.ref(cut, lambda _: signal.raise_signal(signal.SIGINT))
-            del cut
+            interrupt_in_a_callback()
         return None
 
 sys.meta_path.insert(0, LoadingInterrupted())
 """
 
-
-def test_an_interrupt_python_cannot_raise_while_the_command_line_loads_is_not_lost(
-    database_url: str,
-) -> None:
-    before = fingerprint(database_url)
-    result = _ledger_process(database_url, LOST_WHILE_LOADING, "add-player", "--name", "Lost, Lu")
-    assert result == (130, "", NOTHING_WRITTEN)
-    assert fingerprint(database_url) == before
-
-
-LOST_BEFORE_THE_WATCH = """
-import gc, signal, weakref
+BEFORE_THE_WATCH = """
+import gc
 
 enable = gc.enable
 
-def enable_then_interrupt_in_a_callback():
+def enable_then_interrupt():
     # Once the command line has loaded, before the command's watch takes over.
     enable()
-    cut = type("Cut", (), {})()
-    reference = weakref.ref(cut, lambda _: signal.raise_signal(signal.SIGINT))
-    del cut
+    interrupt_in_a_callback()
 
-gc.enable = enable_then_interrupt_in_a_callback
+gc.enable = enable_then_interrupt
 """
 
-
-def test_an_interrupt_python_cannot_raise_before_the_watch_takes_over_is_not_lost(
-    database_url: str,
-) -> None:
-    before = fingerprint(database_url)
-    result = _ledger_process(
-        database_url, LOST_BEFORE_THE_WATCH, "add-player", "--name", "Lost, Lu"
-    )
-    assert result == (130, "", NOTHING_WRITTEN)
-    assert fingerprint(database_url) == before
-
-
-LOST_WHILE_ADDING = """
-import signal, weakref
+WHILE_ADDING = """
 from ledger.services import players
 
 add_players = players.add_players
 
-def add_then_interrupt_in_a_callback(*arguments, **options):
+def add_then_interrupt(*arguments, **options):
     added = add_players(*arguments, **options)
-    cut = type("Cut", (), {})()
-    reference = weakref.ref(cut, lambda _: signal.raise_signal(signal.SIGINT))
-    del cut
+    interrupt_in_a_callback()
     return added
 
-players.add_players = add_then_interrupt_in_a_callback
+players.add_players = add_then_interrupt
 """
 
-
-def test_an_interrupt_python_cannot_raise_during_a_change_stops_its_commit(
-    database_url: str,
-) -> None:
-    before = fingerprint(database_url)
-    result = _ledger_process(database_url, LOST_WHILE_ADDING, "add-player", "--name", "Lost, Lu")
-    assert result == (130, "", NOTHING_WRITTEN)
-    assert fingerprint(database_url) == before
-
-
 CUT_READER = """
-import signal
 from ledger.services import players
 
 add_players = players.add_players
@@ -195,13 +161,22 @@ def add_then_interrupt_a_reader(*arguments, **options):
 players.add_players = add_then_interrupt_a_reader
 """
 
+UNSEEN_BY_PYTHON = {
+    "lost while the command line loads": WHILE_LOADING,
+    "lost before the watch takes over": BEFORE_THE_WATCH,
+    "lost during a change, before its commit": WHILE_ADDING,
+    "with a cut reader finalized after its connection closed": CUT_READER,
+}
+"""Ctrl-C where Python cannot raise it (and would lose it), or where what it cut raises an
+error Python can only print."""
 
-def test_what_an_interrupted_readers_finalizer_says_is_left_to_the_one_line(
-    database_url: str,
+
+@pytest.mark.parametrize("interrupt", UNSEEN_BY_PYTHON.values(), ids=UNSEEN_BY_PYTHON)
+def test_an_interrupt_python_cannot_pass_on_still_ends_with_the_one_line(
+    database_url: str, interrupt: str
 ) -> None:
-    """A reader cut by Ctrl-C (a generator over a cursor) is finalized after its connection
-    has closed: the error Python can only print is not shown beside the line."""
     before = fingerprint(database_url)
-    result = _ledger_process(database_url, CUT_READER, "add-player", "--name", "Cut, Cai")
+    prelude = IN_A_CALLBACK + interrupt
+    result = _ledger_process(database_url, prelude, "add-player", "--name", "Lost, Lu")
     assert result == (130, "", NOTHING_WRITTEN)
     assert fingerprint(database_url) == before
