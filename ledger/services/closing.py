@@ -803,8 +803,10 @@ def _standings_updated(
     of a later month's) are updated without naming `first_list`, then those that take this
     list as their first. PostgreSQL looks at the values, so one UPDATE does, without a
     second join of the staged rows."""
-    changes: list[tuple[ColumnElement[bool], dict[str, ColumnElement[Any]]]] = [(true(), standing)]
-    if not postgresql:
+    changes: list[tuple[ColumnElement[bool], dict[str, ColumnElement[Any]]]]
+    if postgresql:
+        changes = [(true(), standing)]
+    else:
         same_first_list = _STAGED.first_list.is_not_distinct_from(PlayerRating.first_list)
         kept = {name: value for name, value in standing.items() if name != "first_list"}
         changes = [(same_first_list, kept), (~same_first_list, standing)]
