@@ -13,15 +13,16 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import func, select
+from sqlalchemy import func, inspect, select
 
 from ledger.core.domain import GameResult, Pool
+from ledger.core.errors import Conflict
 from ledger.core.records import NewPlayer, new_game, new_player
 from ledger.services.games import add_games
 from ledger.services.players import add_players
-from ledger.storage.batches import BATCH_SIZE, select_in
+from ledger.storage.batches import BATCH_SIZE, bulk_write, insert_values, select_in
 from ledger.storage.database import Ledger, open_ledger
-from ledger.storage.models import Base, Game, Player
+from ledger.storage.models import Base, Game, GameRating, Player
 
 from builders import fingerprint, run
 
@@ -191,6 +192,40 @@ def _interrupted_after_adding(ledger: Ledger, players: list[NewPlayer]) -> None:
     with ledger.transaction() as session:
         add_players(session, Pool.STANDARD, players)
         raise KeyboardInterrupt
+
+
+def test_a_bulk_write_checks_every_key_it_set_aside(database_url: str, tmp_path: Path) -> None:
+    """PostgreSQL drops a table's foreign keys around a large insert, where it has no index
+    to rebuild too (each game's figures): the key added again still refuses a row that
+    names no game, and nothing is written. SQLite checks each row as it is written."""
+    assert run("import-players", _players_csv(tmp_path), db=database_url).exit_code == 0
+    assert run("import-games", _games_csv(tmp_path), db=database_url).exit_code == 0
+    before = fingerprint(database_url)
+    keys_while_writing: list[str] = []
+    ledger = open_ledger(database_url)
+    try:
+        with pytest.raises(Conflict, match="broken reference"):
+            _figures_of_every_game_and_one_more(ledger, keys_while_writing)
+    finally:
+        ledger.dispose()
+    assert keys_while_writing == ([] if "postgresql" in database_url else ["game_id"])
+    assert fingerprint(database_url) == before
+    assert _schema_differences(database_url) == []
+
+
+def _figures_of_every_game_and_one_more(ledger: Ledger, keys_while_writing: list[str]) -> None:
+    """Write a figures row for every game and for one game more, noting the foreign keys
+    the table holds while the rows go in."""
+    table = GameRating.__table__
+    with ledger.transaction() as session:
+        games = list(session.scalars(select(Game.id)))
+        rows = [(game, None, None, None, None) for game in [*games, max(games) + 1]]
+        with bulk_write(session, table, len(rows)):
+            keys = inspect(session.connection()).get_foreign_keys(table.name)
+            keys_while_writing.extend(
+                column for key in keys for column in key["constrained_columns"]
+            )
+            insert_values(session, table, [column.name for column in table.columns], rows)
 
 
 def test_a_first_close_of_most_of_the_ledger_keeps_the_schema(

@@ -234,7 +234,8 @@ def _close_one(
     rating = progress.stage(f"Rating the games of {period}", len(games), "games")
     figures = _rate_games(pool, period, counted(games, rating), standings)
     progress.stage(f"Publishing the list of {period}", None)
-    insert_values(session, _GAME_RATINGS, _GAME_FIGURES, figures)
+    with bulk_write(session, _GAME_RATINGS, len(figures)):
+        insert_values(session, _GAME_RATINGS, _GAME_FIGURES, figures)
     rated = sum(1 for row in figures if row[3] is not None)
     totals.games_rated += rated
     totals.games_unrated += len(figures) - rated

@@ -154,15 +154,15 @@ def bulk_write(
     and built again after it: that sorts every row once instead of moving each in every
     index at random, several times faster. PostgreSQL's inserts drop the table's foreign
     keys too, and check each once for all the rows when it is added again, where a key
-    kept would check row by row.
+    kept would check row by row (a table without an index to rebuild, the period's
+    figures of each game, as well).
 
     The drop is part of the write transaction: a block that fails leaves the indexes to the
     rollback with its rows. On SQLite readers see the indexes throughout; on PostgreSQL an
     insert drops them only where it can take the table and those its keys refer to at once
     (`_taken_alone`), and readers wait for its commit.
     """
-    rebuilt = _rebuilt_indexes(session, table, 2 * count if updating else count, updating)
-    keys = _checked_after(session, table) if rebuilt and is_postgresql(session) else []
+    rebuilt, keys = _set_aside(session, table, count, updating)
     for key in keys:
         session.execute(DropConstraint(key))
     for index in rebuilt:
@@ -174,28 +174,35 @@ def bulk_write(
         session.execute(AddConstraint(key))
 
 
-def _rebuilt_indexes(session: Session, table: Table, count: int, updating: bool) -> list[Index]:
-    """The indexes to rebuild around a write, if the table holds fewer than `count` rows."""
+def _set_aside(
+    session: Session, table: Table, count: int, updating: bool
+) -> tuple[list[Index], list[ForeignKeyConstraint]]:
+    """The indexes and the foreign keys `bulk_write` drops around its block: none on
+    PostgreSQL for an update, which keeps its indexes (and checks no key it does not
+    change), and none unless the write outgrows the table."""
     postgresql = is_postgresql(session)
-    if (postgresql and updating) or count < BATCH_SIZE:
-        return []
+    if postgresql and updating:
+        return [], []
     indexes = sorted((index for index in table.indexes if not index.unique), key=_name)
-    if not indexes:
-        return []
+    keys = sorted(table.foreign_key_constraints, key=_name) if postgresql else []
+    if not (indexes or keys) or not _outgrown(session, table, 2 * count if updating else count):
+        return [], []
+    if postgresql and not _taken_alone(session, [table]):
+        return [], []
+    if keys and not _taken_alone(session, [key.referred_table for key in keys]):
+        return indexes, []
+    return indexes, keys
+
+
+def _outgrown(session: Session, table: Table, count: int) -> bool:
+    """Whether `count` rows are a batch or more and `table` holds fewer than them."""
+    if count < BATCH_SIZE:
+        return False
     held = session.scalar(
         text(f"SELECT count(*) FROM (SELECT 1 FROM {table.name} LIMIT :count) AS held"),
         {"count": count},
     )
-    if held is None or held >= count:
-        return []
-    return indexes if not postgresql or _taken_alone(session, [table]) else []
-
-
-def _checked_after(session: Session, table: Table) -> list[ForeignKeyConstraint]:
-    """The foreign keys of `table` to drop for a PostgreSQL bulk insert: all of them, where
-    the tables they refer to can be taken at once too (dropping a key takes both)."""
-    keys = sorted(table.foreign_key_constraints, key=_name)
-    return keys if _taken_alone(session, [key.referred_table for key in keys]) else []
+    return held is not None and held < count
 
 
 def _taken_alone(session: Session, tables: Sequence[Table]) -> bool:
