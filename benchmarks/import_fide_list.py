@@ -4,9 +4,12 @@ Writes a list with `fide_list_file.py` (or takes yours), then on each backend ru
 user would, `ledger import-fide-list` into an empty ledger and `ledger export-list --format
 fide-txt`, printing each command's time, CPU time and peak memory (the process's maximum
 resident set).
-Then the whole list as CSV: `ledger export-list --format csv` and `ledger list --format csv`,
-beside a plain Python loop that runs the list's query and writes its rows with the csv
-module, nothing more (no ranks, movement or cell checks: the floor of writing those rows).
+Beside them, once, plain Python loops over the same file: one that reads it (each line
+decoded and cut at the header's columns, nothing checked or stored) and one that writes those
+values back in the same columns, the floors of reading and writing that file. Then the whole
+list as CSV: `ledger export-list --format csv` and `ledger list --format csv`, beside a plain
+Python loop that runs the list's query and writes its rows with the csv module, nothing more
+(no ranks, movement or cell checks: the floor of writing those rows).
 With `--db URL` it measures the exports of that ledger instead (say one that
 `benchmarks/web.py` built, whose lists have a list before them, so movement). Figures are
 printed, never asserted. Run by hand:
@@ -20,6 +23,7 @@ from __future__ import annotations
 import argparse
 import csv
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -49,6 +53,34 @@ def measured(label: str, *arguments: str) -> None:
     cpu = usage.ru_utime + usage.ru_stime
     peak = usage.ru_maxrss / 1024
     print(f"  {label:<28} {elapsed:8.2f} s {cpu:8.2f} s CPU {peak:8.0f} MB peak", flush=True)
+
+
+def plain_file_loops(listed: Path, path: Path) -> None:
+    """Read a FIDE TXT list with a plain loop (each line cut at the header's column starts)
+    and write the values back in the same columns: what reading and writing the file cost
+    without checks, records or a database."""
+    started, cpu_started = time.perf_counter(), time.process_time()
+    with listed.open("rb") as file:
+        header = file.readline().decode("utf-8").rstrip("\r\n")
+        starts = [match.start() for match in re.finditer(r"ID Number|\S+", header)]
+        spans = list(zip(starts, [*starts[1:], None], strict=True))
+        rows = [
+            tuple(line[start:end].strip() for start, end in spans)
+            for line in (raw.decode("utf-8").rstrip("\r\n") for raw in file)
+            if line
+        ]
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    print(f"  {'plain loop, read the file':<28} {elapsed:8.2f} s {cpu:8.2f} s CPU", flush=True)
+    started, cpu_started = time.perf_counter(), time.process_time()
+    widths = [end - start for start, end in spans[:-1]]
+    with path.open("w", encoding="utf-8", newline="") as file:
+        file.write(header + "\r\n")
+        for row in rows:
+            cells = [value.ljust(width) for value, width in zip(row, widths, strict=False)]
+            file.write("".join(cells) + row[-1] + "\r\n")
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    print(f"  {'plain loop, write it again':<28} {elapsed:8.2f} s {cpu:8.2f} s CPU", flush=True)
+    print(f"  ({len(rows):,} rows)", flush=True)
 
 
 def plain_loop(url: str, path: Path) -> None:
@@ -98,11 +130,14 @@ def main() -> None:
             write_players_list(listed, arguments.players)
         size = listed.stat().st_size / 1_000_000
         print(f"{listed.name}: {size:.0f} MB", flush=True)
+        plain_file_loops(listed, Path(directory) / "plain.txt")
         for backend in backends:
             print(backend, flush=True)
+            files = Path(directory) / backend
+            files.mkdir()
             with database(backend, arguments.postgresql_url) as url:
                 measured("import-fide-list", "import-fide-list", str(listed), "--db", url)
-                exported = str(Path(directory) / "exported.txt")
+                exported = str(files / "exported.txt")
                 measured(
                     "export-list fide-txt",
                     "export-list",
@@ -114,7 +149,7 @@ def main() -> None:
                     url,
                 )
                 measured("list --top 10", "list", "--top", "10", "--db", url)
-                whole_list_files(url, Path(directory))
+                whole_list_files(url, files)
 
 
 if __name__ == "__main__":
