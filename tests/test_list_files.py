@@ -4,13 +4,15 @@ player who fell below the floor included, and its text cells neutralised."""
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import hypothesis.strategies as st
 from hypothesis import given
 
 from ledger import queries
-from ledger.core.domain import Period
+from ledger.core.domain import Period, Pool
 from ledger.queries import ListRequest, ListRow
 from ledger.queries.shape import csv_lines
 from ledger.storage.database import Ledger
@@ -76,3 +78,27 @@ def test_text_cells_checked_a_chunk_at_once_are_written_as_cell_by_cell(
 ) -> None:
     fields = ("name", "change", "title")
     assert "".join(csv_lines(fields, rows, (0, 2))) == "".join(csv_lines(fields, rows))
+
+
+def test_a_whole_file_leaves_the_cycle_collector_as_it_found_it(ledger: Ledger) -> None:
+    """A whole list's rows and a FIDE file stream with Python's cycle collector paused (they
+    make objects by the million and no cycle); it runs again once the file is written, and
+    once a reader stops early."""
+    for number in range(1, 4):
+        player(ledger, f"Fide, Player {number}", rating=2000 + number, fide_id=number)
+    game(ledger, 1, 2, "1-0", "2029-10-03")
+    close(ledger, "2029-10")
+    with ledger.reading() as session:
+        files: list[Callable[[], Iterator[object]]] = [
+            lambda: queries.fide_list_file(session, (Pool.STANDARD,), None, xml=False),
+            lambda: queries.list_cells(session, ListRequest()),
+        ]
+        for whole_file in files:
+            assert list(whole_file())
+            assert gc.isenabled()
+            stopped = whole_file()
+            next(stopped)
+            next(stopped)
+            assert not gc.isenabled()
+            del stopped  # the reader lets go of the rows
+            assert gc.isenabled()
