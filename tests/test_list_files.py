@@ -84,9 +84,11 @@ def test_a_whole_file_leaves_the_cycle_collector_as_it_found_it(ledger: Ledger) 
     """A whole list's rows and a FIDE file stream with Python's cycle collector paused (they
     make objects by the million and no cycle); it runs again once the file is written, and
     once a reader stops early."""
-    for number in range(1, 4):
+    listed = [
         player(ledger, f"Fide, Player {number}", rating=2000 + number, fide_id=number)
-    game(ledger, 1, 2, "1-0", "2029-10-03")
+        for number in range(1, 4)
+    ]
+    game(ledger, listed[0], listed[1], "1-0", "2029-10-03")
     close(ledger, "2029-10")
     with ledger.reading() as session:
         files: list[Callable[[], Iterator[object]]] = [
