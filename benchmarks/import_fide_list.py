@@ -4,12 +4,13 @@ Writes a list with `fide_list_file.py` (or takes yours), then on each backend ru
 user would, `ledger import-fide-list` into an empty ledger and `ledger export-list --format
 fide-txt`, printing each command's time, CPU time and peak memory (the process's maximum
 resident set).
-Beside them, once, plain Python loops over the same file: one that reads it (each line
-decoded and cut at the header's columns, nothing checked or stored) and one that writes those
-values back in the same columns, the floors of reading and writing that file. Then the whole
-list as CSV: `ledger export-list --format csv` and `ledger list --format csv`, beside a plain
-Python loop that runs the list's query and writes its rows with the csv module, nothing more
-(no ranks, movement or cell checks: the floor of writing those rows).
+Then the whole list as CSV: `ledger export-list --format csv` and `ledger list --format csv`,
+beside a plain Python loop that runs the list's query and writes its rows with the csv
+module, nothing more (no ranks, movement or cell checks: the floor of writing those rows).
+Last, once, plain Python loops over the FIDE file: one that reads it (each line decoded and
+cut at the header's columns, nothing checked or stored) and one that writes those values
+back in the same columns, the floors of reading and writing that file (last, as a command
+started after them would count the rows they hold in its peak).
 With `--db URL` it measures the exports of that ledger instead (say one that
 `benchmarks/web.py` built, whose lists have a list before them, so movement). Figures are
 printed, never asserted. Run by hand:
@@ -130,7 +131,6 @@ def main() -> None:
             write_players_list(listed, arguments.players)
         size = listed.stat().st_size / 1_000_000
         print(f"{listed.name}: {size:.0f} MB", flush=True)
-        plain_file_loops(listed, Path(directory) / "plain.txt")
         for backend in backends:
             print(backend, flush=True)
             files = Path(directory) / backend
@@ -150,6 +150,7 @@ def main() -> None:
                 )
                 measured("list --top 10", "list", "--top", "10", "--db", url)
                 whole_list_files(url, files)
+        plain_file_loops(listed, Path(directory) / "plain.txt")
 
 
 if __name__ == "__main__":
