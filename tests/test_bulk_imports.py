@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import func, inspect, select
+from sqlalchemy import func, inspect, select, text
+from sqlalchemy.orm import Session
 
 from ledger.core.domain import GameResult, Pool
 from ledger.core.errors import Conflict
@@ -194,7 +195,7 @@ def _interrupted_after_adding(ledger: Ledger, players: list[NewPlayer]) -> None:
         raise KeyboardInterrupt
 
 
-def test_a_bulk_write_checks_every_key_it_set_aside(database_url: str, tmp_path: Path) -> None:
+def test_a_bulk_write_checks_the_key_it_set_aside(database_url: str, tmp_path: Path) -> None:
     """PostgreSQL drops a table's foreign keys around a large insert, where it has no index
     to rebuild too (each game's figures): the key added again still refuses a row that
     names no game, and nothing is written. SQLite checks each row as it is written."""
@@ -228,10 +229,50 @@ def _figures_of_every_game_and_one_more(ledger: Ledger, keys_while_writing: list
             insert_values(session, table, [column.name for column in table.columns], rows)
 
 
+def test_a_key_another_transaction_holds_the_table_of_is_kept_and_nothing_taken(
+    postgresql_url: str, tmp_path: Path
+) -> None:
+    """A reader holds the games: the figures' key to them stays, checked row by row, and
+    the figures table is not left taken by the attempt (its readers need not wait)."""
+    assert run("import-players", _players_csv(tmp_path), db=postgresql_url).exit_code == 0
+    assert run("import-games", _games_csv(tmp_path), db=postgresql_url).exit_code == 0
+    ledger = open_ledger(postgresql_url)
+    try:
+        with ledger.reading() as reader:
+            reader.execute(select(Game.id).limit(1)).all()
+            with ledger.transaction() as session:
+                keys, taken = _figures_written_with(session)
+    finally:
+        ledger.dispose()
+    assert keys == ["game_id"]
+    assert taken == []
+    assert _schema_differences(postgresql_url) == []
+
+
+def _figures_written_with(session: Session) -> tuple[list[str], list[str]]:
+    """Write a figures row for every game in a bulk write; the keys the table holds and
+    the locks this transaction holds on it while the rows go in."""
+    table = GameRating.__table__
+    games = list(session.scalars(select(Game.id)))
+    with bulk_write(session, table, len(games)):
+        keys = inspect(session.connection()).get_foreign_keys(table.name)
+        taken = session.scalars(
+            text(
+                "SELECT mode FROM pg_locks WHERE pid = pg_backend_pid()"
+                " AND relation = 'game_ratings'::regclass AND mode = 'AccessExclusiveLock'"
+            )
+        ).all()
+        rows = [(game, None, None, None, None) for game in games]
+        insert_values(session, table, [column.name for column in table.columns], rows)
+    return [column for key in keys for column in key["constrained_columns"]], list(taken)
+
+
 def test_a_first_close_of_most_of_the_ledger_keeps_the_schema(
     database_url: str, tmp_path: Path
 ) -> None:
-    """The first list changes every standing: SQLite rebuilds the standings' indexes once."""
+    """The first list changes every standing: SQLite rebuilds the standings' indexes once,
+    and each backend the list rows' (PostgreSQL adds their keys again, and the per-game
+    figures')."""
     assert run("import-players", _players_csv(tmp_path), db=database_url).exit_code == 0
     assert run("import-games", _games_csv(tmp_path), db=database_url).exit_code == 0
     assert run("close-period", "2026-10", db=database_url).exit_code == 0

@@ -1,10 +1,12 @@
 """A whole list written as CSV as it is read (`list --format csv`, `export-list --format
 csv`) holds what the list read whole holds: the same rows, places and movement, ties and a
-player who fell below the floor included, and its text cells neutralised."""
+player who fell below the floor included, and its text cells neutralised; whole files are
+written with Python's cycle collector paused, and leave it running."""
 
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -15,6 +17,7 @@ from ledger import queries
 from ledger.core.domain import Period, Pool
 from ledger.queries import ListRequest, ListRow
 from ledger.queries.shape import csv_lines
+from ledger.storage.batches import collector_paused
 from ledger.storage.database import Ledger
 
 from builders import close, game, player, run
@@ -90,17 +93,53 @@ def test_a_whole_file_leaves_the_cycle_collector_as_it_found_it(ledger: Ledger) 
     ]
     game(ledger, listed[0], listed[1], "1-0", "2029-10-03")
     close(ledger, "2029-10")
-    with ledger.reading() as session:
-        files: list[Callable[[], Iterator[object]]] = [
-            lambda: queries.fide_list_file(session, (Pool.STANDARD,), None, xml=False),
-            lambda: queries.list_cells(session, ListRequest()),
-        ]
-        for whole_file in files:
-            assert list(whole_file())
-            assert gc.isenabled()
-            stopped = whole_file()
-            next(stopped)
-            next(stopped)
-            assert not gc.isenabled()
-            del stopped  # the reader lets go of the rows
-            assert gc.isenabled()
+    assert gc.isenabled()
+    try:
+        with ledger.reading() as session:
+            files: list[Callable[[], Iterator[object]]] = [
+                lambda: queries.fide_list_file(session, (Pool.STANDARD,), None, xml=False),
+                lambda: queries.list_cells(session, ListRequest()),
+            ]
+            for whole_file in files:
+                assert list(whole_file())
+                assert gc.isenabled()
+                stopped = whole_file()
+                next(stopped)
+                next(stopped)
+                assert not gc.isenabled()
+                del stopped  # the reader lets go of the rows
+                assert gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_pauses_that_overlap_in_two_threads_end_with_the_last() -> None:
+    """Two web requests writing files at once: the collector stays paused until the second
+    one's rows are written, then runs again."""
+    first_in, second_in, first_out = threading.Event(), threading.Event(), threading.Event()
+    seen: list[bool] = []
+
+    def first() -> None:
+        with collector_paused():
+            first_in.set()
+            second_in.wait(10)
+        first_out.set()
+
+    def second() -> None:
+        first_in.wait(10)
+        with collector_paused():
+            second_in.set()
+            first_out.wait(10)
+            seen.append(gc.isenabled())
+        seen.append(gc.isenabled())
+
+    assert gc.isenabled()
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(20)
+    finally:
+        gc.enable()
+    assert seen == [False, True]

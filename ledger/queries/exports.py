@@ -73,7 +73,7 @@ def _fide_rows(
 ) -> Iterator[FideListRow]:
     """Each player's row (`_fide_row`), with Python's cycle collector paused while they
     stream (`storage.batches.collector_paused`): each row makes several objects and no
-    cycle, and the collector's passes over them took two fifths of a file's time."""
+    cycle, and the collector's passes over them took about a quarter of a file's time."""
     with collector_paused():
         for row in rows:
             yield _fide_row(row, pools, starts)

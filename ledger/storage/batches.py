@@ -8,6 +8,7 @@ import datetime as dt
 import functools
 import gc
 import json
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import count, islice
@@ -67,13 +68,38 @@ def collector_paused() -> Iterator[None]:
     is paused, as they hold numbers and texts and no cycle, and it would walk them all
     again and again as more are made (a third of the time it takes to write a list, a
     tenth of a close's)."""
-    enabled = gc.isenabled()
-    gc.disable()
+    _PAUSES.begin()
     try:
         yield
     finally:
-        if enabled:
-            gc.enable()
+        _PAUSES.end()
+
+
+class _CollectorPauses:
+    """The blocks that pause the cycle collector (`collector_paused`), counted: threads (the
+    web's requests) may overlap theirs, and it runs again when the last one ends, if it ran
+    before the first began."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._open = 0
+        self._resume = False
+
+    def begin(self) -> None:
+        with self._lock:
+            if not self._open:
+                self._resume = gc.isenabled()
+                gc.disable()
+            self._open += 1
+
+    def end(self) -> None:
+        with self._lock:
+            self._open -= 1
+            if not self._open and self._resume:
+                gc.enable()
+
+
+_PAUSES = _CollectorPauses()
 
 
 def batched(items: Iterable[T], size: int = BATCH_SIZE) -> Iterator[list[T]]:
@@ -153,14 +179,13 @@ def bulk_write(
     more than half of it), its indexes (but the unique ones) are dropped before the block
     and built again after it: that sorts every row once instead of moving each in every
     index at random, several times faster. PostgreSQL's inserts drop the table's foreign
-    keys too, and check each once for all the rows when it is added again, where a key
-    kept would check row by row (a table without an index to rebuild, the period's
-    figures of each game, as well).
+    keys too (a table with keys and no index to rebuild as well), and check each once for
+    all the rows when it is added again, where a key kept would check row by row.
 
     The drop is part of the write transaction: a block that fails leaves the indexes to the
     rollback with its rows. On SQLite readers see the indexes throughout; on PostgreSQL an
-    insert drops them only where it can take the table and those its keys refer to at once
-    (`_taken_alone`), and readers wait for its commit.
+    insert drops them only where no other transaction holds the tables it must take
+    (`_set_aside`, `_taken_alone`), and readers of those wait for its commit.
     """
     rebuilt, keys = _set_aside(session, table, count, updating)
     for key in keys:
@@ -177,9 +202,12 @@ def bulk_write(
 def _set_aside(
     session: Session, table: Table, count: int, updating: bool
 ) -> tuple[list[Index], list[ForeignKeyConstraint]]:
-    """The indexes and the foreign keys `bulk_write` drops around its block: none on
-    PostgreSQL for an update, which keeps its indexes (and checks no key it does not
-    change), and none unless the write outgrows the table."""
+    """The indexes and the foreign keys `bulk_write` drops around its block: none unless
+    the write outgrows the table, none on PostgreSQL for an update (which keeps its indexes
+    and checks no key it does not change) nor where another transaction holds the table.
+    PostgreSQL drops a table's indexes where it can take the table, its keys where it can
+    take the tables they refer to as well: a table with keys alone is taken with those at
+    once, or not at all, so that a key kept never leaves it taken for nothing."""
     postgresql = is_postgresql(session)
     if postgresql and updating:
         return [], []
@@ -187,9 +215,10 @@ def _set_aside(
     keys = sorted(table.foreign_key_constraints, key=_name) if postgresql else []
     if not (indexes or keys) or not _outgrown(session, table, 2 * count if updating else count):
         return [], []
-    if postgresql and not _taken_alone(session, [table]):
+    referred = [key.referred_table for key in keys]
+    if postgresql and not _taken_alone(session, [table] if indexes else [table, *referred]):
         return [], []
-    if keys and not _taken_alone(session, [key.referred_table for key in keys]):
+    if indexes and keys and not _taken_alone(session, referred):
         return indexes, []
     return indexes, keys
 
