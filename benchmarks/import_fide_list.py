@@ -67,18 +67,18 @@ def plain_file_loops(listed: Path, path: Path) -> None:
         header = file.readline().decode("utf-8").rstrip("\r\n")
     if not header.startswith("ID Number"):
         return
+    starts = [match.start() for match in re.finditer(r"ID Number|\S+", header)]
     with collector_paused():
-        rows = _plain_read(listed)
-        _plain_write(header, rows, path)
+        rows = _plain_read(listed, starts)
+        _plain_write(header, starts, rows, path)
     print(f"  ({len(rows):,} rows)", flush=True)
 
 
-def _plain_read(listed: Path) -> list[tuple[str, ...]]:
+def _plain_read(listed: Path, starts: list[int]) -> list[tuple[str, ...]]:
     started, cpu_started = time.perf_counter(), time.process_time()
+    spans = list(zip(starts, [*starts[1:], None], strict=True))
     with listed.open("rb") as file:
-        header = file.readline().decode("utf-8").rstrip("\r\n")
-        starts = [match.start() for match in re.finditer(r"ID Number|\S+", header)]
-        spans = list(zip(starts, [*starts[1:], None], strict=True))
+        file.readline()
         rows = [
             tuple(line[start:end].strip() for start, end in spans)
             for line in (raw.decode("utf-8").rstrip("\r\n") for raw in file)
@@ -89,9 +89,8 @@ def _plain_read(listed: Path) -> list[tuple[str, ...]]:
     return rows
 
 
-def _plain_write(header: str, rows: list[tuple[str, ...]], path: Path) -> None:
+def _plain_write(header: str, starts: list[int], rows: list[tuple[str, ...]], path: Path) -> None:
     started, cpu_started = time.perf_counter(), time.process_time()
-    starts = [match.start() for match in re.finditer(r"ID Number|\S+", header)]
     widths = [end - start for start, end in pairwise(starts)]
     with path.open("w", encoding="utf-8", newline="") as file:
         file.write(header + "\r\n")

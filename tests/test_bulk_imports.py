@@ -222,11 +222,8 @@ def _figures_of_every_game_and_one_more(ledger: Ledger, keys_while_writing: list
         games = list(session.scalars(select(Game.id)))
         rows = [(game, None, None, None, None) for game in [*games, max(games) + 1]]
         with bulk_write(session, table, len(rows)):
-            keys = inspect(session.connection()).get_foreign_keys(table.name)
-            keys_while_writing.extend(
-                column for key in keys for column in key["constrained_columns"]
-            )
-            insert_values(session, table, [column.name for column in table.columns], rows)
+            keys_while_writing.extend(_held_keys(session))
+            insert_values(session, table, _FIGURE_COLUMNS, rows)
 
 
 def test_a_key_another_transaction_holds_the_table_of_is_kept_and_nothing_taken(
@@ -255,7 +252,7 @@ def _figures_written_with(session: Session) -> tuple[list[str], list[str]]:
     table = GameRating.__table__
     games = list(session.scalars(select(Game.id)))
     with bulk_write(session, table, len(games)):
-        keys = inspect(session.connection()).get_foreign_keys(table.name)
+        keys = _held_keys(session)
         taken = session.scalars(
             text(
                 "SELECT mode FROM pg_locks WHERE pid = pg_backend_pid()"
@@ -263,8 +260,17 @@ def _figures_written_with(session: Session) -> tuple[list[str], list[str]]:
             )
         ).all()
         rows = [(game, None, None, None, None) for game in games]
-        insert_values(session, table, [column.name for column in table.columns], rows)
-    return [column for key in keys for column in key["constrained_columns"]], list(taken)
+        insert_values(session, table, _FIGURE_COLUMNS, rows)
+    return keys, list(taken)
+
+
+_FIGURE_COLUMNS = [column.name for column in GameRating.__table__.columns]
+
+
+def _held_keys(session: Session) -> list[str]:
+    """The columns of the foreign keys the figures table holds now."""
+    keys = inspect(session.connection()).get_foreign_keys(GameRating.__tablename__)
+    return [column for key in keys for column in key["constrained_columns"]]
 
 
 def test_a_first_close_of_most_of_the_ledger_keeps_the_schema(
