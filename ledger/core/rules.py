@@ -52,10 +52,13 @@ INACTIVITY_PERIODS = 12
 """7.2.2: no rated game in this many periods ending with the list's period means inactive."""
 
 _BAND_STARTS = [band[0] for band in EXPECTED_SCORE_BANDS]
-_OPEN_BAND_START = _BAND_STARTS[-1]
+TABLE_REACH = _BAND_STARTS[-1]
+"""Table 8.1.2's open last band starts at this |D|: every larger |D| has the same PD, so a
+look-up of PD by D from -TABLE_REACH to TABLE_REACH, D held within it, covers every D."""
+
 _PD_HIGH_BY_DIFFERENCE = tuple(
     EXPECTED_SCORE_BANDS[bisect.bisect_right(_BAND_STARTS, difference) - 1][2]
-    for difference in range(_OPEN_BAND_START + 1)
+    for difference in range(TABLE_REACH + 1)
 )
 """Table 8.1.2 unfolded: the higher-rated side's PD for every |D| up to the open last band."""
 
@@ -66,7 +69,7 @@ def expected_score(difference: int) -> int:
     The higher-rated side gets `pd_high`, the lower-rated side 100 minus it; |D| of 0-3
     gives 50 to both.
     """
-    pd_high = _PD_HIGH_BY_DIFFERENCE[min(abs(difference), _OPEN_BAND_START)]
+    pd_high = _PD_HIGH_BY_DIFFERENCE[min(abs(difference), TABLE_REACH)]
     return pd_high if difference >= 0 else 100 - pd_high
 
 
@@ -246,7 +249,13 @@ def games_consistent_with_k(k: int | None, games_in_period: int) -> int:
 
 def is_junior(birth_year: int | None, period: Period) -> bool:
     """8.3.3: a junior until the end of the year of the 18th birthday."""
-    return birth_year is not None and period.year - birth_year <= JUNIOR_MAX_AGE
+    return birth_year is not None and birth_year >= junior_born_from(period)
+
+
+def junior_born_from(period: Period) -> int:
+    """8.3.3: the earliest birth year of a junior in `period` (the year of the 18th
+    birthday is the last as a junior)."""
+    return period.year - JUNIOR_MAX_AGE
 
 
 def capped_k(k: int, games: int) -> int:
@@ -280,24 +289,6 @@ def game_delta(score: int, expected: int) -> int:
     return score - expected
 
 
-@dataclass(slots=True)
-class PeriodGames:
-    """A player's rated games of one period as 8.3 needs them: how many, and ΣΔR in
-    hundredths, gathered game by game."""
-
-    games: int = 0
-    delta_sum: int = 0
-
-    def add(self, score: int, expected: int) -> None:
-        """One more rated game, with its score and PD."""
-        self.games += 1
-        self.delta_sum += game_delta(score, expected)
-
-    @classmethod
-    def of(cls, games: Sequence[RatedGame]) -> PeriodGames:
-        return cls(len(games), sum(game.delta for game in games))
-
-
 @dataclass(frozen=True, slots=True)
 class PeriodRating:
     """The outcome of one player's rated games in one period (8.3.2 - 8.3.4)."""
@@ -316,28 +307,26 @@ class PeriodRating:
         return self.state.rating >= RATING_FLOOR
 
 
-def rate_period(
-    state: RatingState, period: Period, games: Sequence[RatedGame] | PeriodGames
-) -> PeriodRating:
+def rate_period(state: RatingState, period: Period, games: Sequence[RatedGame]) -> PeriodRating:
     """Rate one player's games of `period` from their state on the previous list.
 
     ΣΔR is taken over all the period's rated games, multiplied by the (capped) K and
     rounded once (8.3.4); the unrounded K x ΣΔR is kept so the change can be explained.
     """
-    gathered = games if isinstance(games, PeriodGames) else PeriodGames.of(games)
+    delta_sum = sum(game.delta for game in games)
     rule = k_rule(state, period)
-    k = capped_k(rule.k, gathered.games)
-    k_times_sum = k * gathered.delta_sum
+    k = capped_k(rule.k, len(games))
+    k_times_sum = k * delta_sum
     change = round_half_away_from_zero(k_times_sum)
     new_rating = state.rating + change
     new_state = RatingState(
         rating=new_rating,
-        games_completed=state.games_completed + gathered.games,
+        games_completed=state.games_completed + len(games),
         ever_2400=state.ever_2400 or new_rating >= EVER_2400,
         peak=max(state.peak, new_rating),
         birth_year=state.birth_year,
     )
-    return PeriodRating(gathered.games, rule, k, gathered.delta_sum, k_times_sum, change, new_state)
+    return PeriodRating(len(games), rule, k, delta_sum, k_times_sum, change, new_state)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,13 @@
 """Closing a rating period: rate every game of the period and publish the new list.
 
-The close is set-wise: one read of the period's games, one of the players' standing on the
-list in force, the arithmetic in `ledger.core.rules`, then bulk writes: the per-game figures,
-and the list's rows staged in a temporary table from which a few statements write the list,
-the standings it replaces and the players' new standings. Only players whose standing
-changed get a row, so the cost follows the period's games, not the size of the list.
+The close is set-based: one statement rates every game of the period into its per-game
+figures, and another every player those figures rate, into the list's rows staged in a
+temporary table, with the rules of `ledger.core.rules` in their SQL form
+(`ledger.services.set_rating`). First ratings (8.2), which pool games over months, are
+worked out in Python for the few players who earn one. A few statements then write the list,
+the standings it replaces and the players' new standings from the staged rows. Only players
+whose standing changed get a row, so the cost follows the period's games, not the size of
+the list.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, NamedTuple, cast
@@ -20,22 +24,27 @@ from sqlalchemy import (
     ColumnElement,
     Executable,
     Table,
+    and_,
     case,
     exists,
+    false,
     func,
     insert,
     literal,
+    null,
+    or_,
     select,
     true,
+    union_all,
     update,
 )
-from sqlalchemy.orm import InstrumentedAttribute, Session
+from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
 
 from ledger.core import rules
 from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.errors import Conflict, Hint
-from ledger.core.progress import NO_PROGRESS, Progress, counted
-from ledger.services import activity, list_details
+from ledger.core.progress import NO_PROGRESS, Progress
+from ledger.services import activity, list_details, set_rating
 from ledger.services.activity import OS_USER, Author
 from ledger.services.list_details import NO_DETAILS, Details, Shown, carried
 from ledger.storage.batches import (
@@ -65,7 +74,10 @@ from ledger.storage.models import (
 )
 from ledger.storage.periods import is_closed, newest_closed_period, newest_version
 from ledger.storage.staging import (
+    EXPECTED_SCORES,
+    JOINING_PLAYERS,
     LIST_ROW_FIGURES,
+    SHOWN_DETAILS,
     STAGED_LIST_ROWS,
     counted_for_the_planner,
     staged,
@@ -143,7 +155,8 @@ def close_through(
     periods = [first + i for i in range(first.months_until(period) + 1)]
     totals = _Totals()
     standings_written = 0
-    with collector_paused():
+    with collector_paused(), staged(session, EXPECTED_SCORES):
+        insert_values(session, EXPECTED_SCORES, _LOOK_UP, set_rating.expected_score_rows())
         for each in periods:
             only = None if joining is None else joining.get(each, frozenset())
             details = None if shown is None else shown(each)
@@ -187,7 +200,7 @@ class _Totals:
 @dataclass(slots=True)
 class _Standing:
     """A player's standing on the list in force at the start of the period (none if never
-    rated in the pool), and the games the period brings them."""
+    rated in the pool), and the games the period brings them toward a first rating."""
 
     player_id: int
     birth_year: int | None
@@ -203,7 +216,6 @@ class _Standing:
     """The federation and title the newest list shows (None: on no list)."""
     details: Details = NO_DETAILS
     """The federation and title this period's list carries."""
-    rated: rules.PeriodGames = field(default_factory=rules.PeriodGames)
     initial_games: list[rules.InitialRatingGame] = field(default_factory=list)
     initial_games_in_period: int = 0
 
@@ -228,21 +240,20 @@ def _close_one(
 ) -> int:
     """Close one period; returns the number of standings its list wrote."""
     _mark_closed(session, pool, period, now, closed_by)
-    progress.stage(f"Reading the games of {period}", None)
-    games = [game for batch in driver_rows(session, _period_games(pool, period)) for game in batch]
-    standings = _load_standings(session, pool, period, games, shown)
-    rating = progress.stage(f"Rating the games of {period}", len(games), "games")
-    figures = _rate_games(pool, period, counted(games, rating), standings)
+    in_period = (Game.pool == pool) & (Game.period == period)
+    games = session.scalar(select(func.count()).select_from(Game).where(in_period)) or 0
+    progress.stage(f"Rating the {games:,} games of {period}", None)
+    with bulk_write(session, _GAME_RATINGS, games):
+        session.execute(_game_figures(pool, period))
+    rated = session.scalar(
+        select(func.count(GameRating.white_expected))
+        .join(Game, Game.id == GameRating.game_id)
+        .where(in_period)
+    )
+    totals.games_rated += rated or 0
+    totals.games_unrated += games - (rated or 0)
     progress.stage(f"Publishing the list of {period}", None)
-    with bulk_write(session, _GAME_RATINGS, len(figures)):
-        insert_values(session, _GAME_RATINGS, _GAME_FIGURES, figures)
-    rated = sum(1 for row in figures if row[3] is not None)
-    totals.games_rated += rated
-    totals.games_unrated += len(figures) - rated
-    _add_pooled_history(session, pool, period, standings)
     publication = _Publication(pool, period, joining, shown)
-    for standing in standings.values():
-        publication.add(standing)
     publication.publish(session)
     totals.players_rated += publication.players_rated
     totals.newly_rated += publication.newly_rated
@@ -262,22 +273,43 @@ _EVENT_END = func.coalesce(Event.end_date, Game.date).label("event_end")
 """The date that orders a game's event among a player's first games (8.2)."""
 
 
-def _period_games(pool: Pool, period: Period) -> AnySelect:
-    """The games of `period`, read as the driver gives them (`_rate_games` takes them so):
-    the result as its text, SQLite's `rated` as 0 or 1 and its dates as text."""
-    return (
+def _game_figures(pool: Pool, period: Period) -> Executable:
+    """SQL: rate every game of the period for both sides (FIDE 5, 8.3.1), writing each
+    game's figures: the ratings in force and each rated side's PD, looked up in table 8.1.2
+    (`EXPECTED_SCORES`) by D after the rule of 400. A side has no PD where the game was not
+    played or not rated, a player is unrated or the pairing is not rated at all."""
+    pairings = rules.PeriodPairings.of(pool, period)
+    white, black = aliased(PlayerRating), aliased(PlayerRating)
+    white_pd, black_pd = EXPECTED_SCORES.alias("white_pd"), EXPECTED_SCORES.alias("black_pd")
+    rated = and_(
+        Game.rated,
+        Game.result.in_(_PLAYED),
+        white.rating.is_not(None),
+        black.rating.is_not(None),
+        set_rating.rateable(white.rating, black.rating, pairings),
+    )
+    white_key = set_rating.difference_key(white.rating, black.rating, pairings)
+    black_key = set_rating.difference_key(black.rating, white.rating, pairings)
+    figures = (
         select(
             Game.id,
-            Game.white_id,
-            Game.black_id,
-            Game.result,
-            Game.rated,
-            Game.event_id,
-            _EVENT_END,
+            white.rating,
+            black.rating,
+            case((rated, white_pd.c.expected)),
+            case((rated, black_pd.c.expected)),
         )
-        .outerjoin(Event, Event.id == Game.event_id)
+        .select_from(Game)
+        .outerjoin(white, (white.player_id == Game.white_id) & (white.pool == pool))
+        .outerjoin(black, (black.player_id == Game.black_id) & (black.pool == pool))
+        .outerjoin(white_pd, white_pd.c.difference == white_key)
+        .outerjoin(black_pd, black_pd.c.difference == black_key)
         .where(Game.pool == pool, Game.period == period)
     )
+    return insert(GameRating).from_select(_GAME_FIGURES, figures)
+
+
+_PLAYED = [result for result in GameResult if result.is_played]
+_LOOK_UP = ("difference", "expected")
 
 
 def _mark_closed(
@@ -305,13 +337,11 @@ def _load_standings(
     session: Session,
     pool: Pool,
     period: Period,
-    games: Iterable[Values],
+    players: Iterable[int],
     shown: Mapping[int, Details] | None,
 ) -> dict[int, _Standing]:
-    """Every player with a game in the period (`games`, `_period_games`' rows), with their
-    standing on the list in force and the federation and title the period's list carries
-    (in a re-rate: `shown`)."""
-    players = {player for game in games for player in game[1:3]}
+    """The `players`, with their standing on the list in force and the federation and title
+    the period's list carries (in a re-rate: `shown`)."""
     statement = (
         select(*_STANDING_READ, *_DETAILS_READ)
         .select_from(Player)
@@ -378,56 +408,57 @@ def _standing(row: Values, period: Period, shown: Mapping[int, Details] | None) 
 
 _GAME_RATINGS = cast(Table, GameRating.__table__)
 _GAME_FIGURES = ("game_id", "white_rating", "black_rating", "white_expected", "black_expected")
-_NOT_RATED = (None, None)
 
 
-def _rate_games(
-    pool: Pool, period: Period, games: Iterable[Values], standings: dict[int, _Standing]
-) -> list[Values]:
-    """Rate every game of the period (`_period_games`' rows) for both sides (FIDE 5, 8.3):
-    each game's figures, in the order of `_GAME_FIGURES`, with its rated sides gathered
-    into their standings and its games toward a first rating pooled (8.2)."""
-    expected_scores = rules.PeriodPairings.of(pool, period).expected_scores
-    figures: list[Values] = []
-    for game in games:
-        white, black = standings[game[1]], standings[game[2]]
-        white_rating, black_rating = white.rating, black.rating
-        expected: tuple[int | None, ...] = _NOT_RATED
-        scores = _PLAYED_SCORES.get(game[3]) if game[4] else None
-        if scores is not None:
-            if white_rating is None or black_rating is None:
-                _pool_toward_first_rating(game, white, black)
-            elif (pair := expected_scores(white_rating, black_rating)) is not None:
-                white.rated.add(scores[0], pair[0])
-                black.rated.add(scores[1], pair[1])
-                expected = pair
-        figures.append((game[0], white_rating, black_rating, *expected))
-    return figures
+def _toward_first_ratings(
+    session: Session, pool: Pool, period: Period, shown: Mapping[int, Details] | None
+) -> dict[int, _Standing]:
+    """The unrated players of the period's games against rated opponents, played and
+    rated (FIDE 5), each with those games pooled toward a first rating (8.2), the earlier
+    games that pool with them too (`_add_pooled_history`)."""
+    pooled: dict[int, list[rules.InitialRatingGame]] = {}
+    for game in session.execute(_pooled_games(pool, period)):
+        event = (game.event_end, game.event_id or 0)
+        if game.white_rating is None:
+            player, opponent, white = game.white_id, game.black_rating, True
+        else:
+            player, opponent, white = game.black_id, game.white_rating, False
+        initial = rules.InitialRatingGame(event, opponent, game.result.score(white))
+        pooled.setdefault(player, []).append(initial)
+    candidates = _load_standings(session, pool, period, pooled, shown)
+    for player_id, standing in candidates.items():
+        standing.initial_games = pooled[player_id]
+        standing.initial_games_in_period = len(pooled[player_id])
+    _add_pooled_history(session, pool, period, candidates)
+    return candidates
 
 
-_PLAYED_SCORES = {
-    result.value: (result.score(True), result.score(False))
-    for result in GameResult
-    if result.is_played
-}
-"""Each played result's scores for White and Black in hundredths, by its stored text."""
-
-
-def _pool_toward_first_rating(game: Values, white: _Standing, black: _Standing) -> None:
-    """A played game of an unrated side against a rated one counts toward its first
-    rating (8.2)."""
-    result, event_id, event_end = GameResult(game[3]), game[5], game[6]
-    event = (_date(event_end), event_id or 0)
-    for side, opponent, is_white in ((white, black, True), (black, white, False)):
-        if side.rating is None and opponent.rating is not None:
-            score = result.score(is_white)
-            side.initial_games.append(rules.InitialRatingGame(event, opponent.rating, score))
-            side.initial_games_in_period += 1
-
-
-def _date(value: dt.date | str) -> dt.date:
-    """A date as the driver gives it: SQLite's is its ISO text."""
-    return dt.date.fromisoformat(value) if isinstance(value, str) else value
+def _pooled_games(pool: Pool, period: Period) -> AnySelect:
+    """The period's games, played and rated, of an unrated player against a rated one, with
+    the ratings the close used."""
+    one_unrated = (GameRating.white_rating.is_(None) & GameRating.black_rating.is_not(None)) | (
+        GameRating.black_rating.is_(None) & GameRating.white_rating.is_not(None)
+    )
+    return (
+        select(
+            Game.white_id,
+            Game.black_id,
+            Game.result,
+            Game.event_id,
+            _EVENT_END,
+            GameRating.white_rating,
+            GameRating.black_rating,
+        )
+        .join(GameRating, GameRating.game_id == Game.id)
+        .outerjoin(Event, Event.id == Game.event_id)
+        .where(
+            Game.pool == pool,
+            Game.period == period,
+            Game.rated,
+            Game.result.in_(_PLAYED),
+            one_unrated,
+        )
+    )
 
 
 def _add_pooled_history(
@@ -541,7 +572,6 @@ class _Publication:
     ) -> None:
         self.pool = pool
         self.period = period
-        self.next_period = period + 1
         self.joining = joining
         self.shown = shown
         self.rows: list[_ListRow] = []
@@ -550,26 +580,42 @@ class _Publication:
         self.newly_rated = 0
         self.unrated_by_floor = 0
 
-    def add(self, standing: _Standing) -> None:
-        if standing.rated.games:
-            self._rate(standing)
-        elif standing.initial_games and standing.rating is None:
-            self._first_rating(standing)
+    def publish(self, session: Session) -> None:
+        """Write the list: the rows of the players the period rated or gave a first rating,
+        then those of the starting ratings joining it and of the players whose details it
+        carries anew, each with the standing it replaces kept (`PriorStanding`) and the new
+        one."""
+        with ExitStack() as tables:
+            tables.enter_context(staged(session, STAGED_LIST_ROWS))
+            shown = self._staged_shown(session, tables)
+            self._add_rated(session, shown)
+            for standing in _toward_first_ratings(
+                session, self.pool, self.period, self.shown
+            ).values():
+                self._first_rating(standing)
+            self._stage(session)
+            self._add_pending(session, tables, shown)
+            self._add_changed_details(session)
+            self._stage(session)
+            self.staged = _staged_rows(session)
+            counted_for_the_planner(session, STAGED_LIST_ROWS)
+            self._write(session)
 
-    def _rate(self, standing: _Standing) -> None:
-        """8.3: the period's rating change from the list in force."""
-        outcome = rules.rate_period(standing.state, self.period, standing.rated)
-        self.players_rated += 1
-        self.unrated_by_floor += not outcome.listed
-        figures = _Figures(
-            standing.rating if standing.first_list is not None else None,
-            outcome.change,
-            outcome.games,
-            outcome.k_applied,
-            outcome.k_rule.key,
-            outcome.k_times_sum,
-        )
-        self._publish(standing, outcome.state, outcome.listed, figures)
+    def _staged_shown(self, session: Session, tables: ExitStack) -> Table | None:
+        """In a re-rate, the details the list showed, staged for the set-wise rows."""
+        if self.shown is None:
+            return None
+        tables.enter_context(staged(session, SHOWN_DETAILS))
+        rows = [(player, shown.federation, shown.title) for player, shown in self.shown.items()]
+        insert_values(session, SHOWN_DETAILS, _SHOWN_COLUMNS, rows)
+        return SHOWN_DETAILS
+
+    def _add_rated(self, session: Session, shown: Table | None) -> None:
+        """8.3: the rows of the players the period's figures rate, set-wise
+        (`_rated_players`)."""
+        session.execute(_rated_players(self.pool, self.period, shown))
+        self.players_rated = _staged_rows(session)
+        self.unrated_by_floor = _staged_rows(session, ~_STAGED.listed)
 
     def _first_rating(self, standing: _Standing) -> None:
         """8.2: a first rating once the pooled games suffice."""
@@ -586,133 +632,56 @@ class _Publication:
             standing.birth_year,
         )
         figures = _Figures(None, None, standing.initial_games_in_period)
-        self._publish(standing, state, True, figures)
+        self._publish(standing, state, figures)
 
     def _publish(
         self,
         standing: _Standing,
         state: rules.RatingState,
-        listed: bool,
         figures: _Figures,
         played: bool = True,
     ) -> None:
-        """The list row and new standing of a player rated in the period (active on its
-        list), or of one whose row only carries new details (`played` False)."""
+        """The list row and new standing of a listed player given a first rating in the
+        period (active on its list), or of one whose row only carries new details (`played`
+        False)."""
         last_active = self.period if played else standing.last_active
         peak_period = self.period if state.peak > standing.peak else standing.peak_period
         self.rows.append(
-            self._row(
+            _ListRow(
                 standing.player_id,
                 standing.has_row,
                 False,
                 standing.first_list or self.period,
-                state,
-                listed,
+                state.rating,
+                True,
+                rules.development_coefficient(state, self.period + 1),
+                state.games_completed,
+                state.ever_2400,
+                state.peak,
                 peak_period,
                 last_active,
-                standing.details,
-                figures,
+                standing.details.federation,
+                standing.details.title,
+                *figures,
             )
         )
-
-    def _row(
-        self,
-        player_id: int,
-        had_standing: bool,
-        joining: bool,
-        first_list: Period,
-        state: rules.RatingState,
-        listed: bool,
-        peak_period: Period | None,
-        last_active: Period | None,
-        details: Details,
-        figures: _Figures,
-    ) -> _ListRow:
-        k_next = rules.development_coefficient(state, self.next_period) if listed else None
-        return _ListRow(
-            player_id,
-            had_standing,
-            joining,
-            first_list,
-            state.rating,
-            listed,
-            k_next,
-            state.games_completed,
-            state.ever_2400,
-            state.peak,
-            peak_period,
-            last_active,
-            details.federation,
-            details.title,
-            *figures,
-        )
-
-    def publish(self, session: Session) -> None:
-        """Write the list: the rows of the players the period rated, then those of the
-        starting ratings joining it and of the players whose details it carries anew, each
-        with the standing it replaces kept (`PriorStanding`) and the new one."""
-        with staged(session, STAGED_LIST_ROWS):
-            self._stage(session)
-            self._add_pending(session)
-            self._stage(session)
-            self._add_changed_details(session)
-            self._stage(session)
-            counted_for_the_planner(session, STAGED_LIST_ROWS)
-            self._write(session)
 
     def _stage(self, session: Session) -> None:
         insert_values(session, STAGED_LIST_ROWS, _ListRow._fields, self.rows)
-        self.staged += len(self.rows)
         self.rows = []
 
-    def _add_pending(self, session: Session) -> None:
+    def _add_pending(self, session: Session, tables: ExitStack, shown: Table | None) -> None:
         """Starting ratings no list has carried yet join this list unchanged (in a re-rate,
-        those of `joining`).
+        those of `joining`), set-wise (`_pending`).
 
         Ledger's choice: joining the list counts as activity for the inactivity flag.
         """
-        pending = session.execute(
-            select(
-                PlayerRating.player_id,
-                Player.birth_year,
-                PlayerRating.rating,
-                PlayerRating.games_completed,
-                PlayerRating.ever_2400,
-                PlayerRating.peak,
-                PlayerRating.peak_period,
-                PlayerRating.last_active,
-                Player.federation.label("recorded_federation"),
-                Player.title.label("recorded_title"),
-            )
-            .join(Player, Player.id == PlayerRating.player_id)
-            .where(
-                PlayerRating.pool == self.pool,
-                PlayerRating.first_list.is_(None),
-                _not_staged(PlayerRating.player_id),
-            )
-        )
-        for row in pending:
-            if self.joining is not None and row.player_id not in self.joining:
-                continue
-            state = rules.RatingState(
-                row.rating, row.games_completed, row.ever_2400, row.peak, row.birth_year
-            )
-            recorded = Details(row.recorded_federation, row.recorded_title)
-            details = (self.shown or {}).get(row.player_id) or recorded
-            self.rows.append(
-                self._row(
-                    row.player_id,
-                    True,
-                    True,
-                    self.period,
-                    state,
-                    True,
-                    row.peak_period,
-                    row.last_active or self.period,
-                    details,
-                    _Figures(None, 0, 0),
-                )
-            )
+        joining = None
+        if self.joining is not None:
+            joining = tables.enter_context(staged(session, JOINING_PLAYERS))
+            rows = [(player,) for player in self.joining]
+            insert_values(session, JOINING_PLAYERS, ("player_id",), rows)
+        session.execute(_pending(self.pool, self.period, shown, joining))
 
     def _add_changed_details(self, session: Session) -> None:
         """A row for every listed player whose federation or title this list carries anew,
@@ -737,7 +706,7 @@ class _Publication:
             standing = _standing(row, self.period, self.shown)
             if standing.details != standing.listed:
                 figures = _Figures(standing.rating, 0, 0)
-                self._publish(standing, standing.state, True, figures, played=False)
+                self._publish(standing, standing.state, figures, played=False)
 
     def _write(self, session: Session) -> None:
         """The staged rows to the list, the standings they replace to `PriorStanding`, and
@@ -757,9 +726,157 @@ class _Publication:
 _STAGED = STAGED_LIST_ROWS.c
 
 
+def _staged_rows(session: Session, *where: ColumnElement[bool]) -> int:
+    """How many rows are staged (that meet `where`): a statement's own count of the rows it
+    wrote is not given on every driver (psycopg's is -1 for an INSERT ... SELECT)."""
+    return session.scalar(select(func.count()).select_from(STAGED_LIST_ROWS).where(*where)) or 0
+
+
 def _not_staged(player_id: InstrumentedAttribute[int]) -> ColumnElement[bool]:
     """SQL: the player has no staged row yet."""
     return ~exists().where(_STAGED.player_id == player_id)
+
+
+def _rated_players(pool: Pool, period: Period, shown: Table | None) -> Executable:
+    """SQL: stage the list row and new standing of every player the period's figures rate
+    (8.3): their games and ΣΔR, K from the list in force (8.3.3) capped by 700, the change
+    K x ΣΔR rounded once (8.3.4), the 1400 floor (7.1.4), the 2400 flag, the peak and the
+    K of the next period (`set_rating`); the details as `list_details.carried_sql`."""
+    in_period = (Game.pool == pool) & (Game.period == period)
+    sides = union_all(
+        *(
+            select(
+                player.label("player_id"),
+                (set_rating.score(Game.result, white) - pd).label("delta"),
+            )
+            .join(GameRating, GameRating.game_id == Game.id)
+            .where(in_period, pd.is_not(None))
+            for player, pd, white in (
+                (Game.white_id, GameRating.white_expected, True),
+                (Game.black_id, GameRating.black_expected, False),
+            )
+        )
+    ).subquery("sides")
+    played = (
+        select(
+            sides.c.player_id,
+            func.count().label("games"),
+            func.sum(sides.c.delta).label("delta_sum"),
+        )
+        .group_by(sides.c.player_id)
+        .subquery("played")
+    )
+    state = (PlayerRating.games_completed, PlayerRating.ever_2400, PlayerRating.peak)
+    k = set_rating.development_coefficient(*state, Player.birth_year, period)
+    rated = _with_details(
+        select(
+            played.c.player_id,
+            played.c.games,
+            played.c.delta_sum,
+            *state,
+            PlayerRating.rating,
+            PlayerRating.peak_period,
+            PlayerRating.first_list,
+            Player.birth_year,
+            set_rating.k_rule_key(*state, Player.birth_year, period).label("k_rule"),
+            set_rating.capped_k(k, played.c.games).label("k_applied"),
+        )
+        .select_from(played)
+        .join(
+            PlayerRating,
+            (PlayerRating.player_id == played.c.player_id) & (PlayerRating.pool == pool),
+        )
+        .join(Player, Player.id == played.c.player_id),
+        period,
+        shown,
+    ).subquery("rated")
+    k_times_sum = rated.c.k_applied * rated.c.delta_sum
+    changed = select(
+        *rated.c,
+        k_times_sum.label("k_times_sum"),
+        set_rating.round_half_away_from_zero(k_times_sum).label("change"),
+    ).subquery("changed")
+    old = changed.c
+    rating = old.rating + old.change
+    listed = rating >= rules.RATING_FLOOR
+    games_completed = old.games_completed + old.games
+    ever_2400 = or_(old.ever_2400, rating >= rules.EVER_2400)
+    new_peak = rating > old.peak
+    peak = case((new_peak, rating), else_=old.peak)
+    period_value = literal(period, PeriodType())
+    k_next = set_rating.development_coefficient(
+        games_completed, ever_2400, peak, old.birth_year, period + 1
+    )
+    rows = select(
+        old.player_id,
+        true(),
+        false(),
+        func.coalesce(old.first_list, period_value),
+        rating,
+        listed,
+        case((listed, k_next)),
+        games_completed,
+        ever_2400,
+        peak,
+        case((new_peak, period_value), else_=old.peak_period),
+        period_value,
+        old.federation,
+        old.title,
+        case((old.first_list.is_not(None), old.rating)),
+        old.change,
+        old.games,
+        old.k_applied,
+        old.k_rule,
+        old.k_times_sum,
+    )
+    return insert(STAGED_LIST_ROWS).from_select(_ListRow._fields, rows)
+
+
+def _pending(pool: Pool, period: Period, shown: Table | None, joining: Table | None) -> Executable:
+    """SQL: stage a row for each starting rating no list has carried yet (in a re-rate,
+    those `joining` names), unchanged, with the K of the next period (8.3.3)."""
+    period_value = literal(period, PeriodType())
+    state = (PlayerRating.games_completed, PlayerRating.ever_2400, PlayerRating.peak)
+    k_next = set_rating.development_coefficient(*state, Player.birth_year, period + 1)
+    rows = _with_details(
+        select(
+            PlayerRating.player_id,
+            true(),
+            true(),
+            period_value,
+            PlayerRating.rating,
+            true(),
+            k_next,
+            *state,
+            PlayerRating.peak_period,
+            func.coalesce(PlayerRating.last_active, period_value),
+        )
+        .join(Player, Player.id == PlayerRating.player_id)
+        .where(
+            PlayerRating.pool == pool,
+            PlayerRating.first_list.is_(None),
+            _not_staged(PlayerRating.player_id),
+        ),
+        period,
+        shown,
+    ).add_columns(null(), literal(0), literal(0), null(), null(), null())
+    if joining is not None:
+        rows = rows.join(joining, joining.c.player_id == PlayerRating.player_id)
+    return insert(STAGED_LIST_ROWS).from_select(_ListRow._fields, rows)
+
+
+def _with_details(statement: AnySelect, period: Period, shown: Table | None) -> AnySelect:
+    """`statement`, over a player and their standing, with the federation and title the
+    list of `period` carries (`list_details.carried_sql`; in a re-rate, those `shown`)."""
+    if shown is not None:
+        statement = statement.outerjoin(shown, shown.c.player_id == Player.id)
+    return statement.add_columns(
+        *(list_details.carried_sql(name, period, shown).label(name) for name in _DETAILS)
+    )
+
+
+_DETAILS = ("federation", "title")
+_SHOWN_COLUMNS = ("player_id", *_DETAILS)
 
 
 def _published(pool: Pool, period: Period, postgresql: bool) -> list[Executable]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, literal, select
+from sqlalchemy import ColumnElement, Table, case, literal, or_, select
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
@@ -56,6 +56,25 @@ def recorded_since_listed(period: Period) -> ColumnElement[bool]:
     ) | PlayerRating.title.is_distinct_from(Player.title)
     due = Player.details_from.is_(None) | (Player.details_from <= literal(period, PeriodType()))
     return differs & due
+
+
+def carried_sql(name: str, period: Period, shown: Table | None) -> ColumnElement[str | None]:
+    """SQL `carried` of the detail `name` ("federation" or "title") over a player and their
+    standing; in a re-rate, that of the `shown` row joined to them (`SHOWN_DETAILS`), else
+    the newest list's, else the one recorded."""
+    recorded, listed = getattr(Player, name), getattr(PlayerRating, name)
+    if shown is not None:
+        return case(
+            (shown.c.player_id.is_not(None), shown.c[name]),
+            (PlayerRating.first_list.is_not(None), listed),
+            else_=recorded,
+        )
+    due = or_(
+        PlayerRating.first_list.is_(None),
+        Player.details_from.is_(None),
+        Player.details_from <= literal(period, PeriodType()),
+    )
+    return case((due, recorded), else_=listed)
 
 
 def shown_by(session: Session, pool: Pool, versions: Mapping[Period, int]) -> Shown:

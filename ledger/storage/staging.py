@@ -9,14 +9,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import cast
 
-from sqlalchemy import Boolean, Column, MetaData, Table, text
+from sqlalchemy import Boolean, Column, Integer, MetaData, Table, text
 from sqlalchemy.orm import Session
 
 from ledger.storage.database import is_postgresql
-from ledger.storage.models import ListEntry, PlayerRating
+from ledger.storage.models import ListEntry, Player, PlayerRating
 
 _ENTRIES = cast(Table, ListEntry.__table__)
 _STANDINGS = cast(Table, PlayerRating.__table__)
+_PLAYERS = cast(Table, Player.__table__)
 
 LIST_ROW_FIGURES = (
     "rating",
@@ -50,6 +51,34 @@ STAGED_LIST_ROWS = Table(
 """A close's list rows of one pool and period, each with what its player's new standing
 needs besides: whether they had one (`had_standing`), whether it is a starting rating
 joining its first list (`joining`), and the first list they are on (`first_list`)."""
+
+
+EXPECTED_SCORES = Table(
+    "staged_expected_scores",
+    MetaData(),
+    Column("difference", Integer, primary_key=True),
+    Column("expected", Integer, nullable=False),
+    prefixes=["TEMPORARY"],
+)
+"""Table 8.1.2 as a close's look-up: the PD in hundredths of each rating difference D."""
+
+SHOWN_DETAILS = Table(
+    "staged_shown_details",
+    MetaData(),
+    Column("player_id", _ENTRIES.c.player_id.type, primary_key=True),
+    Column("federation", _PLAYERS.c.federation.type),
+    Column("title", _PLAYERS.c.title.type),
+    prefixes=["TEMPORARY"],
+)
+"""For a re-rate: the federation and title the list being closed again showed of a player."""
+
+JOINING_PLAYERS = Table(
+    "staged_joining_players",
+    MetaData(),
+    Column("player_id", _ENTRIES.c.player_id.type, primary_key=True),
+    prefixes=["TEMPORARY"],
+)
+"""For a re-rate: the players whose starting ratings the list being closed again carried."""
 
 
 @contextmanager

@@ -1,0 +1,123 @@
+"""The FIDE rules of `ledger.core.rules` as SQL expressions, for a close that rates a whole
+period in a few statements.
+
+`rules` states the rules and stays the one place that decides them: every number here is
+one of its constants or comes from its functions (table 8.1.2 is staged from
+`rules.expected_score`), and each expression names the function of `rules` it evaluates.
+Tests evaluate each expression on every line of its rule, and at each of its edges, on both
+backends, beside that function (`tests/test_set_rating.py`). Scores, expected scores and
+K products stay integer hundredths, and integer division truncates toward zero on SQLite
+and PostgreSQL alike, so the arithmetic is as exact as in Python.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import ColumnElement, SQLColumnExpression, and_, case, func, or_, true
+
+from ledger.core import rules
+from ledger.core.domain import GameResult, Period
+
+Integer = SQLColumnExpression[Any]
+"""An integer SQL expression (a rating, a count, hundredths)."""
+
+Condition = SQLColumnExpression[Any]
+"""A condition (SQLite's booleans are the integers 0 and 1)."""
+
+
+def expected_score_rows() -> list[tuple[int, int]]:
+    """Table 8.1.2 as (D, PD in hundredths) for every D from -`rules.TABLE_REACH` up to
+    `rules.TABLE_REACH`, from `rules.expected_score`: the look-up the close joins on."""
+    reach = rules.TABLE_REACH
+    return [
+        (difference, rules.expected_score(difference)) for difference in range(-reach, reach + 1)
+    ]
+
+
+def difference_key(own: Integer, opponent: Integer, pairings: rules.PeriodPairings) -> Integer:
+    """D after the rule of 400 (8.3.1, `rules.PeriodPairings.difference`), held within the
+    look-up's reach (`expected_score_rows`), from the rated side's point of view."""
+    difference = own - opponent
+    capped = _within(difference, rules.DIFFERENCE_CAP)
+    if pairings.cap_exempt_from is None:
+        return capped
+    exempt = _within(difference, rules.TABLE_REACH)
+    return case((own >= pairings.cap_exempt_from, exempt), else_=capped)
+
+
+def _within(value: Integer, bound: int) -> Integer:
+    return case((value < -bound, -bound), (value > bound, bound), else_=value)
+
+
+def rateable(white: Integer, black: Integer, pairings: rules.PeriodPairings) -> Condition:
+    """Whether a played game between two rated players is rated at all
+    (`rules.PeriodPairings.rateable`: the wide pairings of rapid and blitz)."""
+    if not pairings.wide_pairings_unrated:
+        return true()
+    top = rules.WIDE_PAIRING_TOP_RATING
+    return or_(func.abs(white - black) < rules.WIDE_PAIRING_GAP, and_(white <= top, black <= top))
+
+
+def score(result: SQLColumnExpression[GameResult], white: bool) -> Integer:
+    """A played game's score in hundredths for White (`white`) or Black
+    (`GameResult.score`)."""
+    return case(*((result == each, each.score(white)) for each in GameResult if each.is_played))
+
+
+def _k_lines(
+    games_completed: Integer,
+    ever_2400: Condition,
+    peak: Integer,
+    birth_year: Integer,
+    period: Period,
+) -> list[tuple[Condition, rules.KRule]]:
+    """The lines of 8.3.3 in `rules.standing_k_rule`'s order, each with its condition; the
+    last, `rules.KRule.ESTABLISHED`, holds otherwise."""
+    junior = and_(birth_year >= rules.junior_born_from(period), peak < rules.JUNIOR_RATING_LIMIT)
+    return [
+        (ever_2400, rules.KRule.EVER_2400),
+        (junior, rules.KRule.JUNIOR),
+        (games_completed < rules.ESTABLISHED_GAMES, rules.KRule.FEWER_THAN_30_GAMES),
+    ]
+
+
+def k_rule_key(
+    games_completed: Integer,
+    ever_2400: Condition,
+    peak: Integer,
+    birth_year: Integer,
+    period: Period,
+) -> ColumnElement[str]:
+    """The key of the line of 8.3.3 that decides K (`rules.standing_k_rule`)."""
+    lines = _k_lines(games_completed, ever_2400, peak, birth_year, period)
+    return case(
+        *((condition, rule.key) for condition, rule in lines),
+        else_=rules.KRule.ESTABLISHED.key,
+    )
+
+
+def development_coefficient(
+    games_completed: Integer,
+    ever_2400: Condition,
+    peak: Integer,
+    birth_year: Integer,
+    period: Period,
+) -> Integer:
+    """K before the 700 cap (8.3.3, `rules.standing_k_rule`)."""
+    lines = _k_lines(games_completed, ever_2400, peak, birth_year, period)
+    return case(
+        *((condition, rule.k) for condition, rule in lines), else_=rules.KRule.ESTABLISHED.k
+    )
+
+
+def capped_k(k: Integer, games: Integer) -> Integer:
+    """8.3.3's 700 cap on K for `games` games, at least one (`rules.capped_k`)."""
+    cap = rules.K_PRODUCT_CAP
+    return case((k * games > cap, cap // games), else_=k)
+
+
+def round_half_away_from_zero(hundredths: Integer) -> Integer:
+    """Hundredths rounded to a whole number, 0.5 away from zero (8.3.4,
+    `rules.round_half_away_from_zero`)."""
+    return case((hundredths >= 0, (hundredths + 50) // 100), else_=-((50 - hundredths) // 100))

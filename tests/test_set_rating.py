@@ -1,0 +1,113 @@
+"""The SQL form of the FIDE rules (`ledger.services.set_rating`) gives what
+`ledger.core.rules` gives, on every line of each rule and at its edges, on each backend."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from typing import Any
+
+from sqlalchemy import Boolean, Column, Integer, MetaData, Table, case, insert, select
+
+from ledger.core import rules
+from ledger.core.domain import Period, Pool
+from ledger.services import set_rating
+from ledger.storage.batches import insert_values
+from ledger.storage.database import Ledger
+from ledger.storage.staging import EXPECTED_SCORES, staged
+
+PERIOD = Period(2026, 10)
+RATINGS = (1000, 1400, 1999, 2000, 2264, 2265, 2300, 2599, 2600, 2601, 2649, 2650, 2651, 2800, 3400)
+"""Ratings at the edges of the rule of 400, its 2650 exemption and the wide pairings."""
+
+
+def _evaluated(
+    ledger: Ledger,
+    columns: dict[str, Any],
+    rows: Sequence[tuple[Any, ...]],
+    expression: Callable[[Any], Any],
+    look_up: bool = False,
+) -> list[Any]:
+    """`expression` of a temporary table's columns, for each of `rows`, in their order
+    (`look_up`: with table 8.1.2 staged as the close stages it)."""
+    grid = Table(
+        "grid",
+        MetaData(),
+        Column("n", Integer, primary_key=True),
+        *(Column(name, kind) for name, kind in columns.items()),
+        prefixes=["TEMPORARY"],
+    )
+    with ledger.transaction() as session, staged(session, grid), ExitStack() as tables:
+        if look_up:
+            tables.enter_context(staged(session, EXPECTED_SCORES))
+            rows_8_1_2 = set_rating.expected_score_rows()
+            insert_values(session, EXPECTED_SCORES, ("difference", "expected"), rows_8_1_2)
+        values = [{"n": n, **dict(zip(columns, row, strict=True))} for n, row in enumerate(rows)]
+        session.execute(insert(grid), values)
+        statement = select(expression(grid.c)).select_from(grid).order_by(grid.c.n)
+        return list(session.scalars(statement))
+
+
+def test_rounding_is_half_away_from_zero_as_in_the_rules(ledger: Ledger) -> None:
+    hundredths = range(-1000, 1001)
+    got = _evaluated(
+        ledger,
+        {"h": Integer},
+        [(h,) for h in hundredths],
+        lambda c: set_rating.round_half_away_from_zero(c.h),
+    )
+    assert got == [rules.round_half_away_from_zero(h) for h in hundredths]
+    assert got[hundredths.index(-250)] == -3
+    assert got[hundredths.index(250)] == 3
+
+
+def test_the_700_cap_on_k_is_the_rules(ledger: Ledger) -> None:
+    grid = list(itertools.product((10, 20, 40), range(1, 81)))
+    got = _evaluated(
+        ledger, {"k": Integer, "games": Integer}, grid, lambda c: set_rating.capped_k(c.k, c.games)
+    )
+    assert got == [rules.capped_k(k, games) for k, games in grid]
+
+
+def test_k_and_its_line_of_8_3_3_are_the_rules(ledger: Ledger) -> None:
+    births = (None, PERIOD.year - 19, PERIOD.year - 18, PERIOD.year - 17)
+    grid = list(itertools.product((0, 29, 30, 31), (False, True), (2299, 2300, 2301), births))
+    columns = {"games": Integer, "ever": Boolean, "peak": Integer, "born": Integer}
+
+    def state(c: Any) -> tuple[Any, ...]:
+        return c.games, c.ever, c.peak, c.born, PERIOD
+
+    keys = _evaluated(ledger, columns, grid, lambda c: set_rating.k_rule_key(*state(c)))
+    ks = _evaluated(ledger, columns, grid, lambda c: set_rating.development_coefficient(*state(c)))
+    expected = [rules.standing_k_rule(*row, PERIOD) for row in grid]
+    assert keys == [rule.key for rule in expected]
+    assert ks == [rule.k for rule in expected]
+    assert set(expected) == set(rules.KRule)
+
+
+def test_expected_scores_are_table_8_1_2_with_the_rule_of_400(ledger: Ledger) -> None:
+    pairs = list(itertools.product(RATINGS, RATINGS))
+    for pool, period in (
+        (Pool.STANDARD, Period(2025, 9)),
+        (Pool.STANDARD, PERIOD),
+        (Pool.RAPID, PERIOD),
+    ):
+        pairings = rules.PeriodPairings.of(pool, period)
+
+        def side(own: Any, opponent: Any, pairings: rules.PeriodPairings = pairings) -> Any:
+            key = set_rating.difference_key(own, opponent, pairings)
+            look_up = select(EXPECTED_SCORES.c.expected).where(EXPECTED_SCORES.c.difference == key)
+            return look_up.scalar_subquery()
+
+        def both(c: Any, pairings: rules.PeriodPairings = pairings) -> Any:
+            rated = set_rating.rateable(c.white, c.black, pairings)
+            return case((rated, side(c.white, c.black) * 1000 + side(c.black, c.white)))
+
+        got = _evaluated(ledger, {"white": Integer, "black": Integer}, pairs, both, look_up=True)
+        wanted = [pairings.expected_scores(white, black) for white, black in pairs]
+        assert got == [None if pd is None else pd[0] * 1000 + pd[1] for pd in wanted], (
+            pool,
+            period,
+        )
+        assert None in wanted or pool is Pool.STANDARD
