@@ -439,25 +439,12 @@ def _pooled_games(pool: Pool, period: Period) -> AnySelect:
     one_unrated = (GameRating.white_rating.is_(None) & GameRating.black_rating.is_not(None)) | (
         GameRating.black_rating.is_(None) & GameRating.white_rating.is_not(None)
     )
-    return (
-        select(
-            Game.white_id,
-            Game.black_id,
-            Game.result,
-            Game.event_id,
-            _EVENT_END,
-            GameRating.white_rating,
-            GameRating.black_rating,
-        )
-        .join(GameRating, GameRating.game_id == Game.id)
-        .outerjoin(Event, Event.id == Game.event_id)
-        .where(
-            Game.pool == pool,
-            Game.period == period,
-            Game.rated,
-            Game.result.in_(_PLAYED),
-            one_unrated,
-        )
+    return _games_as_rated().where(
+        Game.pool == pool,
+        Game.period == period,
+        Game.rated,
+        Game.result.in_(_PLAYED),
+        one_unrated,
     )
 
 
@@ -500,6 +487,11 @@ def _add_pooled_history(
 
 def _earlier_games(pool: Pool, start: Period, period: Period) -> AnySelect:
     """The games of the periods from `start` up to, not including, `period`, as rated."""
+    return _games_as_rated().where(Game.pool == pool, Game.period >= start, Game.period < period)
+
+
+def _games_as_rated() -> AnySelect:
+    """Games with what orders their events (8.2) and the ratings the close used."""
     return (
         select(
             Game.white_id,
@@ -514,7 +506,6 @@ def _earlier_games(pool: Pool, start: Period, period: Period) -> AnySelect:
         )
         .join(GameRating, GameRating.game_id == Game.id)
         .outerjoin(Event, Event.id == Game.event_id)
-        .where(Game.pool == pool, Game.period >= start, Game.period < period)
     )
 
 
