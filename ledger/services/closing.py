@@ -23,6 +23,7 @@ from typing import Any, NamedTuple, cast
 from sqlalchemy import (
     ColumnElement,
     Executable,
+    FromClause,
     Table,
     and_,
     case,
@@ -38,7 +39,7 @@ from sqlalchemy import (
     union_all,
     update,
 )
-from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from ledger.core import rules
 from ledger.core.domain import GameResult, Period, Pool
@@ -77,6 +78,7 @@ from ledger.storage.staging import (
     EXPECTED_SCORES,
     JOINING_PLAYERS,
     LIST_ROW_FIGURES,
+    PERIOD_RATINGS,
     SHOWN_DETAILS,
     STAGED_LIST_ROWS,
     counted_for_the_planner,
@@ -243,8 +245,10 @@ def _close_one(
     in_period = (Game.pool == pool) & (Game.period == period)
     games = session.scalar(select(func.count()).select_from(Game).where(in_period)) or 0
     progress.stage(f"Rating the {games:,} games of {period}", None)
-    with bulk_write(session, _GAME_RATINGS, games):
-        session.execute(_game_figures(pool, period))
+    with ExitStack() as tables:
+        ratings = _ratings_in_force(session, tables, pool, period, games)
+        with bulk_write(session, _GAME_RATINGS, games):
+            session.execute(_game_figures(pool, period, ratings))
     rated = session.scalar(
         select(func.count(GameRating.white_expected))
         .join(Game, Game.id == GameRating.game_id)
@@ -273,34 +277,65 @@ _EVENT_END = func.coalesce(Event.end_date, Game.date).label("event_end")
 """The date that orders a game's event among a player's first games (8.2)."""
 
 
-def _game_figures(pool: Pool, period: Period) -> Executable:
+def _ratings_in_force(
+    session: Session, tables: ExitStack, pool: Pool, period: Period, games: int
+) -> FromClause:
+    """The rating in force of each player with a standing in the pool, as (`player_id`,
+    `rating`), for the figures of the period's `games` to look each side's up.
+
+    PostgreSQL hash-joins the standings themselves. SQLite would search two B-trees for
+    each side of each game by the standings' key (player, pool), so the ratings of the
+    period's players are staged keyed by the player alone (`PERIOD_RATINGS`, a look-up by
+    row ID); a pool that holds fewer standings than the games have sides (a first list) is
+    copied whole, as one scan costs less than finding each player's, and no more than the
+    games.
+    """
+    standings = select(PlayerRating.player_id, PlayerRating.rating).where(PlayerRating.pool == pool)
+    if is_postgresql(session):
+        return standings.subquery("standings")
+    sides = 2 * games
+    held = session.scalar(select(func.count()).select_from(standings.limit(sides).subquery()))
+    if held == sides:
+        in_period = (Game.pool == pool) & (Game.period == period)
+        players = union_all(
+            select(Game.white_id).where(in_period), select(Game.black_id).where(in_period)
+        )
+        standings = standings.where(PlayerRating.player_id.in_(players))
+    tables.enter_context(staged(session, PERIOD_RATINGS))
+    session.execute(insert(PERIOD_RATINGS).from_select(["player_id", "rating"], standings))
+    return PERIOD_RATINGS
+
+
+def _game_figures(pool: Pool, period: Period, ratings: FromClause) -> Executable:
     """SQL: rate every game of the period for both sides (FIDE 5, 8.3.1), writing each
-    game's figures: the ratings in force and each rated side's PD, looked up in table 8.1.2
-    (`EXPECTED_SCORES`) by D after the rule of 400. A side has no PD where the game was not
-    played or not rated, a player is unrated or the pairing is not rated at all."""
+    game's figures: the ratings in force (`ratings`) and each rated side's PD, looked
+    up in table 8.1.2 (`EXPECTED_SCORES`) by D after the rule of 400. A side has no PD where
+    the game was not played or not rated, a player is unrated or the pairing is not rated at
+    all."""
     pairings = rules.PeriodPairings.of(pool, period)
-    white, black = aliased(PlayerRating), aliased(PlayerRating)
+    white, black = ratings.alias("white"), ratings.alias("black")
     white_pd, black_pd = EXPECTED_SCORES.alias("white_pd"), EXPECTED_SCORES.alias("black_pd")
+    white_rating, black_rating = white.c.rating, black.c.rating
     rated = and_(
         Game.rated,
         Game.result.in_(_PLAYED),
-        white.rating.is_not(None),
-        black.rating.is_not(None),
-        set_rating.rateable(white.rating, black.rating, pairings),
+        white_rating.is_not(None),
+        black_rating.is_not(None),
+        set_rating.rateable(white_rating, black_rating, pairings),
     )
-    white_key = set_rating.difference_key(white.rating, black.rating, pairings)
-    black_key = set_rating.difference_key(black.rating, white.rating, pairings)
+    white_key = set_rating.difference_key(white_rating, black_rating, pairings)
+    black_key = set_rating.difference_key(black_rating, white_rating, pairings)
     figures = (
         select(
             Game.id,
-            white.rating,
-            black.rating,
+            white_rating,
+            black_rating,
             case((rated, white_pd.c.expected)),
             case((rated, black_pd.c.expected)),
         )
         .select_from(Game)
-        .outerjoin(white, (white.player_id == Game.white_id) & (white.pool == pool))
-        .outerjoin(black, (black.player_id == Game.black_id) & (black.pool == pool))
+        .outerjoin(white, white.c.player_id == Game.white_id)
+        .outerjoin(black, black.c.player_id == Game.black_id)
         .outerjoin(white_pd, white_pd.c.difference == white_key)
         .outerjoin(black_pd, black_pd.c.difference == black_key)
         .where(Game.pool == pool, Game.period == period)

@@ -62,6 +62,17 @@ EXPECTED_SCORES = Table(
 )
 """Table 8.1.2 as a close's look-up: the PD in hundredths of each rating difference D."""
 
+PERIOD_RATINGS = Table(
+    "staged_period_ratings",
+    MetaData(),
+    Column("player_id", _STANDINGS.c.player_id.type, primary_key=True),
+    Column("rating", _STANDINGS.c.rating.type),
+    prefixes=["TEMPORARY"],
+)
+"""On SQLite, the ratings in force of the players of a close's period in its pool, keyed by
+the player alone: a look-up by row ID, where the standings' key (player, pool) costs two
+searches of two B-trees."""
+
 SHOWN_DETAILS = Table(
     "staged_shown_details",
     MetaData(),
