@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import Executable, event, func, select, text
@@ -14,7 +15,7 @@ from ledger.services import closing
 from ledger.storage.database import Ledger, open_ledger
 from ledger.storage.models import GameRating, ListEntry, PlayerRating, RatingPeriod
 
-from builders import close, game, listing, player
+from builders import close, game, ledger_state, listing, player
 
 
 def test_a_decisive_game_moves_both_ratings_by_k_times_the_difference(ledger: Ledger) -> None:
@@ -413,3 +414,60 @@ def test_a_close_that_changes_a_tenth_of_the_standings_or_more_analyses_them(
     assert {"ANALYZE players", "ANALYZE player_ratings", "ANALYZE list_entries"} <= set(first)
     assert "ANALYZE list_entries" in later
     assert not {"ANALYZE players", "ANALYZE player_ratings"} & set(later)
+
+
+@pytest.mark.parametrize("pool", [Pool.STANDARD, Pool.RAPID])
+def test_sqlite_rates_the_same_from_the_period_players_ratings_or_the_whole_pools(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pool: Pool
+) -> None:
+    """The ratings SQLite stages for the figures are those of the period's players, or all
+    the pool's where it holds few standings: both give the same figures and lists, with a
+    player who lost their rating to the floor (7.1.4) and one earning a first (8.2)."""
+    states, staged = [], []
+    for copied_per_side in (0, 1000):
+        monkeypatch.setattr(closing, "STANDINGS_COPIED_PER_SIDE", copied_per_side)
+        url = f"sqlite:///{tmp_path / f'copied-{copied_per_side}.db'}"
+        ledger = open_ledger(url)
+        event.listen(ledger.engine, "before_cursor_execute", _staged_ratings(staged))
+        try:
+            floored, newly_rated = _floor_and_first_rating(ledger, pool)
+            first_list = listing(ledger, "2026-08", pool)
+        finally:
+            ledger.dispose()
+        assert floored not in first_list
+        assert first_list[newly_rated].rating == 1800
+        states.append(ledger_state(url))
+    assert states[0] == states[1]
+    in_period, whole_pool = staged[:2], staged[2:]
+    assert all(" IN " in statement for statement in in_period)
+    assert not any(" IN " in statement for statement in whole_pool)
+    assert len(in_period) == len(whole_pool) == 2
+
+
+def _staged_ratings(staged: list[str]) -> Callable[..., None]:
+    def note(_connection: object, _cursor: object, statement: str, *_: object) -> None:
+        if statement.startswith("INSERT INTO staged_period_ratings"):
+            staged.append(statement)
+
+    return note
+
+
+def _floor_and_first_rating(ledger: Ledger, pool: Pool) -> tuple[int, int]:
+    """Two months of a pool: C falls below the floor in the first and plays on unrated in
+    the second; D, unrated, earns a first rating in the first. Returns C and D."""
+    a = player(ledger, "A", rating=2000, pool=pool)
+    b = player(ledger, "B", rating=1500, pool=pool)
+    c = player(ledger, "C", rating=1405, pool=pool)
+    d = player(ledger, "D", pool=pool)
+    for number in range(4):
+        player(ledger, f"Listed {number}", rating=1800 + number, pool=pool)
+    game(ledger, a, b, "1-0", "2026-08-02", pool=pool)
+    for day in range(3, 9):
+        game(ledger, a, c, "1-0", f"2026-08-{day:02d}", pool=pool)
+    for day, opponent in zip(range(10, 15), (a, b, a, b, a), strict=True):
+        game(ledger, d, opponent, "1/2-1/2", f"2026-08-{day:02d}", pool=pool)
+    close(ledger, "2026-08", pool)
+    game(ledger, c, b, "1-0", "2026-09-04", pool=pool)
+    game(ledger, a, d, "0-1", "2026-09-05", pool=pool)
+    close(ledger, "2026-09", pool)
+    return c, d
