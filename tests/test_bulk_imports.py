@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import func, inspect, select, text
+from sqlalchemy import func, inspect, select, text, update
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import GameResult, Pool
@@ -23,7 +23,7 @@ from ledger.services.games import add_games
 from ledger.services.players import add_players
 from ledger.storage.batches import BATCH_SIZE, bulk_write, insert_values, select_in
 from ledger.storage.database import Ledger, open_ledger
-from ledger.storage.models import Base, Game, GameRating, Player
+from ledger.storage.models import Base, Game, GameRating, Player, PlayerRating
 
 from builders import fingerprint, run
 
@@ -273,11 +273,47 @@ def _held_keys(session: Session) -> list[str]:
     return [column for key in keys for column in key["constrained_columns"]]
 
 
+@pytest.mark.parametrize("reader", [False, True], ids=["alone", "read-meanwhile"])
+def test_a_postgresql_update_of_most_standings_builds_their_indexes_after_it(
+    postgresql_url: str, tmp_path: Path, reader: bool
+) -> None:
+    """An update that changes most standings (the first list) writes each row's new version
+    into every index: the indexes are set aside and built once after it, the key to the
+    players kept (the update does not change it); where another transaction reads the
+    standings, they keep their indexes and that reader need not wait."""
+    assert run("import-players", _players_csv(tmp_path), db=postgresql_url).exit_code == 0
+    ledger = open_ledger(postgresql_url)
+    try:
+        with ledger.reading() as other:
+            if reader:
+                other.execute(select(PlayerRating.rating).limit(1)).all()
+            with ledger.transaction() as session:
+                held = _standings_updated_with(session)
+    finally:
+        ledger.dispose()
+    indexes = {index.name for index in PlayerRating.__table__.indexes}
+    assert held == ((indexes if reader else set()), ["player_id"])
+    assert _schema_differences(postgresql_url) == []
+
+
+def _standings_updated_with(session: Session) -> tuple[set[str], list[str]]:
+    """Raise every standing by one in a bulk update; the indexes and the key columns the
+    standings hold while it runs."""
+    table = PlayerRating.__table__
+    count = session.scalar(select(func.count()).select_from(table)) or 0
+    with bulk_write(session, table, count, updating=True):
+        held = inspect(session.connection())
+        indexes = {index["name"] for index in held.get_indexes(table.name)}
+        keys = held.get_foreign_keys(table.name)
+        session.execute(update(PlayerRating).values(rating=PlayerRating.rating + 1))
+    return indexes, [column for key in keys for column in key["constrained_columns"]]
+
+
 def test_a_first_close_of_most_of_the_ledger_keeps_the_schema(
     database_url: str, tmp_path: Path
 ) -> None:
-    """The first list changes every standing: SQLite rebuilds the standings' indexes once,
-    and each backend the list rows' (PostgreSQL adds their keys again, and the per-game
+    """The first list changes every standing: each backend rebuilds the standings' indexes
+    once, and the list rows' (PostgreSQL adds their keys again, and the per-game
     figures')."""
     assert run("import-players", _players_csv(tmp_path), db=database_url).exit_code == 0
     assert run("import-games", _games_csv(tmp_path), db=database_url).exit_code == 0

@@ -15,7 +15,7 @@ from sqlalchemy import Engine, create_engine, inspect, text
 from ledger.core import names
 from ledger.core.errors import LedgerError
 from ledger.storage import database, schema
-from ledger.storage.database import create_ledger_engine, open_ledger
+from ledger.storage.database import POSTGRESQL_WRITE_MEMORY, create_ledger_engine, open_ledger
 from ledger.storage.models import Base
 from ledger.storage.schema import alembic_config, schema_revision
 
@@ -193,6 +193,27 @@ def test_sqlite_runs_with_foreign_keys_and_wal(tmp_path: Path) -> None:
             assert session.execute(text("PRAGMA journal_mode")).scalar() == "wal"
     finally:
         ledger.dispose()
+
+
+def test_postgresql_writes_get_the_memory_of_a_bulk_write_and_reads_the_servers(
+    postgresql_url: str,
+) -> None:
+    """A close groups and joins every game and player of its period: a write transaction
+    may sort and hash in `POSTGRESQL_WRITE_MEMORY`, and the session's temporary tables take
+    as much; a read keeps the server's `work_mem`."""
+    ledger = open_ledger(postgresql_url)
+    try:
+        with ledger.transaction() as session:
+            writing = session.scalar(text("SHOW work_mem"))
+            temporary = session.scalar(text("SHOW temp_buffers"))
+        with ledger.reading() as session:
+            servers = session.scalar(
+                text("SELECT setting = reset_val FROM pg_settings WHERE name = 'work_mem'")
+            )
+    finally:
+        ledger.dispose()
+    assert writing == temporary == POSTGRESQL_WRITE_MEMORY
+    assert servers is True
 
 
 def test_a_failed_migration_leaves_sqlite_untouched(tmp_path: Path) -> None:

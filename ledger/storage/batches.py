@@ -183,8 +183,8 @@ def bulk_write(
     all the rows when it is added again, where a key kept would check row by row.
 
     The drop is part of the write transaction: a block that fails leaves the indexes to the
-    rollback with its rows. On SQLite readers see the indexes throughout; on PostgreSQL an
-    insert drops them only where no other transaction holds the tables it must take
+    rollback with its rows. On SQLite readers see the indexes throughout; on PostgreSQL a
+    write drops them only where no other transaction holds the tables it must take
     (`_set_aside`, `_taken_alone`), and readers of those wait for its commit.
     """
     rebuilt, keys = _set_aside(session, table, count, updating)
@@ -203,16 +203,15 @@ def _set_aside(
     session: Session, table: Table, count: int, updating: bool
 ) -> tuple[list[Index], list[ForeignKeyConstraint]]:
     """The indexes and the foreign keys `bulk_write` drops around its block: none unless
-    the write outgrows the table, none on PostgreSQL for an update (which keeps its indexes
-    and checks no key it does not change) nor where another transaction holds the table.
-    PostgreSQL drops a table's indexes where it can take the table, its keys where it can
-    take the tables they refer to as well: a table with keys alone is taken with those at
-    once, or not at all, so that a key kept never leaves it taken for nothing."""
+    the write outgrows the table, nor on PostgreSQL where another transaction holds the
+    table. PostgreSQL drops a table's indexes where it can take the table (an update of
+    most rows writes a new version of each into every index, a fifth of a million-player
+    first list's close), an insert's keys where it can take the tables they refer to as well
+    (an update checks no key it does not change): a table with keys alone is taken with
+    those at once, or not at all, so that a key kept never leaves it taken for nothing."""
     postgresql = is_postgresql(session)
-    if postgresql and updating:
-        return [], []
     indexes = sorted((index for index in table.indexes if not index.unique), key=_name)
-    keys = sorted(table.foreign_key_constraints, key=_name) if postgresql else []
+    keys = sorted(table.foreign_key_constraints, key=_name) if postgresql and not updating else []
     if not (indexes or keys) or not _outgrown(session, table, 2 * count if updating else count):
         return [], []
     referred = [key.referred_table for key in keys]

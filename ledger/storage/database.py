@@ -138,7 +138,10 @@ def create_ledger_engine(url: str) -> Engine:
                 engine = create_engine(parsed, connect_args=timeout)
                 _own_sqlite_transactions(engine)
                 return engine
-            return create_engine(parsed)
+            engine = create_engine(parsed)
+            if parsed.get_backend_name() == "postgresql":
+                _size_postgresql_writes(engine)
+            return engine
     except (ArgumentError, NoSuchModuleError, ImportError, ValueError, SAWarning) as error:
         raise LedgerError(
             f"cannot use database URL {shown_url(url)}: {_one_line(str(error), url)}"
@@ -165,6 +168,30 @@ def _own_sqlite_transactions(engine: Engine) -> None:
     def _begin(connection: Connection) -> None:
         writes = connection.get_execution_options().get(_WRITES, False)
         connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
+
+
+POSTGRESQL_WRITE_MEMORY = "256MB"
+"""What a PostgreSQL write transaction's sorts and hash tables may each take (`work_mem`), and
+its session's temporary tables (`temp_buffers`). A close groups and joins every game and
+player of its period, and the server's defaults (4 MB and 8 MB) spill a million-player close
+to temporary files: its per-player scores, its staged list rows."""
+
+
+def _size_postgresql_writes(engine: Engine) -> None:
+    """Give PostgreSQL write transactions the memory of `POSTGRESQL_WRITE_MEMORY`; reads keep
+    the server's settings. `temp_buffers` is set as the connection opens, before any
+    temporary table, as PostgreSQL requires; it is taken only as temporary tables grow."""
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        with dbapi_connection.cursor() as cursor:
+            cursor.execute(f"SET temp_buffers = '{POSTGRESQL_WRITE_MEMORY}'")
+        dbapi_connection.commit()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Connection) -> None:
+        if connection.get_execution_options().get(_WRITES, False):
+            connection.exec_driver_sql(f"SET LOCAL work_mem = '{POSTGRESQL_WRITE_MEMORY}'")
 
 
 def _snapshot_reads(engine: Engine) -> Engine:
