@@ -24,6 +24,7 @@ from sqlalchemy import (
     ColumnElement,
     Executable,
     FromClause,
+    Subquery,
     Table,
     and_,
     case,
@@ -811,7 +812,7 @@ def _rated_players(pool: Pool, period: Period, shown: Table | None) -> Executabl
     played = PERIOD_SCORES.c
     state = (PlayerRating.games_completed, PlayerRating.ever_2400, PlayerRating.peak)
     k = set_rating.development_coefficient(*state, Player.birth_year, period)
-    rated = _with_details(
+    by_player = _with_details(
         select(
             played.player_id,
             played.games,
@@ -832,13 +833,17 @@ def _rated_players(pool: Pool, period: Period, shown: Table | None) -> Executabl
         .join(Player, Player.id == played.player_id),
         period,
         shown,
-    ).subquery("rated")
+    )
+    rated = _evaluated_once(by_player, "rated")
     k_times_sum = rated.c.k_applied * rated.c.delta_sum
-    changed = select(
-        *rated.c,
-        k_times_sum.label("k_times_sum"),
-        set_rating.round_half_away_from_zero(k_times_sum).label("change"),
-    ).subquery("changed")
+    changed = _evaluated_once(
+        select(
+            *rated.c,
+            k_times_sum.label("k_times_sum"),
+            set_rating.round_half_away_from_zero(k_times_sum).label("change"),
+        ),
+        "changed",
+    )
     old = changed.c
     rating = old.rating + old.change
     listed = rating >= rules.RATING_FLOOR
@@ -873,6 +878,16 @@ def _rated_players(pool: Pool, period: Period, shown: Table | None) -> Executabl
         old.k_times_sum,
     )
     return insert(STAGED_LIST_ROWS).from_select(_ListRow._fields, rows)
+
+
+def _evaluated_once(statement: AnySelect, name: str) -> Subquery:
+    """`statement` as a subquery whose columns are worked out once a row: SQLite flattens a
+    plain subquery, and PostgreSQL pulls it up, into the query that uses it, which then
+    works a column out again wherever it names it (the rated rows name K and the change a
+    dozen times: 2.7 s for the 631,000 rated players of a million-player first list on
+    SQLite, 1.5 s with each worked out once). Neither does so with a subquery that has an
+    OFFSET."""
+    return statement.offset(0).subquery(name)
 
 
 def _pending(pool: Pool, period: Period, shown: Table | None, joining: Table | None) -> Executable:
