@@ -195,10 +195,14 @@ def _interrupted_after_adding(ledger: Ledger, players: list[NewPlayer]) -> None:
         raise KeyboardInterrupt
 
 
-def test_a_bulk_write_checks_the_key_it_set_aside(database_url: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("bulk", [False, True], ids=["transaction", "bulk-transaction"])
+def test_a_bulk_write_checks_the_key_it_set_aside(
+    database_url: str, tmp_path: Path, bulk: bool
+) -> None:
     """PostgreSQL drops a table's foreign keys around a large insert, where it has no index
     to rebuild too (each game's figures): the key added again still refuses a row that
-    names no game, and nothing is written. SQLite checks each row as it is written."""
+    names no game, and nothing is written. SQLite checks each row as it is written, or, in
+    a bulk transaction, the rows the block added once it ends."""
     assert run("import-players", _players_csv(tmp_path), db=database_url).exit_code == 0
     assert run("import-games", _games_csv(tmp_path), db=database_url).exit_code == 0
     before = fingerprint(database_url)
@@ -206,7 +210,7 @@ def test_a_bulk_write_checks_the_key_it_set_aside(database_url: str, tmp_path: P
     ledger = open_ledger(database_url)
     try:
         with pytest.raises(Conflict, match="broken reference"):
-            _figures_of_every_game_and_one_more(ledger, keys_while_writing)
+            _figures_of_every_game_and_one_more(ledger, keys_while_writing, bulk)
     finally:
         ledger.dispose()
     assert keys_while_writing == ([] if "postgresql" in database_url else ["game_id"])
@@ -214,11 +218,13 @@ def test_a_bulk_write_checks_the_key_it_set_aside(database_url: str, tmp_path: P
     assert _schema_differences(database_url) == []
 
 
-def _figures_of_every_game_and_one_more(ledger: Ledger, keys_while_writing: list[str]) -> None:
+def _figures_of_every_game_and_one_more(
+    ledger: Ledger, keys_while_writing: list[str], bulk: bool
+) -> None:
     """Write a figures row for every game and for one game more, noting the foreign keys
     the table holds while the rows go in."""
     table = GameRating.__table__
-    with ledger.transaction() as session:
+    with ledger.transaction(bulk=bulk) as session:
         games = list(session.scalars(select(Game.id)))
         rows = [(game, None, None, None, None) for game in [*games, max(games) + 1]]
         with bulk_write(session, table, len(rows)):

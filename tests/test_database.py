@@ -186,11 +186,19 @@ def test_the_models_match_the_migrated_schema(database_url: str) -> None:
 
 
 def test_sqlite_runs_with_foreign_keys_and_wal(tmp_path: Path) -> None:
+    """Foreign keys are checked row by row, but in a bulk transaction (a close or a file's
+    import), whose bulk writes check the rows they add at once; the next transaction on the
+    same connection checks them row by row again."""
     ledger = open_ledger(f"sqlite:///{tmp_path / 'pragma.db'}")
+    keys = text("PRAGMA foreign_keys")
     try:
         with ledger.reading() as session:
-            assert session.execute(text("PRAGMA foreign_keys")).scalar() == 1
+            assert session.execute(keys).scalar() == 1
             assert session.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        with ledger.transaction(bulk=True) as session:
+            assert session.execute(keys).scalar() == 0
+        with ledger.transaction() as session:
+            assert session.execute(keys).scalar() == 1
     finally:
         ledger.dispose()
 

@@ -126,13 +126,14 @@ def reading(ctx: typer.Context, db: str | None) -> Iterator[Session]:
 
 
 @contextmanager
-def writing(ctx: typer.Context, db: str | None) -> Iterator[Session]:
+def writing(ctx: typer.Context, db: str | None, *, bulk: bool = False) -> Iterator[Session]:
     """One transaction on the command's ledger: committed whole, or not at all; an
-    interrupt never cuts the commit in two (`interrupts.committing`)."""
+    interrupt never cuts the commit in two (`interrupts.committing`). `bulk`: a close or a
+    file's import (`Ledger.transaction`)."""
     with (
         open_ledger(ctx, db, create=True) as ledger,
         ExitStack() as commit,
-        ledger.transaction() as session,
+        ledger.transaction(bulk=bulk) as session,
     ):
         yield session
         commit.enter_context(interrupts.committing())  # ends after the transaction's commit

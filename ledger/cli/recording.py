@@ -202,7 +202,7 @@ def _import(
     operator: str | None,
 ) -> Summary:
     content = read_import(file)
-    with progress() as shown, writing(ctx, db) as session:
+    with progress() as shown, writing(ctx, db, bulk=True) as session:
         summary = service(
             session, pool, file.name, content, now(), services.Author(operator), shown
         )
@@ -223,7 +223,7 @@ def close_period(
     Example: ledger close-period 2026-10
     """
     the_period = parse("period", Period.parse, period)
-    with progress() as shown, writing(ctx, db) as session:
+    with progress() as shown, writing(ctx, db, bulk=True) as session:
         summary = services.closing.close_period(
             session, pool, the_period, now(), services.Author(operator), progress=shown
         )

@@ -31,7 +31,7 @@ from sqlalchemy import (
     select,
     text,
 )
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 from sqlalchemy.schema import AddConstraint, DropConstraint
 
@@ -182,12 +182,17 @@ def bulk_write(
     keys too (a table with keys and no index to rebuild as well), and check each once for
     all the rows when it is added again, where a key kept would check row by row.
 
+    In a bulk transaction on SQLite, which checks no foreign key as a row goes in, the
+    keys of the rows the block adds are checked once at its end (a block that updates rows
+    leaves their keys as they are).
+
     The drop is part of the write transaction: a block that fails leaves the indexes to the
     rollback with its rows. On SQLite readers see the indexes throughout; on PostgreSQL a
     write drops them only where no other transaction holds the tables it must take
     (`_set_aside`, `_taken_alone`), and readers of those wait for its commit.
     """
     rebuilt, keys = _set_aside(session, table, count, updating)
+    unchecked_after = _rows_before_unchecked_keys(session, table)
     for key in keys:
         session.execute(DropConstraint(key))
     for index in rebuilt:
@@ -197,6 +202,40 @@ def bulk_write(
         index.create(session.connection())
     for key in keys:
         session.execute(AddConstraint(key))
+    if unchecked_after is not None:
+        _check_keys_of_rows_after(session, table, unchecked_after)
+
+
+def _rows_before_unchecked_keys(session: Session, table: Table) -> int | None:
+    """On SQLite, in a transaction that does not check foreign keys row by row (a bulk one,
+    `Ledger.transaction(bulk=True)`), the highest row ID `table` holds before a block adds
+    rows (0 when empty): SQLite gives each new row a higher one. None where keys are
+    checked as rows go in, and where the table has none."""
+    if is_postgresql(session) or not table.foreign_key_constraints:
+        return None
+    if session.scalar(text("PRAGMA foreign_keys")):
+        return None
+    highest: int = session.scalar(text(f"SELECT coalesce(max(rowid), 0) FROM {table.name}"))
+    return highest
+
+
+def _check_keys_of_rows_after(session: Session, table: Table, row_id: int) -> None:
+    """Refuse, as SQLite refuses a row whose key names nothing, the rows after `row_id`
+    (those a block added) where one of their foreign keys names no row: one search per
+    row and key, as checking each row would make, without its per-row cost."""
+    for key in sorted(table.foreign_key_constraints, key=_name):
+        (column,) = key.columns
+        (referred,) = (element.column for element in key.elements)
+        named, child = f"referred.{referred.name}", f"row.{column.name}"
+        broken = text(
+            f"SELECT 1 FROM {table.name} AS row LEFT JOIN {referred.table.name} AS referred"
+            f" ON {named} = {child} WHERE row.rowid > :row_id AND {child} IS NOT NULL"
+            f" AND {named} IS NULL LIMIT 1"
+        )
+        if session.scalar(broken, {"row_id": row_id}) is not None:
+            dbapi = session.get_bind().dialect.loaded_dbapi
+            refused = dbapi.IntegrityError("FOREIGN KEY constraint failed")
+            raise IntegrityError(str(broken), {"row_id": row_id}, refused)
 
 
 def _set_aside(
