@@ -11,7 +11,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import CompoundSelect, func, literal, select
+from sqlalchemy import CompoundSelect, func, literal, literal_column, select
 from sqlalchemy.orm import aliased
 from sqlalchemy.sql.util import find_tables
 
@@ -93,22 +93,30 @@ def newest_standings(pool: Pool) -> AnySelect:
     )
 
 
-def period_rows(pool: Pool, period: Period) -> AnySelect:
+def period_rows(pool: Pool, period: Period, by_row_id: bool = False) -> AnySelect:
     """The list rows of `period`, each with the player's name: the period's figures, and
-    the rating on the list before (None: new to it), of listed and unlisted rows alike."""
-    return (
-        select(
-            ListEntry.player_id,
-            Player.name,
-            ListEntry.previous_rating,
-            ListEntry.change,
-            ListEntry.games,
-            ListEntry.k_next,
-            ListEntry.k_applied,
-        )
-        .join(Player, Player.id == ListEntry.player_id)
-        .where(ListEntry.pool == pool, ListEntry.period == period)
+    the rating on the list before (None: new to it), of listed and unlisted rows alike.
+
+    `by_row_id` (SQLite) reads them in the order they are stored: the period's row IDs,
+    found in an index, sorted first (an IN list), then each row. Through the index alone a
+    list's rows come in rating order, each a search of the table at random (a million
+    rows: 4.0 s, 2.4 s read in order)."""
+    rows = select(
+        ListEntry.player_id,
+        Player.name,
+        ListEntry.previous_rating,
+        ListEntry.change,
+        ListEntry.games,
+        ListEntry.k_next,
+        ListEntry.k_applied,
+    ).join(Player, Player.id == ListEntry.player_id)
+    if not by_row_id:
+        return rows.where(ListEntry.pool == pool, ListEntry.period == period)
+    in_period = ListEntry.__table__.alias("in_period")
+    row_ids: AnySelect = select(literal_column("in_period.rowid")).where(
+        in_period.c.pool == pool, in_period.c.period == period
     )
+    return rows.where(literal_column("list_entries.rowid").in_(row_ids))
 
 
 NEWEST_COLUMNS = SimpleNamespace(

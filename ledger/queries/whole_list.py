@@ -26,6 +26,7 @@ from ledger.core.domain import Period, Pool
 from ledger.queries.list_sql import newest_standings, period_rows
 from ledger.queries.lists import ListRow, is_published, published_period, rating_list
 from ledger.storage.batches import Values, collector_paused, driver_rows
+from ledger.storage.database import is_postgresql
 from ledger.storage.models import stored_period
 
 Cells = tuple[Any, ...]
@@ -68,7 +69,7 @@ def _newest_cells(session: Session, pool: Pool, period: Period) -> Iterator[Cell
     list, if one was published."""
     with collector_paused():
         standings = _in_list_order(session, pool)
-        rows = driver_rows(session, period_rows(pool, period))
+        rows = driver_rows(session, period_rows(pool, period, not is_postgresql(session)))
         figures = {row[ID]: row for batch in rows for row in batch}
         moved = _moved_since(session, pool, period, standings, figures)
         yield from _ranked(standings, figures, moved, period)
