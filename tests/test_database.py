@@ -10,9 +10,11 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, inspect, text
+from sqlalchemy import CheckConstraint, Engine, create_engine, inspect, text
+from sqlalchemy.exc import IntegrityError
 
 from ledger.core import names
+from ledger.core.domain import GameResult, Pool
 from ledger.core.errors import LedgerError
 from ledger.storage import database, schema
 from ledger.storage.database import POSTGRESQL_WRITE_MEMORY, create_ledger_engine, open_ledger
@@ -183,6 +185,54 @@ def test_the_models_match_the_migrated_schema(database_url: str) -> None:
     finally:
         engine.dispose()
     assert differences == []
+
+
+def test_enum_checks_admit_their_values_and_refuse_others(database_url: str) -> None:
+    """The CHECK of a pool and of a game's result, written as equalities joined by OR since
+    revision a1e53c8870b5: each value of the enum goes in, another is refused."""
+    engine = create_ledger_engine(database_url)
+    player = "INSERT INTO players (id, name, name_key, sort_name) VALUES (:id, 'P', 'p', 'p')"
+    period = "INSERT INTO rating_periods (pool, period) VALUES (:pool, '2026-01')"
+    game = (
+        "INSERT INTO games (pool, period, date, white_id, black_id, result, rated)"
+        " VALUES ('standard', '2026-01', '2026-01-05', 1, 2, :result, true)"
+    )
+    try:
+        with engine.begin() as connection:
+            connection.execute(text(player), [{"id": 1}, {"id": 2}])
+            connection.execute(text(period), [{"pool": pool} for pool in Pool])
+            connection.execute(text(game), [{"result": result} for result in GameResult])
+        for statement, value in ((period, {"pool": "classic"}), (game, {"result": "2-0"})):
+            with pytest.raises(IntegrityError), engine.begin() as connection:
+                connection.execute(text(statement), value)
+    finally:
+        engine.dispose()
+
+
+def test_sqlite_enum_checks_are_equalities_not_in_lists(tmp_path: Path) -> None:
+    """SQLite sets up an IN list's values as a table for every row an INSERT ... VALUES
+    writes: the migrated schema's enum checks are the models' equalities."""
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    open_ledger(url).dispose()
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            schema_text = " ".join(
+                connection.execute(text("SELECT sql FROM sqlite_schema WHERE type = 'table'"))
+                .scalars()
+                .all()
+            )
+    finally:
+        engine.dispose()
+    enum_checks = [
+        str(constraint.sqltext)
+        for table in Base.metadata.tables.values()
+        for constraint in table.constraints
+        if isinstance(constraint, CheckConstraint) and " OR " in str(constraint.sqltext)
+    ]
+    assert len(enum_checks) == 11
+    assert all(f"CHECK ({check})" in schema_text for check in enum_checks)
+    assert " IN ('standard'" not in schema_text
 
 
 def test_sqlite_runs_with_foreign_keys_and_wal(tmp_path: Path) -> None:

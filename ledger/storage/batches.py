@@ -4,7 +4,6 @@ where it has one."""
 from __future__ import annotations
 
 import collections
-import datetime as dt
 import functools
 import gc
 import json
@@ -16,9 +15,6 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from sqlalchemy import (
-    CheckConstraint,
-    Date,
-    DateTime,
     Dialect,
     ForeignKeyConstraint,
     Index,
@@ -125,49 +121,17 @@ def insert_values(
     session: Session, table: Table, columns: Sequence[str], rows: Sequence[Values]
 ) -> None:
     """INSERT many rows, each the values of `columns` in their order, as `insert_rows`
-    does: a bulk path builds tuples more cheaply than dictionaries. On SQLite, a table with
-    CHECK constraints takes its rows as JSON arrays (`_insert_arrays`), any other the
-    driver's executemany, which is the faster where no constraint is set up per row."""
+    does: a bulk path builds tuples more cheaply than dictionaries. On SQLite the driver's
+    executemany (`_execute_many`)."""
     if not rows:
         return
     if is_postgresql(session):
         _copy(session, table, table.name, columns, rows)
         return
-    if any(isinstance(constraint, CheckConstraint) for constraint in table.constraints):
-        _insert_arrays(session, table, columns, rows)
-        return
     statement = (
         f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
     )
     _execute_many(session, table, statement, columns, rows)
-
-
-def _insert_arrays(
-    session: Session, table: Table, columns: Sequence[str], rows: Sequence[Values]
-) -> None:
-    """INSERT rows on SQLite, each batch as one JSON array of rows read by `json_each` in
-    one statement: the per-row work of an executemany (binding, the statement's start and
-    its CHECK constraints' set-up) done once a batch. The values, through their columns'
-    bind processors, are texts, integers, NULLs and dates, which JSON carries as SQLite
-    would store them bound one by one.
-    """
-    session.flush()
-    dialect = session.get_bind().dialect
-    processed = _processed(table, columns, dialect, as_json=True)
-    values = ", ".join(f"json_extract(value, '$[{index}]')" for index in range(len(columns)))
-    statement = (
-        f"INSERT INTO {table.name} ({', '.join(columns)}) "
-        f"SELECT {values} FROM json_each(?) ORDER BY key"
-    )
-    cursor = session.connection().connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-    try:
-        for batch in batched(rows):
-            array = json.dumps(processed(batch), ensure_ascii=False, default=_adapted)
-            cursor.execute(statement, (array,))
-    except dialect.loaded_dbapi.Error as error:
-        raise DBAPIError.instance(statement, None, error, dialect.loaded_dbapi.Error) from error
-    finally:
-        cursor.close()
 
 
 @contextmanager
@@ -360,16 +324,6 @@ def copy_updates(session: Session, table: Table, rows: Sequence[dict[str, Any]])
     return True
 
 
-def _adapted(value: object) -> str:
-    """A date or time in JSON as the sqlite3 driver binds it (its default adapters), which
-    SQLAlchemy's SQLite dialect leaves dates and times to."""
-    if isinstance(value, dt.datetime):
-        return value.isoformat(" ")
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    raise TypeError(f"{type(value).__name__} values cannot be written in a JSON array")
-
-
 def _tuples(columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> list[Values]:
     values = itemgetter(*columns) if len(columns) > 1 else lambda row: (row[columns[0]],)
     return list(map(values, rows))
@@ -404,12 +358,11 @@ def _execute_many(
 
 
 def _processed(
-    table: Table, columns: Sequence[str], dialect: Dialect, as_json: bool = False
+    table: Table, columns: Sequence[str], dialect: Dialect
 ) -> Callable[[list[Values]], list[Values]]:
     """A function giving a batch of rows (values in the order of `columns`) with each value
-    through its column's bind processor where the type has one (enums, booleans, periods);
-    `as_json`, with dates and times as their texts too (`_adapted`), which JSON would
-    otherwise ask for one value at a time.
+    through its column's bind processor where the type has one (enums, booleans, periods,
+    SQLite's dates and times).
 
     The processors are pure and a bulk write repeats few distinct values per column (one
     pool, one period), so each value is processed once and remembered; a batch is processed
@@ -418,7 +371,7 @@ def _processed(
     processors = [
         (index, _Remembered(process).__getitem__)
         for index, name in enumerate(columns)
-        if (process := _processor(table.c[name].type, dialect, as_json)) is not None
+        if (process := _bind_processor(table.c[name].type, dialect)) is not None
     ]
     if not processors:
         return lambda batch: batch
@@ -432,15 +385,11 @@ def _processed(
     return processed
 
 
-def _processor(kind: Any, dialect: Dialect, as_json: bool) -> Callable[[Any], Any] | None:
-    process: Callable[[Any], Any] | None = kind.bind_processor(dialect)
-    if process is None and as_json and isinstance(kind, Date | DateTime):
-        return _adapted_or_none
+def _bind_processor(kind: Any, dialect: Dialect) -> Callable[[Any], Any] | None:
+    """The processor the dialect's form of the type binds values with, as SQLAlchemy's own
+    statements bind them (SQLite's dates and times as its texts)."""
+    process: Callable[[Any], Any] | None = kind.dialect_impl(dialect).bind_processor(dialect)
     return process
-
-
-def _adapted_or_none(value: object) -> str | None:
-    return None if value is None else _adapted(value)
 
 
 class _Remembered(dict[Any, Any]):
