@@ -462,5 +462,5 @@ _CURSORS = count()
 
 
 def _bound(kind: Any, dialect: Dialect, value: Any) -> Any:
-    process = kind.bind_processor(dialect)
+    process = _bind_processor(kind, dialect)
     return value if process is None else process(value)

@@ -8,7 +8,8 @@ same values, and NULL, so no stored row is checked again.
 On SQLite the table's text in the schema is changed in place, as SQLite documents for
 changes that leave the stored rows as they are ("Making Other Kinds Of Table Schema
 Changes", https://www.sqlite.org/lang_altertable.html): a copy of every table (batch mode)
-would rewrite years of list rows for nothing. PostgreSQL drops and adds each constraint.
+would rewrite years of list rows for nothing. PostgreSQL drops and adds each constraint,
+those of a table in one ALTER TABLE (one scan of its rows).
 
 Revision ID: a1e53c8870b5
 Revises: b7e41c9d2a05
@@ -70,26 +71,43 @@ def _equalities(column: str, values: Sequence[str]) -> str:
 def _rewrite(
     old: Callable[[str, Sequence[str]], str], new: Callable[[str, Sequence[str]], str]
 ) -> None:
-    connection = op.get_bind()
-    if connection.dialect.name != "sqlite":
-        for table, name, column, values in CHECKS:
-            constraint = op.f(f"ck_{table}_{name}")
-            op.drop_constraint(constraint, table, type_="check")
-            op.create_check_constraint(constraint, table, new(column, values))
+    if op.get_bind().dialect.name == "sqlite":
+        _rewrite_sqlite(old, new)
         return
+    for table in dict.fromkeys(table for table, *_ in CHECKS):
+        clauses = (
+            _replaced(f"ck_{table}_{name}", new(column, values))
+            for each, name, column, values in CHECKS
+            if each == table
+        )
+        op.execute(f"ALTER TABLE {table} {', '.join(clauses)}")  # one scan of the table
+
+
+def _replaced(constraint: str, check: str) -> str:
+    return f"DROP CONSTRAINT {constraint}, ADD CONSTRAINT {constraint} CHECK ({check})"
+
+
+def _rewrite_sqlite(
+    old: Callable[[str, Sequence[str]], str], new: Callable[[str, Sequence[str]], str]
+) -> None:
+    """Each check's text replaced in the table's text, where it is written as `old` writes
+    it: a table whose check is written otherwise keeps it (it admits the same values)."""
+    connection = op.get_bind()
     version = connection.exec_driver_sql("PRAGMA schema_version").scalar_one()
     connection.exec_driver_sql("PRAGMA writable_schema = ON")
-    for table, name, column, values in CHECKS:
-        before = f"CONSTRAINT ck_{table}_{name} CHECK ({old(column, values)})"
-        after = f"CONSTRAINT ck_{table}_{name} CHECK ({new(column, values)})"
-        changed = connection.execute(
-            sa.text(
-                "UPDATE sqlite_schema SET sql = replace(sql, :before, :after)"
-                " WHERE type = 'table' AND name = :table AND instr(sql, :before) > 0"
-            ),
-            {"before": before, "after": after, "table": table},
-        ).rowcount
-        if changed != 1:
-            raise RuntimeError(f"{table} has no constraint {before!r} to rewrite")
-    connection.exec_driver_sql(f"PRAGMA schema_version = {version + 1}")
-    connection.exec_driver_sql("PRAGMA writable_schema = OFF")
+    try:
+        for table, name, column, values in CHECKS:
+            connection.execute(
+                sa.text(
+                    "UPDATE sqlite_master SET sql = replace(sql, :before, :after)"
+                    " WHERE type = 'table' AND name = :table"
+                ),
+                {
+                    "before": f"CONSTRAINT ck_{table}_{name} CHECK ({old(column, values)})",
+                    "after": f"CONSTRAINT ck_{table}_{name} CHECK ({new(column, values)})",
+                    "table": table,
+                },
+            )
+        connection.exec_driver_sql(f"PRAGMA schema_version = {version + 1}")
+    finally:
+        connection.exec_driver_sql("PRAGMA writable_schema = OFF")
