@@ -218,7 +218,7 @@ def test_sqlite_enum_checks_are_equalities_not_in_lists(tmp_path: Path) -> None:
     try:
         with engine.connect() as connection:
             schema_text = " ".join(
-                connection.execute(text("SELECT sql FROM sqlite_schema WHERE type = 'table'"))
+                connection.execute(text("SELECT sql FROM sqlite_master WHERE type = 'table'"))
                 .scalars()
                 .all()
             )
