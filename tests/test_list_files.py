@@ -15,7 +15,7 @@ from hypothesis import given
 
 from ledger import queries
 from ledger.core.domain import Period, Pool
-from ledger.queries import ListRequest, ListRow
+from ledger.queries import ListRequest, ListRow, whole_list
 from ledger.queries.shape import csv_lines
 from ledger.storage.batches import collector_paused
 from ledger.storage.database import Ledger
@@ -53,6 +53,31 @@ def test_the_newest_list_as_csv_is_the_list_read_whole(ledger: Ledger, database_
     assert "Low, Lee" in _read_whole(ledger, "2029-10")
     movement = [line.split(",")[16] for line in printed.stdout.splitlines()[1:]]
     assert any(moved not in ("", "0") for moved in movement)
+
+
+def test_a_month_in_which_few_played_is_the_list_read_whole(
+    ledger: Ledger, database_url: str
+) -> None:
+    """A later month with rows for few of the listed players (SQLite reads them apart from
+    the standings): places, movement, and a player who fell off the list in it."""
+    steady = [player(ledger, f"Steady {n}", rating=1500 + 100 * n) for n in range(8)]
+    low = player(ledger, "Low Lee", rating=1405)
+    strong = player(ledger, "Strong Sam", rating=1895)
+    game(ledger, steady[6], steady[7], "1/2-1/2", "2029-10-03")
+    close(ledger, "2029-10")
+    game(ledger, strong, steady[4], "1-0", "2029-11-05")  # 1895 + 10 passes 1900 - 10
+    game(ledger, low, steady[0], "0-1", "2029-11-06")  # 1405 - 7: off the list
+    close(ledger, "2029-11")
+    with ledger.reading() as session:
+        few = whole_list._few_rows_in(session, Pool.STANDARD, Period.parse("2029-11"))
+    assert few == database_url.startswith("sqlite")
+    printed = run("list", "--format", "csv", db=database_url)
+    assert printed.exit_code == 0, printed.output
+    assert printed.stdout == _read_whole(ledger)
+    rows = {line.split(",")[3]: line.split(",") for line in printed.stdout.splitlines()[1:]}
+    assert "Low Lee" not in rows
+    assert (rows["Strong Sam"][1], rows["Strong Sam"][16]) == ("4", "1")
+    assert (rows["Steady 4"][1], rows["Steady 4"][16]) == ("5", "-1")
 
 
 def test_an_export_and_an_older_list_are_the_lists_read_whole(

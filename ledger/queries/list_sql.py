@@ -11,7 +11,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import CompoundSelect, func, literal, literal_column, select
+from sqlalchemy import ColumnElement, CompoundSelect, and_, func, literal, select
 from sqlalchemy.orm import aliased
 from sqlalchemy.sql.util import find_tables
 
@@ -44,9 +44,7 @@ PERIOD_FIGURES = (
 
 
 def newest_list(pool: Pool, period: Period) -> AnySelect:
-    return _newest_rows(pool, period).where(
-        PlayerRating.rating.is_not(None), PlayerRating.first_list.is_not(None)
-    )
+    return _newest_rows(pool, period).where(_on_the_list())
 
 
 def newest_rows(pool: Pool, period: Period, players: Any) -> AnySelect:
@@ -57,66 +55,89 @@ def newest_rows(pool: Pool, period: Period, players: Any) -> AnySelect:
 
 
 def _newest_rows(pool: Pool, period: Period) -> AnySelect:
+    return _with_period_rows(select(*IDENTITY, *STANDING, *PERIOD_FIGURES), pool, period)
+
+
+PERIOD_ROW = (
+    ListEntry.previous_rating,
+    ListEntry.change,
+    ListEntry.games,
+    ListEntry.k_next,
+    ListEntry.k_applied,
+)
+"""The figures of a player's row in a period, as a whole list reads them."""
+
+
+def newest_standings(pool: Pool, period: Period, with_rows: bool = True) -> AnySelect:
+    """The players of the newest list (`period`'s) in no order, as `newest_list` finds them:
+    identity, standing, the period first listed and, `with_rows`, the `PERIOD_ROW` of each
+    (None without a row in it): a whole list read in bulk and ordered as it is read."""
+    columns = (*IDENTITY, *STANDING, PlayerRating.first_list)
+    if with_rows:
+        return _with_period_rows(select(*columns, *PERIOD_ROW), pool, period).where(_on_the_list())
     return (
-        select(
-            *IDENTITY,
-            *STANDING,
-            *PERIOD_FIGURES,
-        )
+        select(*columns)
         .join(Player, Player.id == PlayerRating.player_id)
-        .outerjoin(
-            ListEntry,
-            (ListEntry.pool == pool)
-            & (ListEntry.player_id == PlayerRating.player_id)
-            & (ListEntry.period == period),
-        )
+        .where(PlayerRating.pool == pool, _on_the_list())
+    )
+
+
+def period_rows(pool: Pool, period: Period) -> AnySelect:
+    """The list rows of `period`: each player's ID and `PERIOD_ROW`."""
+    return select(ListEntry.player_id, *PERIOD_ROW).where(
+        ListEntry.pool == pool, ListEntry.period == period
+    )
+
+
+def period_rows_and_standings(pool: Pool, period: Period) -> AnySelect:
+    """How many list rows `period` has, and how many standings the pool holds, counted up to
+    twice that (never the whole of a large table beyond): `newest_standings`' choice."""
+    rows = select(func.count()).where(ListEntry.pool == pool, ListEntry.period == period)
+    in_period = rows.scalar_subquery()
+    standings = select(PlayerRating.player_id).where(PlayerRating.pool == pool)
+    held = select(func.count()).select_from(standings.limit(2 * in_period).subquery())
+    return select(in_period, held.scalar_subquery())
+
+
+def _with_period_rows(columns: AnySelect, pool: Pool, period: Period) -> AnySelect:
+    """`columns` of the standings of `pool`, each with its player and its row of `period`
+    (None where it has none)."""
+    return (
+        columns.join(Player, Player.id == PlayerRating.player_id)
+        .outerjoin(ListEntry, _in_period(pool, period))
         .where(PlayerRating.pool == pool)
     )
 
 
-def newest_standings(pool: Pool) -> AnySelect:
-    """The players of the newest list in no order, as `newest_list` finds them: identity,
-    standing and the period first listed, without the period's figures (read apart, by
-    `period_rows`): a whole list read in bulk and ordered as it is read."""
+def off_list_rows(pool: Pool, period: Period) -> AnySelect:
+    """The list rows of `period` of the players not on its list (who lost their rating in
+    it): each with the player's name and the rating on the list before. Found from their
+    standings, a few of the pool's, not from the period's rows, which may be a million."""
+    off_list = select(PlayerRating.player_id).where(PlayerRating.pool == pool, ~_on_the_list())
     return (
-        select(
-            *IDENTITY,
-            *STANDING,
-            PlayerRating.first_list,
-        )
-        .join(Player, Player.id == PlayerRating.player_id)
+        select(ListEntry.player_id, Player.name, ListEntry.previous_rating)
+        .join(Player, Player.id == ListEntry.player_id)
         .where(
-            PlayerRating.pool == pool,
-            PlayerRating.rating.is_not(None),
-            PlayerRating.first_list.is_not(None),
+            ListEntry.pool == pool,
+            ListEntry.period == period,
+            ListEntry.player_id.in_(off_list),
         )
     )
 
 
-def period_rows(pool: Pool, period: Period, by_row_id: bool = False) -> AnySelect:
-    """The list rows of `period`, each with the player's name: the period's figures, and
-    the rating on the list before (None: new to it), of listed and unlisted rows alike.
-
-    `by_row_id` (SQLite) reads them in the order they are stored: the period's row IDs,
-    found in an index, sorted first (an IN list), then each row. Through the index alone a
-    list's rows come in rating order, each a search of the table at random (a million
-    rows: 4.0 s, 2.4 s read in order)."""
-    rows = select(
-        ListEntry.player_id,
-        Player.name,
-        ListEntry.previous_rating,
-        ListEntry.change,
-        ListEntry.games,
-        ListEntry.k_next,
-        ListEntry.k_applied,
-    ).join(Player, Player.id == ListEntry.player_id)
-    if not by_row_id:
-        return rows.where(ListEntry.pool == pool, ListEntry.period == period)
-    in_period = ListEntry.__table__.alias("in_period")
-    row_ids: AnySelect = select(literal_column("in_period.rowid")).where(
-        in_period.c.pool == pool, in_period.c.period == period
+def _in_period(pool: Pool, period: Period) -> ColumnElement[bool]:
+    """SQL: the list row of the standing's player in `period`."""
+    return (
+        (ListEntry.pool == pool)
+        & (ListEntry.player_id == PlayerRating.player_id)
+        & (ListEntry.period == period)
     )
-    return rows.where(literal_column("list_entries.rowid").in_(row_ids))
+
+
+def _on_the_list() -> ColumnElement[bool]:
+    """SQL: the standing is on the newest list: a rating, and the list that first carried
+    it."""
+    return and_(PlayerRating.rating.is_not(None), PlayerRating.first_list.is_not(None))
 
 
 NEWEST_COLUMNS = SimpleNamespace(

@@ -3,10 +3,11 @@ read in bulk and ranked as it is read, an older one as `ledger.queries.lists.rat
 reads it.
 
 A million rows are too many for a row object each: the newest list's players come through
-the driver as plain tuples (`ledger.storage.batches.driver_rows`), their standings in no
-order and the period's rows apart, and are sorted here into the list's order (rating, then
-name and ID, as `ledger.queries.lists.best_first` orders them). The previous list's
-positions, for movement, follow from the same rows (`_movement`).
+the driver as plain tuples (`ledger.storage.batches.driver_rows`), each standing with its
+player's row of the period, in no order, and are sorted here into the list's order (rating,
+then name and ID, as `ledger.queries.lists.best_first` orders them). The previous list's
+positions, for movement, follow from the same rows and the period's rows of the players it
+took off the list (`_movement`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import dataclasses
 import datetime as dt
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
-from itertools import repeat
+from itertools import chain, repeat
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -23,9 +24,15 @@ from sqlalchemy.orm import Session
 
 from ledger.core import rules
 from ledger.core.domain import Period, Pool
-from ledger.queries.list_sql import newest_standings, period_rows
+from ledger.queries.list_sql import (
+    PERIOD_ROW,
+    newest_standings,
+    off_list_rows,
+    period_rows,
+    period_rows_and_standings,
+)
 from ledger.queries.lists import ListRow, is_published, published_period, rating_list
-from ledger.storage.batches import Values, collector_paused, driver_rows
+from ledger.storage.batches import AnySelect, Values, collector_paused, driver_rows
 from ledger.storage.database import is_postgresql
 from ledger.storage.models import stored_period
 
@@ -39,8 +46,9 @@ TEXT_CELLS = tuple(
 )
 """The places of the cells that hold text (the others hold numbers or None)."""
 
-ID, NAME, RATING, FIRST_LIST = 0, 1, 6, 12
-"""Places in a row of `newest_standings`."""
+ID, NAME, RATING, FIRST_LIST, PREVIOUS_RATING, GAMES = 0, 1, 6, 12, 13, 15
+"""Places in a row of `newest_standings` (`GAMES` is None where the player has no row in the
+period)."""
 
 
 def whole_list_cells(
@@ -68,55 +76,82 @@ def _newest_cells(session: Session, pool: Pool, period: Period) -> Iterator[Cell
     period's figures if the player has a row in it, and the movement since the previous
     list, if one was published."""
     with collector_paused():
-        standings = _in_list_order(session, pool)
-        rows = driver_rows(session, period_rows(pool, period, not is_postgresql(session)))
-        figures = {row[ID]: row for batch in rows for row in batch}
-        moved = _moved_since(session, pool, period, standings, figures)
-        yield from _ranked(standings, figures, moved, period)
+        standings = _in_list_order(session, pool, period)
+        moved = _moved_since(session, pool, period, standings)
+        yield from _ranked(standings, moved, period)
 
 
 def _moved_since(
-    session: Session,
-    pool: Pool,
-    period: Period,
-    standings: Sequence[Values],
-    figures: dict[int, Values],
+    session: Session, pool: Pool, period: Period, standings: Sequence[Values]
 ) -> Sequence[int | None]:
     """Each standing's movement since the previous list (`_movement`), if one was
     published (else None for every one)."""
     if not is_published(session, pool, period - 1):
         return [None] * len(standings)
-    return _movement(standings, figures, period - 1)
+    return _movement(standings, _read(session, off_list_rows(pool, period)), period - 1)
 
 
-def _in_list_order(session: Session, pool: Pool) -> list[Values]:
-    """The newest list's standings, best first: by rating, then name and ID. Sorted here on
-    the plain rows, which costs less than the database's sort of them on either backend
-    (two stable sorts: by name and ID, then by rating, highest first). Names sort by code
-    point, as SQLite's binary collation and PostgreSQL's C collation sort them (and as
-    `ledger.queries.lists` merges an older list's rows)."""
-    standings = [row for batch in driver_rows(session, newest_standings(pool)) for row in batch]
+def _in_list_order(session: Session, pool: Pool, period: Period) -> list[Values]:
+    """The newest list's standings, each with its row of `period` (`newest_standings`),
+    best first: by rating, then name and ID. Where few standings have a row in the period
+    (a later month), SQLite reads the rows apart and each standing takes its own from them:
+    joined, each would search the key of every list's rows (a million standings, 95,000
+    with rows: 0.5 s more); where most have one (a first list), the join costs less than
+    two reads (a million rows: 2.6 s, 4.3 s). Sorted here on the plain rows, which costs
+    less than the database's sort of them on either backend (two stable sorts: by name and
+    ID, then by rating, highest first). Names sort by code point, as SQLite's binary
+    collation and PostgreSQL's C collation sort them (and as `ledger.queries.lists` merges
+    an older list's rows)."""
+    if _few_rows_in(session, pool, period):
+        rows = {row[0]: row[1:] for row in _read(session, period_rows(pool, period))}
+        standings = [
+            standing + rows.get(standing[ID], _NO_ROW)
+            for standing in _read(session, newest_standings(pool, period, with_rows=False))
+        ]
+    else:
+        standings = _read(session, newest_standings(pool, period))
     standings.sort(key=itemgetter(NAME, ID))
     standings.sort(key=itemgetter(RATING), reverse=True)
     return standings
 
 
+_NO_ROW = (None,) * len(PERIOD_ROW)
+
+
+def _read(session: Session, statement: AnySelect) -> list[Values]:
+    return [row for batch in driver_rows(session, statement) for row in batch]
+
+
+def _few_rows_in(session: Session, pool: Pool, period: Period) -> bool:
+    """On SQLite, whether fewer than half the standings have a row in `period`."""
+    if is_postgresql(session):
+        return False
+    in_period, held = session.execute(period_rows_and_standings(pool, period)).one()
+    return bool(held >= 2 * in_period)
+
+
 def _movement(
-    standings: Sequence[Values], figures: dict[int, Values], before: Period
+    standings: Sequence[Values], off_list: Sequence[Values], before: Period
 ) -> list[int | None]:
     """Each standing's positions gained since the list of `before` (None: not on it).
 
     The players without a row in the period after `before` who were listed by then kept
     their rating, so they keep their order among themselves; the `others` (who played, or
     were listed since) are set apart. Each of the period's rows with a rating before
-    (`previous_rating`; None: new) stood where that rating, its name and ID fall among
-    today's standings (`ahead`: how many come before it). So a kept player's movement is
-    how many of those stood ahead of them less how many others are ahead of them now: it
-    changes only at those places, and is made a run at a time."""
-    others = _others(standings, figures, before)
+    (`previous_rating`; None: new), the standings' and those of the players taken `off_list`
+    (ID, name, rating before), stood where that rating, its name and ID fall among today's
+    standings (`ahead`: how many come before it). So a kept player's movement is how many
+    of those stood ahead of them less how many others are ahead of them now: it changes
+    only at those places, and is made a run at a time."""
+    others = _others(standings, before)
+    in_period = (
+        (standing[ID], standing[NAME], standing[PREVIOUS_RATING])
+        for standing in map(standings.__getitem__, others)
+        if standing[GAMES] is not None
+    )
     rated_before = sorted(
         (-previous, name, player_id)
-        for player_id, name, previous, *_ in figures.values()
+        for player_id, name, previous in chain(in_period, off_list)
         if previous is not None
     )
     order = [-standing[RATING] for standing in standings]
@@ -138,14 +173,14 @@ def _movement(
     return moved
 
 
-def _others(standings: Sequence[Values], figures: dict[int, Values], before: Period) -> list[int]:
+def _others(standings: Sequence[Values], before: Period) -> list[int]:
     """The places of the standings with a row in the period after `before` or first
     listed after it (a period's text sorts as the period), in list order."""
     listed_by = str(before)
     return [
         place
         for place, standing in enumerate(standings)
-        if standing[ID] in figures or standing[FIRST_LIST] > listed_by
+        if standing[GAMES] is not None or standing[FIRST_LIST] > listed_by
     ]
 
 
@@ -161,10 +196,7 @@ def _place(standings: Sequence[Values], order: Sequence[int], key: Values) -> in
 
 
 def _ranked(
-    standings: Sequence[Values],
-    figures: dict[int, Values],
-    moved: Sequence[int | None],
-    period: Period,
+    standings: Sequence[Values], moved: Sequence[int | None], period: Period
 ) -> Iterator[Cells]:
     """The cells of each standing in list order: equal ratings share a rank, movement is
     the positions gained since the list before (on the whole list, within it the same); a
@@ -186,15 +218,17 @@ def _ranked(
             peak_period,
             last_active,
             _,
+            _,
+            change,
+            games,
+            k,
+            k_applied,
         ) = standing
         if rating != last:
             rank, last = position, rating
-        row = figures.get(player_id)
-        if row is None:
+        if games is None:
             change, games, k_applied = 0, 0, None
             k = rules.standing_k_rule(games_completed, ever_2400, peak, birth_year, next_period).k
-        else:
-            change, games, k, k_applied = row[3:]
         yield (
             rank,
             position,
