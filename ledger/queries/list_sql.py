@@ -33,14 +33,15 @@ STANDING = (
     PlayerRating.last_active,
 )
 """A player's standing on the newest list, as its rows show it."""
-PERIOD_FIGURES = (
-    ListEntry.period,
+PERIOD_ROW = (
     ListEntry.previous_rating,
     ListEntry.change,
     ListEntry.games,
     ListEntry.k_applied,
     ListEntry.k_next,
 )
+"""The figures of a player's row in a period."""
+PERIOD_FIGURES = (ListEntry.period, *PERIOD_ROW)
 
 
 def newest_list(pool: Pool, period: Period) -> AnySelect:
@@ -56,16 +57,6 @@ def newest_rows(pool: Pool, period: Period, players: Any) -> AnySelect:
 
 def _newest_rows(pool: Pool, period: Period) -> AnySelect:
     return _with_period_rows(select(*IDENTITY, *STANDING, *PERIOD_FIGURES), pool, period)
-
-
-PERIOD_ROW = (
-    ListEntry.previous_rating,
-    ListEntry.change,
-    ListEntry.games,
-    ListEntry.k_next,
-    ListEntry.k_applied,
-)
-"""The figures of a player's row in a period, as a whole list reads them."""
 
 
 def newest_standings(pool: Pool, period: Period, with_rows: bool = True) -> AnySelect:

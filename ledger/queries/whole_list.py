@@ -221,8 +221,8 @@ def _ranked(
             _,
             change,
             games,
-            k,
             k_applied,
+            k,
         ) = standing
         if rating != last:
             rank, last = position, rating
