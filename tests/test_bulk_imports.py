@@ -21,7 +21,13 @@ from ledger.core.errors import Conflict
 from ledger.core.records import NewPlayer, new_game, new_player
 from ledger.services.games import add_games
 from ledger.services.players import add_players
-from ledger.storage.batches import BATCH_SIZE, bulk_write, insert_values, select_in
+from ledger.storage.batches import (
+    BATCH_SIZE,
+    bulk_write,
+    insert_values,
+    missing_values,
+    select_in,
+)
 from ledger.storage.database import Ledger, open_ledger
 from ledger.storage.models import Base, Game, GameRating, Player, PlayerRating
 
@@ -171,8 +177,34 @@ def test_set_wise_reads_find_exactly_the_values_asked_for(
             keys = ["n7 player", "n70 player", "n7 playér", "o'brien"]
             found = [row[0] for row in select_in(session, select(Player.id), Player.name_key, keys)]
             assert sorted(found) == [7, 70]
+            assert missing_values(session, Player.id, wanted) == [
+                -1,
+                0,
+                *range(PLAYERS + 2, PLAYERS + 10, 3),
+            ]
+            assert missing_values(session, Player.name_key, keys) == ["n7 playér", "o'brien"]
+            assert missing_values(session, Player.id, range(1, PLAYERS + 1)) == []
+            assert missing_values(session, Player.id, []) == []
     finally:
         ledger.dispose()
+
+
+def test_a_large_import_naming_unknown_players_is_refused_by_line(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The games' players are looked up once for the whole file: each unknown one is named
+    on its line, and nothing is written."""
+    assert run("import-players", _players_csv(tmp_path), db=database_url).exit_code == 0
+    before = fingerprint(database_url)
+    unknown = f"2026-10-03,{PLAYERS + 1},1,0-1,,\n2026-10-04,2,{PLAYERS + 7},1-0,,\n"
+    result = run("import-games", _games_csv(tmp_path, unknown), db=database_url)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"error: games.csv:{PLAYERS + 1}: white: no player with ID {PLAYERS + 1}.",
+        f"error: games.csv:{PLAYERS + 2}: black: no player with ID {PLAYERS + 7}.",
+        "error: 2 problems; nothing was written.",
+    ], result.stderr
+    assert fingerprint(database_url) == before
 
 
 def test_a_bulk_write_that_fails_leaves_the_indexes_to_the_rollback(database_url: str) -> None:

@@ -23,7 +23,14 @@ from ledger.core.records import NewGame, problem
 from ledger.services import activity
 from ledger.services.activity import OS_USER, Author
 from ledger.services.repeats import repeat_problems
-from ledger.storage.batches import Values, batched, bulk_write, insert_values, select_in
+from ledger.storage.batches import (
+    Values,
+    batched,
+    bulk_write,
+    insert_values,
+    missing_values,
+    select_in,
+)
 from ledger.storage.database import lock_pool
 from ledger.storage.models import Event, Game, Player
 from ledger.storage.periods import is_closed, newest_closed_period, open_periods
@@ -77,7 +84,8 @@ def add_games(
     progress.stage(f"Checking {len(games):,} games", None)
     rows, periods = _game_rows(session, pool, games, import_id, details or {}, allow_repeat)
     recording = progress.stage("Recording games", len(rows))
-    with bulk_write(session, _GAMES, len(rows)):
+    # Every game's players were found by `_unknown_players`, in this transaction.
+    with bulk_write(session, _GAMES, len(rows), checked=("white_id", "black_id")):
         for batch in batched(rows):
             insert_values(session, _GAMES, _GAME_COLUMNS, batch)
             recording.advance(len(batch))
@@ -228,14 +236,14 @@ def _plan_events(
 
 def _unknown_players(session: Session, games: Sequence[NewGame]) -> list[str]:
     wanted = {game.white for game in games} | {game.black for game in games}
-    known = {row[0] for row in select_in(session, select(Player.id), Player.id, wanted)}
-    if len(known) == len(wanted):
+    unknown = set(missing_values(session, Player.id, wanted))
+    if not unknown:
         return []
     return [
         problem(game.source, f"{colour}: no player with ID {player}.")
         for game in games
         for colour, player in (("white", game.white), ("black", game.black))
-        if player not in known
+        if player in unknown
     ]
 
 

@@ -8,13 +8,14 @@ import functools
 import gc
 import json
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import count, islice
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from sqlalchemy import (
+    ARRAY,
     Dialect,
     ForeignKeyConstraint,
     Index,
@@ -22,6 +23,7 @@ from sqlalchemy import (
     Row,
     Select,
     Table,
+    bindparam,
     func,
     literal_column,
     select,
@@ -136,7 +138,11 @@ def insert_values(
 
 @contextmanager
 def bulk_write(
-    session: Session, table: Table, count: int, updating: bool = False
+    session: Session,
+    table: Table,
+    count: int,
+    updating: bool = False,
+    checked: Collection[str] = (),
 ) -> Iterator[None]:
     """A block that inserts `count` rows into `table` (or, `updating`, changes that many of
     its rows). Where they are a batch or more and more than double the table (or change
@@ -148,7 +154,10 @@ def bulk_write(
 
     In a bulk transaction on SQLite, which checks no foreign key as a row goes in, the
     keys of the rows the block adds are checked once at its end (a block that updates rows
-    leaves their keys as they are).
+    leaves their keys as they are), but for the columns `checked`: the caller found each
+    of their values in the table the key refers to, in this transaction (which holds the
+    database's write lock), and refuses the rows with a message of its own where one is
+    missing.
 
     The drop is part of the write transaction: a block that fails leaves the indexes to the
     rollback with its rows. On SQLite readers see the indexes throughout; on PostgreSQL a
@@ -167,7 +176,7 @@ def bulk_write(
     for key in keys:
         session.execute(AddConstraint(key))
     if unchecked_after is not None:
-        _check_keys_of_rows_after(session, table, unchecked_after)
+        _check_keys_of_rows_after(session, table, unchecked_after, checked)
 
 
 def _rows_before_unchecked_keys(session: Session, table: Table) -> int | None:
@@ -183,12 +192,17 @@ def _rows_before_unchecked_keys(session: Session, table: Table) -> int | None:
     return highest
 
 
-def _check_keys_of_rows_after(session: Session, table: Table, row_id: int) -> None:
+def _check_keys_of_rows_after(
+    session: Session, table: Table, row_id: int, checked: Collection[str]
+) -> None:
     """Refuse, as SQLite refuses a row whose key names nothing, the rows after `row_id`
-    (those a block added) where one of their foreign keys names no row: one search per
-    row and key, as checking each row would make, without its per-row cost."""
+    (those a block added) where one of their foreign keys, but those of the columns
+    `checked`, names no row: one search per row and key, as checking each row would make,
+    without its per-row cost."""
     for key in sorted(table.foreign_key_constraints, key=_name):
         (column,) = key.columns
+        if column.name in checked:
+            continue
         (referred,) = (element.column for element in key.elements)
         named, child = f"referred.{referred.name}", f"row.{column.name}"
         broken = text(
@@ -290,6 +304,28 @@ def driver_rows_in(
     batches of plain tuples as `driver_rows` reads them."""
     for condition in _in_values(session, column, values):
         yield from driver_rows(session, statement.where(condition))
+
+
+def missing_values(session: Session, column: Any, values: Iterable[Any]) -> list[Any]:
+    """The IDs or texts of `values` that no row holds in `column` (a key, never NULL), in
+    order: the values, one parameter (a JSON array on SQLite, an array on PostgreSQL),
+    anti-joined with the table in one statement. SQLite searches the column for each
+    value in their order, and no row found crosses to Python, where `select_in` builds a
+    table of the values and returns every row that holds one (the 86,000 players of
+    200,000 games: 0.15 s on SQLite and 0.55 s on PostgreSQL that way, 0.03 s and 0.15 s
+    this way)."""
+    wanted = sorted(set(values))
+    if not wanted:
+        return []
+    given = (
+        func.unnest(bindparam(None, wanted, type_=ARRAY(column.type)))
+        .table_valued("value")
+        .render_derived()
+        if is_postgresql(session)
+        else func.json_each(json.dumps(wanted)).table_valued("value")
+    )
+    held = select(column).where(column == given.c.value).exists()
+    return list(session.scalars(select(given.c.value).where(~held).order_by(given.c.value)))
 
 
 def _in_values(session: Session, column: Any, values: Iterable[Any]) -> Iterator[Any]:
