@@ -946,7 +946,9 @@ def _published(pool: Pool, period: Period, postgresql: bool) -> list[Executable]
     shown_details = _STAGED.joining | PlayerRating.first_list.is_not(None)
     entries = insert(ListEntry).from_select(
         ["pool", "period", "player_id", *LIST_ROW_FIGURES],
-        select(pool_value, period_value, _STAGED.player_id, *_STAGED_FIGURES),
+        select(pool_value, period_value, _STAGED.player_id, *_STAGED_FIGURES).order_by(
+            _STAGED.player_id
+        ),
     )
     priors = insert(PriorStanding).from_select(
         ["pool", "period", "player_id", "had_standing", *STANDING_COLUMNS],
@@ -958,7 +960,9 @@ def _published(pool: Pool, period: Period, postgresql: bool) -> list[Executable]
             *(getattr(PlayerRating, name) for name in STANDING_COLUMNS[:-2]),
             case((shown_details, PlayerRating.federation)),
             case((shown_details, PlayerRating.title)),
-        ).select_from(STAGED_LIST_ROWS.outerjoin(PlayerRating, prior)),
+        )
+        .select_from(STAGED_LIST_ROWS.outerjoin(PlayerRating, prior))
+        .order_by(_STAGED.player_id),
     )
     standing = {
         "rating": case((_STAGED.listed, _STAGED.rating)),
