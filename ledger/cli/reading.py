@@ -21,7 +21,7 @@ from ledger.cli.options import (
 )
 from ledger.cli.usage import Commands
 from ledger.core import calculator
-from ledger.core.domain import Period, Pool, parse_date
+from ledger.core.domain import FEDERATION_TOP_PLAYERS, Period, Pool, parse_date
 from ledger.core.records import LARGEST_ID
 
 app = Commands()
@@ -263,7 +263,7 @@ def federations(
     top: Annotated[
         int,
         typer.Option("--top", metavar="N", min=1, help="How many active players make the average."),
-    ] = queries.federations.TOP_PLAYERS,
+    ] = FEDERATION_TOP_PLAYERS,
     women: Annotated[bool, typer.Option("--women", help="Women only.")] = False,
     output: FormatOption = render.Format.TABLE,
     pool: PoolOption = Pool.STANDARD,

@@ -151,3 +151,8 @@ _RESULT_SPELLINGS = {result.value: result for result in GameResult} | {
 }
 """Besides the results' own spellings: ½, and 0.5 with a decimal point or comma (as a
 spreadsheet in much of Europe writes it)."""
+
+
+FEDERATION_TOP_PLAYERS = 10
+"""How many of a federation's best active players its average rating takes, as FIDE's
+ranking of federations takes them."""

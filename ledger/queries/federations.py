@@ -13,13 +13,11 @@ from decimal import ROUND_HALF_UP, Decimal
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
-from ledger.core.domain import Period, Pool
+from ledger.core.domain import FEDERATION_TOP_PLAYERS, Period, Pool
 from ledger.core.errors import InvalidInput
 from ledger.queries.filters import active_on
 from ledger.queries.lists import list_statement, published_period
 from ledger.queries.ranking import shared_ranks
-
-TOP_PLAYERS = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +53,7 @@ def federation_ranking(
     session: Session,
     pool: Pool,
     period: Period | None = None,
-    top: int = TOP_PLAYERS,
+    top: int = FEDERATION_TOP_PLAYERS,
     women: bool = False,
 ) -> FederationRanking:
     """The federations of a published list (default: the newest), best average first; those

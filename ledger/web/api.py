@@ -10,7 +10,7 @@ from fastapi import APIRouter, Query
 from starlette.responses import Response
 
 from ledger import queries
-from ledger.core.domain import Pool, parse_date
+from ledger.core.domain import FEDERATION_TOP_PLAYERS, Pool, parse_date
 from ledger.core.errors import NotFound
 from ledger.queries import ListRow, plain, records_csv, to_json
 from ledger.web import views
@@ -207,7 +207,7 @@ def federations(
     session: Reading,
     pool: Pool,
     period: PeriodText = None,
-    top: TopPlayers = queries.federations.TOP_PLAYERS,
+    top: TopPlayers = FEDERATION_TOP_PLAYERS,
     women: bool = False,
 ) -> Response:
     ranking = queries.federation_ranking(session, pool, period_given(period), top, women)

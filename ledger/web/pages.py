@@ -10,7 +10,7 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import RedirectResponse, Response
 
 from ledger import queries
-from ledger.core.domain import Pool
+from ledger.core.domain import FEDERATION_TOP_PLAYERS, Pool
 from ledger.core.errors import NotFound
 from ledger.queries import ListRow, records_csv, to_json
 from ledger.web import views
@@ -179,7 +179,7 @@ def federations(
     session: Reading,
     pool: Pool,
     period: PeriodText = None,
-    top: TopPlayers = queries.federations.TOP_PLAYERS,
+    top: TopPlayers = FEDERATION_TOP_PLAYERS,
     women: bool = False,
 ) -> Response:
     ranking = queries.federation_ranking(session, pool, period_given(period), top, women)
