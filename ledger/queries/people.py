@@ -19,7 +19,7 @@ from ledger.core.domain import Pool
 from ledger.core.errors import InvalidInput, NotFound
 from ledger.core.records import LARGEST_ID, MOST_DIGITS
 from ledger.storage.batches import BATCH_SIZE, AnyRow, AnySelect, select_in
-from ledger.storage.database import LIKE_ESCAPE, like_escaped
+from ledger.storage.database import LIKE_ESCAPE, holds_fewer_than, like_escaped
 from ledger.storage.models import Player, PlayerRating
 
 FIND_LIMIT = 50
@@ -160,11 +160,7 @@ def _same_person_rows(session: Session, given: set[int]) -> Iterable[AnyRow]:
 def _most_of_the_players(session: Session, count: int) -> bool:
     """Whether `count` players are more than half of the ledger's: counted up to twice
     `count`, never the whole of a large table."""
-    reach = 2 * count
-    held = session.scalar(
-        select(func.count()).select_from(select(Player.id).limit(reach).subquery())
-    )
-    return held is not None and held < reach
+    return holds_fewer_than(session, Player.__tablename__, 2 * count)
 
 
 def _same_person_statement() -> AnySelect:

@@ -36,7 +36,7 @@ from sqlalchemy.schema import AddConstraint, DropConstraint
 if TYPE_CHECKING:
     import psycopg
 
-from ledger.storage.database import is_postgresql, one_of
+from ledger.storage.database import holds_fewer_than, is_postgresql, one_of
 
 BATCH_SIZE = 5_000
 T = TypeVar("T")
@@ -241,13 +241,7 @@ def _set_aside(
 
 def _outgrown(session: Session, table: Table, count: int) -> bool:
     """Whether `count` rows are a batch or more and `table` holds fewer than them."""
-    if count < BATCH_SIZE:
-        return False
-    held = session.scalar(
-        text(f"SELECT count(*) FROM (SELECT 1 FROM {table.name} LIMIT :count) AS held"),
-        {"count": count},
-    )
-    return held is not None and held < count
+    return count >= BATCH_SIZE and holds_fewer_than(session, table.name, count)
 
 
 def _taken_alone(session: Session, tables: Sequence[Table]) -> bool:

@@ -443,9 +443,12 @@ def refresh_statistics(
 def _changed_by_a_share(session: Session, table: str, written: int | None) -> bool:
     """Whether `written` rows are a tenth of `table` or more: counted up to ten times
     `written`, never the whole of a large table."""
-    if written is None:
-        return True
-    reach = STATISTICS_KEPT_SHARE * written
+    return written is None or holds_fewer_than(session, table, STATISTICS_KEPT_SHARE * written)
+
+
+def holds_fewer_than(session: Session, table: str, reach: int) -> bool:
+    """Whether `table` holds fewer than `reach` rows: counted up to `reach`, never the whole
+    of a large table."""
     held = session.scalar(
         text(f"SELECT count(*) FROM (SELECT 1 FROM {table} LIMIT :reach) AS held"),
         {"reach": reach},
