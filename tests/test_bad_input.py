@@ -338,6 +338,12 @@ def maybe_id(text: str) -> bool:
     return number is not None and 1 <= number <= LARGEST_ID
 
 
+def maybe_player(text: str) -> bool:
+    """A ledger ID, a FIDE ID, or a name only one player matches (`player`, `explain`): a
+    number names a player only where it can be an ID; a text may be a name."""
+    return whole(text) is None or maybe_id(text)
+
+
 def maybe_positive(text: str) -> bool:
     number = whole(text)
     return number is not None and number >= 1
@@ -353,6 +359,7 @@ MAYBE: dict[str, Callable[[str], bool]] = {
     "query": lambda text: True,
     "int": lambda text: whole(text) is not None,
     "id": maybe_id,
+    "player": maybe_player,
     "positive": maybe_positive,
     "period": maybe_period,
     "date": maybe_date,
@@ -367,6 +374,7 @@ VALUES: dict[str, st.SearchStrategy[str]] = {
     "query": TEXT.filter(decodable),
     "int": WHOLE,
     "id": WHOLE,
+    "player": WHOLE,
     "positive": WHOLE,
     "period": PERIODS,
     "date": DATES,
@@ -564,8 +572,8 @@ COMMANDS = (
     Command(
         "games", options={"--player": "id", "--event": "text", "--period": "period", **READING}
     ),
-    Command("player", ("id",), READING),
-    Command("explain", ("id",), {"--period": "period", **READING}),
+    Command("player", ("player",), READING),
+    Command("explain", ("player",), {"--period": "period", **READING}),
     Command(
         "stats",
         options={"--period": "period", "--from": "int", "--band": "positive", **READING},
