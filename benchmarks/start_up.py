@@ -4,7 +4,10 @@ Runs `ledger --help`, `ledger list --top 10`, `ledger player ID` and `ledger exp
 --period P` as new processes, N times each, interleaved with a bare
 `python -c "import sqlalchemy.orm, typer, rich"` so that the machine's load falls on all
 alike, and prints for each command the median of its runs minus the median of the bare
-import: wall time, and CPU time (user + system, steadier on a busy machine). The ledger is a
+import: wall time, and CPU time (user + system, steadier on a busy machine). On a
+PostgreSQL ledger it also times the bare import with the driver and SQLAlchemy's dialect for it
+(`psycopg`, `sqlalchemy.dialects.postgresql.psycopg`), which every command reading the ledger
+loads, and prints each command that opens the ledger beyond that too. The ledger is a
 demo (`ledger demo --db` in a temporary folder) unless `--db` names one; the player is
 White in the first game of the newest closed period, P that period.
 
@@ -32,8 +35,10 @@ import time
 from pathlib import Path
 
 import ledger
+from ledger.storage.database import as_url, parsed_url
 
 BARE_IMPORT = "import sqlalchemy.orm, typer, rich"
+DRIVER_IMPORT = f"{BARE_IMPORT}, psycopg, sqlalchemy.dialects.postgresql.psycopg"
 LEDGER = (sys.executable, "-m", "ledger")
 
 
@@ -81,18 +86,30 @@ def commands(url: str) -> dict[str, tuple[str, ...]]:
 
 def measure(url: str, runs: int) -> None:
     timed_commands = commands(url)
-    bare = (sys.executable, "-c", BARE_IMPORT)
-    times: dict[str, list[tuple[float, float]]] = {name: [] for name in ["bare", *timed_commands]}
+    baselines = {"bare import": BARE_IMPORT}
+    if parsed_url(as_url(url)).get_backend_name() == "postgresql":
+        baselines["bare import with the driver"] = DRIVER_IMPORT
+    times: dict[str, list[tuple[float, float]]] = {
+        name: [] for name in [*baselines, *timed_commands]
+    }
     for _ in range(runs):
-        times["bare"].append(timed(bare))
+        for name, imports in baselines.items():
+            times[name].append(timed((sys.executable, "-c", imports)))
         for name, command in timed_commands.items():
             times[name].append(timed(command))
-    bare_wall, bare_cpu = (statistics.median(each) for each in zip(*times.pop("bare"), strict=True))
-    print(f"bare import ({BARE_IMPORT}): median {bare_wall:.3f} s wall, {bare_cpu:.3f} s CPU")
-    print(f"{runs} runs each; the median beyond the bare import:")
-    for name, measured in times.items():
-        wall, cpu = (statistics.median(each) for each in zip(*measured, strict=True))
-        print(f"  {name:<32} {wall - bare_wall:+7.3f} s wall {cpu - bare_cpu:+7.3f} s CPU")
+    medians = {
+        name: tuple(statistics.median(each) for each in zip(*measured, strict=True))
+        for name, measured in times.items()
+    }
+    bare = {name: medians.pop(name) for name in baselines}
+    for name, imports in baselines.items():
+        print(f"{name} ({imports}): median {bare[name][0]:.3f} s wall, {bare[name][1]:.3f} s CPU")
+    for name, (bare_wall, bare_cpu) in bare.items():
+        print(f"{runs} runs each; the median beyond the {name}:")
+        for label, (wall, cpu) in medians.items():
+            if name != "bare import" and "--db" not in timed_commands[label]:
+                continue  # a command that opens no ledger loads no driver
+            print(f"  {label:<32} {wall - bare_wall:+7.3f} s wall {cpu - bare_cpu:+7.3f} s CPU")
 
 
 def main() -> None:
