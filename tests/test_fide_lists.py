@@ -7,7 +7,6 @@ FIDE's own lines from its 2026 lists, the others are made up around them.
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import tracemalloc
 import zipfile
@@ -62,7 +61,7 @@ def by_id(rows: Iterable[FideListRow]) -> dict[int, FideListRow]:
 
 
 def unnumbered(rows: Iterable[FideListRow]) -> list[FideListRow]:
-    return [dataclasses.replace(row, line=0) for row in rows]
+    return [row._replace(line=0) for row in rows]
 
 
 def zipped(*members: tuple[str, bytes]) -> io.BytesIO:
@@ -185,7 +184,7 @@ def test_single_pool_list_holds_the_combined_lists_standard_players() -> None:
     _, combined = read(sample("players_list_foa.txt"))
     _, single = read(sample("standard_list.txt"), "standard_list.txt")
     expected = [
-        dataclasses.replace(row, ratings={Pool.STANDARD: row.ratings[Pool.STANDARD]}, line=0)
+        row._replace(ratings={Pool.STANDARD: row.ratings[Pool.STANDARD]}, line=0)
         for row in combined
         if row.ratings[Pool.STANDARD].rating is not None
     ]
@@ -197,9 +196,7 @@ def test_legacy_combined_list_without_foa_is_read() -> None:
     legacy = "\r\n".join(line[:109] + line[113:] for line in lines).encode()
     _, rows = read(legacy)
     _, full = read(sample("players_list_foa.txt"))
-    assert unnumbered(rows) == [
-        dataclasses.replace(row, foa_title=None, line=0) for row in full[: len(rows)]
-    ]
+    assert unnumbered(rows) == [row._replace(foa_title=None, line=0) for row in full[: len(rows)]]
     assert by_id(rows)[7128762].ratings[Pool.RAPID] == PoolRating(1620, 0, 40)
 
 
@@ -226,7 +223,7 @@ def test_reads_other_encodings_and_line_endings(
 @pytest.mark.parametrize("encoding", ["utf-8", "latin-1"])
 @pytest.mark.parametrize("kind", ["txt", "xml"])
 def test_reads_every_row_of_a_list_longer_than_a_read(kind: str, encoding: str) -> None:
-    rows = [dataclasses.replace(row, name=f"Núñez, {row.name}") for row in many_rows(3_000)]
+    rows = [row._replace(name=f"Núñez, {row.name}") for row in many_rows(3_000)]
     write = write_fide_txt if kind == "txt" else write_fide_xml
     data = "".join(write(rows, ALL_POOLS)).encode(encoding)
     assert len(data) > 4 * 65_536
@@ -545,7 +542,7 @@ def test_xml_rows_written_read_back_equal(data: st.DataObject) -> None:
 @given(st.lists(st.integers(1, 600) | st.integers(1, 999_999_999), min_size=1, max_size=40))
 def test_each_repeat_of_a_fide_id_is_a_problem(ids: list[int]) -> None:
     _, (template,) = read(txt(CARLSEN))
-    rows = [dataclasses.replace(template, fide_id=fide_id) for fide_id in ids]
+    rows = [template._replace(fide_id=fide_id) for fide_id in ids]
     reader, back = read("".join(write_fide_txt(rows, ALL_POOLS)).encode())
     first_lines = {fide_id: line for line, fide_id in reversed(list(enumerate(ids, start=2)))}
     repeats = [line for line, fide_id in enumerate(ids, start=2) if first_lines[fide_id] != line]
@@ -559,9 +556,7 @@ def test_each_repeat_of_a_fide_id_is_a_problem(ids: list[int]) -> None:
 def many_rows(count: int) -> Iterable[FideListRow]:
     _, (template,) = read(txt(CARLSEN))
     for number in range(count):
-        yield dataclasses.replace(
-            template, fide_id=10_000_000 + number, name=f"Player, {number}", line=0
-        )
+        yield template._replace(fide_id=10_000_000 + number, name=f"Player, {number}", line=0)
 
 
 def traced_peak(work: Callable[[], object]) -> int:

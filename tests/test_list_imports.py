@@ -154,10 +154,9 @@ def test_the_starting_state_gives_each_rows_k_again(ledger: Ledger, database_url
     }
 
 
-def test_the_next_close_rates_games_from_the_imported_list(
-    ledger: Ledger, database_url: str
-) -> None:
-    _import(database_url, COMBINED, Period(2026, 9))
+def _leko_loses_to_ababil(url: str) -> None:
+    """A game of 2026-10 between two players of the sample lists: Leko (703303, 2676 in
+    standard) loses to Ababil (7128762, 1709)."""
     played = run(
         "add-game",
         "--white",
@@ -168,9 +167,16 @@ def test_the_next_close_rates_games_from_the_imported_list(
         "0-1",
         "--date",
         "2026-10-05",
-        db=database_url,
+        db=url,
     )
     assert played.exit_code == 0, played.stderr
+
+
+def test_the_next_close_rates_games_from_the_imported_list(
+    ledger: Ledger, database_url: str
+) -> None:
+    _import(database_url, COMBINED, Period(2026, 9))
+    _leko_loses_to_ababil(database_url)
     assert run("close-period", "2026-10", db=database_url).exit_code == 0
     after = listing(ledger)
     expected = rules.expected_scores(Pool.STANDARD, Period(2026, 10), 2676, 1709)
@@ -354,6 +360,26 @@ def test_a_combined_export_takes_each_pools_list_in_force(database_url: str) -> 
     assert exported.exit_code == 0, exported.stderr
     carlsen = next(line for line in exported.stdout.splitlines() if "Carlsen" in line)
     assert carlsen.split()[6:15] == ["2823", "0", "10", "2801", "12", "10", "2860", "0", "10"]
+
+
+def test_an_older_list_exports_in_fide_layouts_as_it_was_published(database_url: str) -> None:
+    """Once a later list is published, the list before it (`--period`) is read from its rows
+    and the standings changed since: its FIDE files are those it gave as the newest."""
+    _import(database_url, COMBINED, Period(2026, 9))
+    formats = (["fide-txt"], ["fide-xml"], ["fide-txt", "--pool", "standard"])
+    options = [["--format", *each, "--period", "2026-09"] for each in formats]
+    before = [run("export-list", *each, db=database_url).stdout for each in options]
+    _leko_loses_to_ababil(database_url)
+    assert run("close-period", "2026-10", db=database_url).exit_code == 0
+    after = [run("export-list", *each, db=database_url).stdout for each in options]
+    assert after == before
+    newest = run("export-list", "--format", "fide-txt", db=database_url).stdout
+    assert newest != before[0]
+    header, *rows = newest.splitlines()
+    leko = next(row for row in rows if row.startswith("703303 "))
+    rating = header.index("SRtng")
+    assert int(leko[rating : rating + 5]) < 2676
+    assert f" {2676:<5} " in next(row for row in before[0].splitlines() if "703303" in row)
 
 
 def test_fide_layouts_hold_players_with_a_fide_id_and_single_pools_the_rated(

@@ -25,6 +25,7 @@ from ledger.formats.fide_list.rows import (
     ALL_POOLS,
     HEAD_BYTES,
     NEWLINE,
+    UNRATED,
     FideListReader,
     FideListRow,
     PoolRating,
@@ -35,6 +36,7 @@ from ledger.formats.fide_list.xml import open_xml, write_fide_xml
 __all__ = [
     "ALL_POOLS",
     "NEWLINE",
+    "UNRATED",
     "FideListReader",
     "FideListRow",
     "PoolRating",

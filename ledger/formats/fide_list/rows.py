@@ -8,8 +8,9 @@ read into a `FideListRow` and written back, and the reader that streams a list's
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ledger.core.domain import Pool
 from ledger.core.errors import InvalidInput
@@ -32,8 +33,7 @@ Entry = tuple[int, dict[str, str] | str]
 """A row's line (or player number) and its values by key, or why it cannot be read."""
 
 
-@dataclass(frozen=True, slots=True)
-class PoolRating:
+class PoolRating(NamedTuple):
     """A player's row in one pool: rating (None when unrated), games rated in the list's
     period, and K (None when the list gives none)."""
 
@@ -42,13 +42,15 @@ class PoolRating:
     k: int | None
 
 
-_UNRATED = PoolRating(None, 0, None)
+UNRATED = PoolRating(None, 0, None)
+"""A pool in which the player is not rated."""
 
 
-@dataclass(frozen=True, slots=True)
-class FideListRow:
+class FideListRow(NamedTuple):
     """One player of a FIDE list. `ratings` holds exactly the pools the file carries; `flag` is
-    '', 'i', 'w' or 'wi'; `line` is the TXT line or the XML player's number, from 1."""
+    '', 'i', 'w' or 'wi'; `line` is the TXT line or the XML player's number, from 1. The
+    records are named tuples, immutable as frozen dataclasses are and several times cheaper
+    to make: a list makes one for each of its million rows, and one for each pool."""
 
     fide_id: int
     name: str
@@ -170,12 +172,30 @@ def entry_row(
 
 
 def _pool_rating(entry: dict[str, str], pool: Pool, labels: dict[str, str]) -> PoolRating:
-    rating, games, k = _POOL_KEYS[pool]
-    return PoolRating(
-        _number(entry, rating, labels) or None,
-        _number(entry, games, labels),
-        _number(entry, k, labels) or None,
-    )
+    keys = _POOL_KEYS[pool]
+    plain = _plain_pool_rating(*(entry.get(key, "") for key in keys))
+    if plain is not None:
+        return plain
+    rating, games, k = (_number(entry, key, labels) for key in keys)
+    return PoolRating(rating or None, games, k or None)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _plain_pool_rating(rating: str, games: str, k: str) -> PoolRating | None:
+    """A pool's values where each text is blank or a few digits (0 where blank), else None
+    for `_number` to read or refuse by its column. Each is read once: a million rows hold
+    some thousands of them."""
+    if not all(map(_blank_or_digits, (rating, games, k))):
+        return None
+    return PoolRating(int(rating or 0) or None, int(games or 0), int(k or 0) or None)
+
+
+def _blank_or_digits(text: str) -> bool:
+    return not text or (text.isascii() and text.isdigit() and len(text) <= _PLAIN_DIGITS)
+
+
+_PLAIN_DIGITS = 5
+"""The most digits `_plain_pool_rating` reads itself (a rating has four)."""
 
 
 def _number(entry: dict[str, str], key: str, labels: dict[str, str]) -> int:
@@ -194,22 +214,26 @@ def _number(entry: dict[str, str], key: str, labels: dict[str, str]) -> int:
 def row_texts(row: FideListRow, pools: tuple[Pool, ...]) -> dict[str, str]:
     """The row's values as FIDE writes them: unrated, no K and no birth year as 0; a control
     character stored before the ledger refused them is written as its escape, so the file
-    holds none (XML allows none, and the ledger's own import refuses them)."""
+    holds none (XML allows none, and the ledger's own import refuses them). The texts are
+    checked for one at once: a list's rows hold none."""
     texts = {
         "id": str(row.fide_id),
-        "name": escaped(row.name),
-        "federation": escaped(row.federation or ""),
-        "sex": escaped(row.sex or ""),
-        "title": escaped(row.title or ""),
-        "women_title": escaped(row.women_title or ""),
-        "other_titles": escaped(row.other_titles or ""),
-        "foa_title": escaped(row.foa_title or ""),
+        "name": row.name,
+        "federation": row.federation or "",
+        "sex": row.sex or "",
+        "title": row.title or "",
+        "women_title": row.women_title or "",
+        "other_titles": row.other_titles or "",
+        "foa_title": row.foa_title or "",
         "birth_year": str(row.birth_year or 0),
         "flag": row.flag,
     }
+    if not "".join(texts.values()).isprintable():
+        texts = {key: escaped(text) for key, text in texts.items()}
     for pool in pools:
-        rating = row.ratings.get(pool, _UNRATED)
-        texts[f"{pool.value}_rating"] = str(rating.rating or 0)
-        texts[f"{pool.value}_games"] = str(rating.games)
-        texts[f"{pool.value}_k"] = str(rating.k or 0)
+        rating = row.ratings.get(pool, UNRATED)
+        rating_key, games_key, k_key = _POOL_KEYS[pool]
+        texts[rating_key] = str(rating.rating or 0)
+        texts[games_key] = str(rating.games)
+        texts[k_key] = str(rating.k or 0)
     return texts

@@ -231,7 +231,14 @@ def _txt_lines(
     rows: Iterable[FideListRow], pools: tuple[Pool, ...], columns: list[tuple[str, int, str]]
 ) -> Iterator[str]:
     yield "".join(name.ljust(width) for name, width, _ in columns) + NEWLINE
+    line = "".join(_txt_field(key, width) for _, width, key in columns) + NEWLINE
     for row in rows:
-        texts = row_texts(row, pools)
-        texts["name"] = texts["name"][: _NAME_WIDTH - 1]
-        yield "".join(texts[key].ljust(width) for _, width, key in columns) + NEWLINE
+        yield line % row_texts(row, pools)
+
+
+def _txt_field(key: str, width: int) -> str:
+    """The %-format of a row's value in its column (twice as fast as `str.format` for a
+    million rows): padded to the column's width (a longer value is written whole and pushes
+    the rest of the row right), a name cut to leave the space after it (`_NAME_WIDTH`)."""
+    cut = f".{_NAME_WIDTH - 1}" if key == "name" else ""
+    return f"%({key})-{width}{cut}s"
