@@ -16,6 +16,7 @@ from hypothesis import given
 from ledger import queries
 from ledger.core.domain import Period, Pool
 from ledger.queries import ListRequest, ListRow, whole_list
+from ledger.queries.exports import fide_list_rows
 from ledger.queries.shape import csv_lines
 from ledger.storage.batches import collector_paused
 from ledger.storage.database import Ledger
@@ -168,3 +169,35 @@ def test_pauses_that_overlap_in_two_threads_end_with_the_last() -> None:
     finally:
         gc.enable()
     assert seen == [False, True]
+
+
+class _Written:
+    """A progress that adds up what its stages count."""
+
+    def __init__(self) -> None:
+        self.done = 0
+
+    def stage(self, description: str, total: int | None, unit: str = "rows") -> _Written:
+        return self
+
+    def advance(self, done: int) -> None:
+        self.done += done
+
+
+def test_a_fide_file_counts_the_rows_it_writes(ledger: Ledger) -> None:
+    """Its progress counts the rows written: in a single-pool file, the players the pool's
+    list holds, not every player with a FIDE ID read past them."""
+    rated = [
+        player(ledger, f"Rated, Player {number}", rating=2000 + number, fide_id=number)
+        for number in range(1, 4)
+    ]
+    for number in range(4, 6):
+        player(ledger, f"Unrated, Player {number}", fide_id=number)
+    game(ledger, rated[0], rated[1], "1-0", "2029-10-03")
+    close(ledger, "2029-10")
+    for pools, rows in (((Pool.STANDARD,), 3), ((Pool.STANDARD, Pool.RAPID, Pool.BLITZ), 5)):
+        written = _Written()
+        with ledger.reading() as session:
+            _, listed = fide_list_rows(session, pools, None, written)
+            assert len(list(listed)) == rows
+        assert written.done == rows

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from ledger.core import rules
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import InvalidInput, NotFound
-from ledger.core.progress import NO_PROGRESS, Progress, counted
+from ledger.core.progress import NO_PROGRESS, Progress, Stage, counted
 from ledger.formats import fide_list as fide_lists
 from ledger.formats import trf
 from ledger.formats.fide_list import UNRATED, FideListRow, PoolRating
@@ -58,17 +58,18 @@ def fide_list_rows(
     """
     period, _ = queries.published_period(session, pools[0], period)
     stage = progress.stage(f"Writing the list of {period}", _rows_counted(session, pools))
-    lists = [
-        _ListRows(session, pool, in_force, statement)
-        for pool, (in_force, statement) in _in_force(session, pools, period).items()
-    ]
+    with collector_paused():
+        lists = [
+            _ListRows(session, pool, in_force, statement)
+            for pool, (in_force, statement) in _in_force(session, pools, period).items()
+        ]
     players = (
         select(*_IDENTITY)
         .where(Player.fide_id.is_not(None))
         .order_by(Player.sort_name, Player.fide_id)
     )
-    rows = counted(chain.from_iterable(driver_rows(session, players)), stage)
-    return period, _fide_rows(rows, pools, lists)
+    rows = chain.from_iterable(driver_rows(session, players))
+    return period, _fide_rows(rows, pools, lists, stage)
 
 
 class _Listed(NamedTuple):
@@ -127,17 +128,18 @@ class _ListRows(dict[int, _Listed]):
 
 
 def _fide_rows(
-    rows: Iterable[Values], pools: Sequence[Pool], lists: Sequence[_ListRows]
+    rows: Iterable[Values], pools: Sequence[Pool], lists: Sequence[_ListRows], stage: Stage
 ) -> Iterator[FideListRow]:
-    """Each player's row (`_fide_row`), with Python's cycle collector paused while they
-    stream (`storage.batches.collector_paused`): each row makes several objects and no
-    cycle, and the collector's passes over them took about a quarter of a file's time. A
-    single-pool file skips the players its list does not hold."""
+    """Each player's row (`_fide_row`), counted as it is written, with Python's cycle
+    collector paused while they stream (`storage.batches.collector_paused`): each row makes
+    several objects and no cycle, and the collector's passes over them took about a quarter
+    of a file's time. A single-pool file skips the players its list does not hold."""
     single = lists[0] if len(pools) == 1 and lists else None
     with collector_paused():
-        for row in rows:
-            if single is None or row[0] in single:
-                yield _fide_row(row, pools, lists)
+        if single is not None:
+            rows = (row for row in rows if row[_PLAYER_ID] in single)
+        for row in counted(rows, stage):
+            yield _fide_row(row, pools, lists)
 
 
 def _rows_counted(session: Session, pools: Sequence[Pool]) -> int | None:
@@ -148,6 +150,8 @@ def _rows_counted(session: Session, pools: Sequence[Pool]) -> int | None:
     return session.scalar(select(func.count()).where(Player.fide_id.is_not(None)))
 
 
+_PLAYER_ID = 0
+"""The place of the player's ledger ID in a row of `_IDENTITY`."""
 _IDENTITY = (
     Player.id,
     Player.fide_id,

@@ -195,7 +195,8 @@ def _blank_or_digits(text: str) -> bool:
 
 
 _PLAIN_DIGITS = 5
-"""The most digits `_plain_pool_rating` reads itself (a rating has four)."""
+"""The most digits `_plain_pool_rating` reads itself (a rating has four): a longer text
+goes to `_number`, which refuses a number too large for the ledger to store."""
 
 
 def _number(entry: dict[str, str], key: str, labels: dict[str, str]) -> int:
