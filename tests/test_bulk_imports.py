@@ -27,6 +27,7 @@ from ledger.storage.batches import (
     insert_values,
     missing_values,
     select_in,
+    set_aside,
 )
 from ledger.storage.database import Ledger, open_ledger
 from ledger.storage.models import Base, Game, GameRating, Player, PlayerRating
@@ -360,3 +361,35 @@ def test_a_first_close_of_most_of_the_ledger_keeps_the_schema(
     assert run("db", "check", db=database_url).exit_code == 0
     listed = run("list", "--federation", "NOR", "--format", "csv", db=database_url).stdout
     assert len(listed.splitlines()) == PLAYERS + 1  # the header and every player
+
+
+def test_a_bulk_write_inside_one_that_set_the_indexes_aside_keeps_them_aside(
+    database_url: str,
+) -> None:
+    """An import writes batch by batch inside one block that set the table's indexes aside
+    for all of it: a batch's own block would drop them again; it leaves them aside, and the
+    outer block builds them once."""
+    table = Player.__table__
+    ledger = open_ledger(database_url)
+    try:
+        with ledger.transaction(bulk=True) as session:
+            with set_aside(session, table, 10 * BATCH_SIZE):
+                with bulk_write(session, table, BATCH_SIZE):
+                    inside = _index_names(session)
+                    insert_values(session, table, _NAMED, [(1, "Player 1", "1 player", "player 1")])
+                aside = _index_names(session)
+            after = _index_names(session)
+    finally:
+        ledger.dispose()
+    assert inside == aside == set()
+    assert after == {index.name for index in table.indexes if not index.unique}
+    assert _schema_differences(database_url) == []
+
+
+_NAMED = ("id", "name", "name_key", "sort_name")
+
+
+def _index_names(session: Session) -> set[str]:
+    """The names of the players table's indexes that are not unique."""
+    indexes = inspect(session.connection()).get_indexes("players")
+    return {str(index["name"]) for index in indexes if not index["unique"]}

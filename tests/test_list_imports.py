@@ -10,10 +10,11 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import Engine, event, select
 
 from ledger.core import rules
 from ledger.core.domain import Period, Pool
+from ledger.formats.fide_list import ALL_POOLS, FideListRow, PoolRating, write_fide_txt
 from ledger.storage.database import Ledger, open_ledger
 from ledger.storage.models import Player, PlayerRating
 
@@ -443,3 +444,48 @@ def test_a_known_player_keeps_a_count_of_games_that_gives_the_lists_k(
         (3501418, 30, 1971),
         (99000107, 50, 1970),  # the list's birth year is 0: unknown
     ]
+
+
+def _large_list(path: Path, players: int) -> None:
+    rows = [
+        FideListRow(
+            fide_id=number,
+            name=f"Player, {number}",
+            federation="NOR",
+            sex="M",
+            title=None,
+            women_title=None,
+            other_titles=None,
+            foa_title=None,
+            ratings={pool: PoolRating(1400 + number % 1000, 0, 20) for pool in ALL_POOLS},
+            birth_year=1990,
+            flag="",
+            line=0,
+        )
+        for number in range(1, players + 1)
+    ]
+    path.write_bytes("".join(write_fide_txt(rows, ALL_POOLS)).encode())
+
+
+def test_a_list_larger_than_the_ledger_builds_its_rows_indexes_once(
+    ledger: Ledger, database_url: str, tmp_path: Path
+) -> None:
+    """A list of more rows than the ledger's lists hold sets their indexes aside for the
+    whole import and builds each once after it, not batch by batch; the list is whole."""
+    players = 2_000
+    _large_list(tmp_path / "players_list_foa.txt", players)
+    sent: list[str] = []
+
+    def remember(*arguments: object) -> None:
+        sent.append(str(arguments[2]))
+
+    event.listen(Engine, "before_cursor_execute", remember)
+    try:
+        _import(database_url, tmp_path / "players_list_foa.txt")
+    finally:
+        event.remove(Engine, "before_cursor_execute", remember)
+    for index in ("ix_list_entries_pool_period_rating", "ix_player_ratings_pool_rating"):
+        assert sum(f"CREATE INDEX {index} " in statement for statement in sent) == 1
+    assert len(listing(ledger)) == players
+    check = run("db", "check", db=database_url)
+    assert check.exit_code == 0, check.stdout

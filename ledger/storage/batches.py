@@ -164,19 +164,43 @@ def bulk_write(
     write drops them only where no other transaction holds the tables it must take
     (`_set_aside`, `_taken_alone`), and readers of those wait for its commit.
     """
-    rebuilt, keys = _set_aside(session, table, count, updating)
     unchecked_after = _rows_before_unchecked_keys(session, table)
+    with set_aside(session, table, count, updating):
+        yield
+    if unchecked_after is not None:
+        _check_keys_of_rows_after(session, table, unchecked_after, checked)
+
+
+@contextmanager
+def set_aside(session: Session, table: Table, count: int, updating: bool = False) -> Iterator[None]:
+    """A block that writes `count` rows into `table` (or changes that many), with its
+    indexes (and keys) dropped before it and made again after it where `bulk_write` drops
+    them (`_set_aside`). Inside a block that set the table's aside, a block keeps them
+    aside: a write made of many small ones (an import, batch by batch) sets them aside
+    once, around the whole of it, for as many rows as it may write."""
+    aside: set[str] = session.info.setdefault(_SET_ASIDE, set())
+    if table.name in aside:
+        yield
+        return
+    rebuilt, keys = _set_aside(session, table, count, updating)
     for key in keys:
         session.execute(DropConstraint(key))
     for index in rebuilt:
         index.drop(session.connection())
-    yield
+    if rebuilt or keys:
+        aside.add(table.name)
+    try:
+        yield
+    finally:
+        aside.discard(table.name)
     for index in rebuilt:
         index.create(session.connection())
     for key in keys:
         session.execute(AddConstraint(key))
-    if unchecked_after is not None:
-        _check_keys_of_rows_after(session, table, unchecked_after, checked)
+
+
+_SET_ASIDE = "ledger.set_aside"
+"""The session's `info` key of the tables whose indexes a `set_aside` block holds."""
 
 
 def _rows_before_unchecked_keys(session: Session, table: Table) -> int | None:
