@@ -470,8 +470,9 @@ def _large_list(path: Path, players: int) -> None:
 def test_a_list_larger_than_the_ledger_builds_its_rows_indexes_once(
     ledger: Ledger, database_url: str, tmp_path: Path
 ) -> None:
-    """A list of more rows than the ledger's lists hold sets their indexes aside for the
-    whole import and builds each once after it, not batch by batch; the list is whole."""
+    """On SQLite, a list of more rows than the ledger's lists hold sets their indexes aside
+    for the whole import and builds each once after it, not batch by batch; PostgreSQL
+    keeps them (its readers keep reading the tables). The list is whole on both."""
     players = 2_000
     _large_list(tmp_path / "players_list_foa.txt", players)
     sent: list[str] = []
@@ -484,8 +485,9 @@ def test_a_list_larger_than_the_ledger_builds_its_rows_indexes_once(
         _import(database_url, tmp_path / "players_list_foa.txt")
     finally:
         event.remove(Engine, "before_cursor_execute", remember)
+    built = 0 if "postgresql" in database_url else 1
     for index in ("ix_list_entries_pool_period_rating", "ix_player_ratings_pool_rating"):
-        assert sum(f"CREATE INDEX {index} " in statement for statement in sent) == 1
+        assert sum(f"CREATE INDEX {index} " in statement for statement in sent) == built
     assert len(listing(ledger)) == players
     check = run("db", "check", db=database_url)
     assert check.exit_code == 0, check.stdout

@@ -175,8 +175,8 @@ def bulk_write(
 def set_aside(session: Session, table: Table, count: int, updating: bool = False) -> Iterator[None]:
     """A block that writes `count` rows into `table` (or changes that many), with its
     indexes (and keys) dropped before it and made again after it where `bulk_write` drops
-    them (`_set_aside`). Inside a block that set the table's aside, a block keeps them
-    aside: a write made of many small ones (an import, batch by batch) sets them aside
+    them (`_set_aside`). Inside a block that set the table's indexes aside, a block keeps
+    them aside: a write made of many small ones (an import, batch by batch) sets them aside
     once, around the whole of it, for as many rows as it may write."""
     aside: set[str] = session.info.setdefault(_SET_ASIDE, set())
     if table.name in aside:
