@@ -17,7 +17,12 @@ from ledger.core import names
 from ledger.core.domain import GameResult, Pool
 from ledger.core.errors import LedgerError
 from ledger.storage import database, schema
-from ledger.storage.database import POSTGRESQL_WRITE_MEMORY, create_ledger_engine, open_ledger
+from ledger.storage.database import (
+    POSTGRESQL_WRITE_MEMORY,
+    SQLITE_CACHE_KIB,
+    create_ledger_engine,
+    open_ledger,
+)
 from ledger.storage.models import Base
 from ledger.storage.schema import alembic_config, schema_revision
 
@@ -249,6 +254,21 @@ def test_sqlite_runs_with_foreign_keys_and_wal(tmp_path: Path) -> None:
             assert session.execute(keys).scalar() == 0
         with ledger.transaction() as session:
             assert session.execute(keys).scalar() == 1
+    finally:
+        ledger.dispose()
+
+
+def test_sqlite_keeps_the_ledger_and_its_temporary_tables_in_a_cache_of_the_same_size(
+    tmp_path: Path,
+) -> None:
+    """A close searches its staged tables (temporary) by player as often as the ledger's:
+    both caches have `SQLITE_CACHE_KIB`, not SQLite's default of 2 MiB."""
+    ledger = open_ledger(f"sqlite:///{tmp_path / 'cache.db'}")
+    try:
+        with ledger.reading() as session:
+            for schema_name in ("main", "temp"):
+                size = session.execute(text(f"PRAGMA {schema_name}.cache_size")).scalar()
+                assert size == -SQLITE_CACHE_KIB
     finally:
         ledger.dispose()
 
