@@ -9,11 +9,12 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from itertools import cycle
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import func, inspect, select, text, update
+from sqlalchemy import event, func, inspect, select, text, update
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import GameResult, Pool
@@ -29,10 +30,15 @@ from ledger.storage.batches import (
     select_in,
     set_aside,
 )
-from ledger.storage.database import Ledger, open_ledger
-from ledger.storage.models import Base, Game, GameRating, Player, PlayerRating
+from ledger.storage.database import (
+    SQLITE_CACHE_KIB,
+    SQLITE_SORT_RUN_KIB,
+    Ledger,
+    open_ledger,
+)
+from ledger.storage.models import Base, Game, GameRating, ListEntry, Player, PlayerRating
 
-from builders import fingerprint, run
+from builders import close, fingerprint, run
 
 PLAYERS = BATCH_SIZE + 500
 """More than a batch: an empty ledger's tables more than double."""
@@ -361,6 +367,40 @@ def test_a_first_close_of_most_of_the_ledger_keeps_the_schema(
     assert run("db", "check", db=database_url).exit_code == 0
     listed = run("list", "--federation", "NOR", "--format", "csv", db=database_url).stdout
     assert len(listed.splitlines()) == PLAYERS + 1  # the header and every player
+
+
+def test_sqlite_sorts_a_first_close_in_runs_and_keeps_its_cache_for_the_rest(
+    tmp_path: Path,
+) -> None:
+    """The first list's indexes are built, and its period's games grouped by player, in
+    sorting runs of `SQLITE_SORT_RUN_KIB` (`sorting_in_runs`); every other statement of the
+    close runs with the ledger's cache of `SQLITE_CACHE_KIB`."""
+    url = f"sqlite:///{tmp_path / 'runs.db'}"
+    assert run("import-players", _players_csv(tmp_path), db=url).exit_code == 0
+    assert run("import-games", _games_csv(tmp_path), db=url).exit_code == 0
+    ledger = open_ledger(url)
+    sorted_in_runs: list[str] = []
+    in_the_ledgers_cache: list[str] = []
+
+    def note(*arguments: object) -> None:
+        statement = " ".join(str(arguments[2]).split())
+        cursor = cast(Any, arguments[1]).connection.cursor()
+        (cache,) = cursor.execute("PRAGMA cache_size").fetchone()
+        noted = {-SQLITE_SORT_RUN_KIB: sorted_in_runs, -SQLITE_CACHE_KIB: in_the_ledgers_cache}
+        noted[cache].append(statement)
+
+    event.listen(ledger.engine, "before_cursor_execute", note)
+    try:
+        close(ledger, "2026-10")
+    finally:
+        event.remove(ledger.engine, "before_cursor_execute", note)
+        ledger.dispose()
+    built = {statement.split()[2] for statement in sorted_in_runs if "CREATE INDEX" in statement}
+    assert {index.name for index in PlayerRating.__table__.indexes} <= built
+    assert {index.name for index in ListEntry.__table__.indexes} <= built
+    assert any("INSERT INTO staged_period_scores" in statement for statement in sorted_in_runs)
+    assert not any("CREATE INDEX" in statement for statement in in_the_ledgers_cache)
+    assert any("UPDATE player_ratings" in statement for statement in in_the_ledgers_cache)
 
 
 def test_a_bulk_write_inside_one_that_set_the_indexes_aside_keeps_them_aside(

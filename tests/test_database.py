@@ -10,8 +10,9 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import CheckConstraint, Engine, create_engine, inspect, text
+from sqlalchemy import CheckConstraint, Engine, TextClause, create_engine, inspect, text
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from ledger.core import names
 from ledger.core.domain import GameResult, Pool
@@ -20,8 +21,11 @@ from ledger.storage import database, schema
 from ledger.storage.database import (
     POSTGRESQL_WRITE_MEMORY,
     SQLITE_CACHE_KIB,
+    SQLITE_SORT_RUN_KIB,
+    SQLITE_SORT_THREADS,
     create_ledger_engine,
     open_ledger,
+    sorting_in_runs,
 )
 from ledger.storage.models import Base
 from ledger.storage.schema import alembic_config, schema_revision
@@ -271,6 +275,39 @@ def test_sqlite_keeps_the_ledger_and_its_temporary_tables_in_a_cache_of_the_same
                 assert size == -SQLITE_CACHE_KIB
     finally:
         ledger.dispose()
+
+
+def test_sorting_in_runs_gives_sqlite_helper_threads_and_its_cache_back_after_an_error(
+    database_url: str,
+) -> None:
+    """SQLite sorts in runs of `SQLITE_SORT_RUN_KIB` inside the block, with helper threads,
+    and has the ledger's cache again after it, whether the block ends or fails; PostgreSQL
+    sorts in its `work_mem` as before."""
+    ledger = open_ledger(database_url)
+    sqlite = database_url.startswith("sqlite")
+    setting = text("PRAGMA cache_size" if sqlite else "SHOW work_mem")
+    try:
+        with ledger.transaction() as session:
+            before = session.scalar(setting)
+            inside: list[object] = []
+            with pytest.raises(LedgerError):
+                _stopped_inside_sorting_runs(session, setting, inside)
+            after = session.scalar(setting)
+            threads = session.scalar(text("PRAGMA threads")) if sqlite else None
+    finally:
+        ledger.dispose()
+    if sqlite:
+        assert (before, inside, after) == (-SQLITE_CACHE_KIB, [-SQLITE_SORT_RUN_KIB], before)
+        assert threads == SQLITE_SORT_THREADS
+    else:
+        assert (before, inside, after) == (POSTGRESQL_WRITE_MEMORY, [before], before)
+
+
+def _stopped_inside_sorting_runs(session: Session, setting: TextClause, seen: list[object]) -> None:
+    """Note `setting` inside a `sorting_in_runs` block, then fail inside it."""
+    with sorting_in_runs(session):
+        seen.append(session.scalar(setting))
+        raise LedgerError("stopped inside the block")
 
 
 def test_postgresql_writes_get_the_memory_of_a_bulk_write_and_reads_the_servers(

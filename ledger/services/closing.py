@@ -59,7 +59,12 @@ from ledger.storage.batches import (
     insert_values,
     select_in,
 )
-from ledger.storage.database import is_postgresql, lock_pool, refresh_statistics
+from ledger.storage.database import (
+    is_postgresql,
+    lock_pool,
+    refresh_statistics,
+    sorting_in_runs,
+)
 from ledger.storage.models import (
     STANDING_COLUMNS,
     Event,
@@ -653,7 +658,8 @@ class _Publication:
         """8.3: the rows of the players the period's figures rate, set-wise: their scores
         staged (`_period_scores`), then their rows (`_rated_players`)."""
         with staged(session, PERIOD_SCORES):
-            session.execute(_period_scores(self.pool, self.period))
+            with sorting_in_runs(session):
+                session.execute(_period_scores(self.pool, self.period))
             counted_for_the_planner(session, PERIOD_SCORES)
             session.execute(_rated_players(self.pool, self.period, shown))
         self.players_rated = _staged_rows(session)

@@ -36,7 +36,7 @@ from sqlalchemy.schema import AddConstraint, DropConstraint
 if TYPE_CHECKING:
     import psycopg
 
-from ledger.storage.database import holds_fewer_than, is_postgresql, one_of
+from ledger.storage.database import holds_fewer_than, is_postgresql, one_of, sorting_in_runs
 
 BATCH_SIZE = 5_000
 T = TypeVar("T")
@@ -175,9 +175,10 @@ def bulk_write(
 def set_aside(session: Session, table: Table, count: int, updating: bool = False) -> Iterator[None]:
     """A block that writes `count` rows into `table` (or changes that many), with its
     indexes (and keys) dropped before it and made again after it where `bulk_write` drops
-    them (`_set_aside`). Inside a block that set the table's indexes aside, a block keeps
-    them aside: a write made of many small ones (an import, batch by batch) sets them aside
-    once, around the whole of it, for as many rows as it may write."""
+    them (`_set_aside`), the indexes sorted in runs (`sorting_in_runs`). Inside a block
+    that set the table's indexes aside, a block keeps them aside: a write made of many
+    small ones (an import, batch by batch) sets them aside once, around the whole of it,
+    for as many rows as it may write."""
     aside: set[str] = session.info.setdefault(_SET_ASIDE, set())
     if table.name in aside:
         yield
@@ -193,8 +194,10 @@ def set_aside(session: Session, table: Table, count: int, updating: bool = False
         yield
     finally:
         aside.discard(table.name)
-    for index in rebuilt:
-        index.create(session.connection())
+    if rebuilt:
+        with sorting_in_runs(session):
+            for index in rebuilt:
+                index.create(session.connection())
     for key in keys:
         session.execute(AddConstraint(key))
 

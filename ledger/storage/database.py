@@ -57,6 +57,16 @@ read), and as much again of its temporary tables: a close or an import updates i
 over a large ledger and searches its staged tables by player, and SQLite's own default of
 2 MiB would read the same pages again and again (a million-player close: 1.5-3 s more)."""
 
+SQLITE_SORT_RUN_KIB = 4_096
+"""How much SQLite sorts at a time inside `sorting_in_runs` before it merges the sorted
+runs. SQLite sorts as much as the connection's cache size in one run: with the ledger's
+(`SQLITE_CACHE_KIB`) a million-row sort is one run, slower than small runs merged, and its
+helper threads (`SQLITE_SORT_THREADS`) sit idle."""
+
+SQLITE_SORT_THREADS = 2
+"""The helper threads in which a SQLite statement may sort runs besides its own (`PRAGMA
+threads`; SQLite's default is none). More gained nothing on the two cores measured."""
+
 
 def resolve_url(option: str | None = None) -> str:
     """The database URL: the `--db` option, else the environment variable, else the default;
@@ -167,6 +177,7 @@ def _own_sqlite_transactions(engine: Engine) -> None:
         cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
         cursor.execute(f"PRAGMA temp.cache_size = -{SQLITE_CACHE_KIB}")
+        cursor.execute(f"PRAGMA threads = {SQLITE_SORT_THREADS}")
         cursor.close()
 
     @event.listens_for(engine, "begin")
@@ -415,6 +426,25 @@ SQLITE_HISTORY_ANALYSIS_LIMIT = 10_000
 STATISTICS_KEPT_SHARE = 10
 """A write that changes less than a tenth of a player table keeps its statistics: its counts
 move by less than a tenth, and re-reading them whole costs about a second at a million."""
+
+
+@contextmanager
+def sorting_in_runs(session: Session) -> Iterator[None]:
+    """A block of statements that sort many rows (indexes built again after a bulk write,
+    a period's games grouped by player). On SQLite they sort `SQLITE_SORT_RUN_KIB` at a
+    time, in helper threads, and merge the runs: the block gives the connection that small
+    cache (SQLite's limit on a run), and the ledger's (`SQLITE_CACHE_KIB`) back after it,
+    whether it ends or fails. A million-player first list: each index of the standings and
+    list rows built in about 1 s instead of 2 s, the period's million game sides grouped by
+    player in 0.9 s instead of 1.4 s. PostgreSQL sorts in its `work_mem` as before."""
+    if is_postgresql(session):
+        yield
+        return
+    session.execute(text(f"PRAGMA cache_size = -{SQLITE_SORT_RUN_KIB}"))
+    try:
+        yield
+    finally:
+        session.execute(text(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}"))
 
 
 def refresh_statistics(
