@@ -15,6 +15,7 @@ from sqlalchemy import Engine, event, select
 from ledger.core import rules
 from ledger.core.domain import Period, Pool
 from ledger.formats.fide_list import ALL_POOLS, FideListRow, PoolRating, write_fide_txt
+from ledger.storage.batches import BATCH_SIZE
 from ledger.storage.database import Ledger, open_ledger
 from ledger.storage.models import Player, PlayerRating
 
@@ -491,3 +492,47 @@ def test_a_list_larger_than_the_ledger_builds_its_rows_indexes_once(
     assert len(listing(ledger)) == players
     check = run("db", "check", db=database_url)
     assert check.exit_code == 0, check.stdout
+
+
+def test_a_list_of_several_batches_looks_up_likely_duplicates_once(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The likely duplicates of a list's players are looked up once, after its last batch:
+    batch by batch, each look-up joined a players table the planner had not seen grow. The
+    warning still names a player of a later batch."""
+    players = BATCH_SIZE + 200
+    _large_list(tmp_path / "players_list_foa.txt", players)
+    added = run(
+        "add-player",
+        "--name",
+        f"Player, {players}",
+        "--id",
+        "99999999",
+        "--birth-year",
+        "1990",
+        db=database_url,
+    )
+    assert added.exit_code == 0, added.stderr
+    sent: list[str] = []
+
+    def remember(*arguments: object) -> None:
+        sent.append(str(arguments[2]))
+
+    event.listen(Engine, "before_cursor_execute", remember)
+    try:
+        imported = run(
+            "import-fide-list",
+            str(tmp_path / "players_list_foa.txt"),
+            "--period",
+            str(LIST),
+            db=database_url,
+        )
+    finally:
+        event.remove(Engine, "before_cursor_execute", remember)
+    assert imported.exit_code == 0, imported.stderr
+    assert imported.stderr == (
+        f'warning: player {players} "Player, {players}" (born 1990) may be the same person as '
+        f'99999999 "Player, {players}"; merge them with '
+        f"`ledger merge-players 99999999 {players}` if so.\n"
+    )
+    assert sum("AS other_id" in statement for statement in sent) == 1

@@ -135,22 +135,25 @@ def likely_duplicates(session: Session, player_ids: Collection[int]) -> list[str
     `player_ids`, suggesting the merge that keeps the other record.
 
     A pair within `player_ids` is named once, keeping the lower ID. Players with two
-    different FIDE IDs are two people and never named.
+    different FIDE IDs are two people and never named. Only the IDs the rows name are
+    gathered in a set, not all of `player_ids` (a million-player list's would take 60 MB).
     """
-    given = set(player_ids)
+    rows = list(_same_person_rows(session, player_ids))
+    given = {row.id for row in rows}.intersection(player_ids)
     pairs = [
         row
-        for row in _same_person_rows(session, given)
+        for row in rows
         if row.id in given and (row.other_id not in given or row.other_id < row.id)
     ]
     pairs.sort(key=lambda row: (row.id, row.other_id))
     return [_duplicate_line(row) for row in pairs]
 
 
-def _same_person_rows(session: Session, given: set[int]) -> Iterable[AnyRow]:
-    """`_same_person_statement`'s rows for the players `given`: read for the whole ledger
-    where they are most of it (an import into a new ledger), one join instead of one for
-    each batch of IDs."""
+def _same_person_rows(session: Session, given: Collection[int]) -> Iterable[AnyRow]:
+    """`_same_person_statement`'s rows for the players `given` (each with the other player
+    of the pair, so a pair within `given` comes both ways): read for the whole ledger where
+    they are most of it (an import into a new ledger), one join instead of one for each
+    batch of IDs."""
     statement = _same_person_statement()
     if len(given) >= BATCH_SIZE and _most_of_the_players(session, len(given)):
         return session.execute(statement)

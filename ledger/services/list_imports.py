@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import hashlib
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -118,6 +119,7 @@ def import_fide_list(
     for each in reader.pools:
         close_without_games(session, each, period, now)
     refresh_statistics(session, players=("players", "player_ratings"), history=("list_entries",))
+    summary.duplicates = people.likely_duplicates(session, players.written)
     activity.record(session, "import-fide-list", summary, author, now, None, period)
     return summary
 
@@ -246,7 +248,11 @@ class _ListRow:
 
 
 class _ListPlayers:
-    """Creates and updates the file's players by FIDE ID, batch by batch."""
+    """Creates and updates the file's players by FIDE ID, batch by batch, and remembers
+    their ledger IDs (`written`) for one look-up of the likely duplicates after the last
+    batch: looked up batch by batch, each would join a players table the planner has not
+    seen grow (PostgreSQL sorted all its rows for each of a million-player list's 200
+    batches: 17 s of the import)."""
 
     def __init__(self, session: Session, file_name: str, period: Period, today: dt.date) -> None:
         self.session = session
@@ -255,6 +261,7 @@ class _ListPlayers:
         self.today = today
         self.highest_id: int = session.scalar(select(func.max(Player.id))) or 0
         self.problems: list[str] = []
+        self.written = array("l")
 
     def write(self, batch: Sequence[FideListRow], summary: FideListImport) -> list[_ListRow]:
         valid = [row for row in batch if self._valid(row)]
@@ -278,7 +285,7 @@ class _ListPlayers:
         summary.players_updated += len(valid) - len(new)
         summary.players_created += len(new)
         ids = {fide_id: row.id for fide_id, row in known.items()} | created
-        summary.duplicates += people.likely_duplicates(self.session, ids.values())
+        self.written.extend(ids.values())
         shown = {columns["id"]: _shown(columns) for columns in (*updated, *inserted)}
         return [_ListRow(ids[row.fide_id], row, shown[ids[row.fide_id]]) for row in valid]
 
