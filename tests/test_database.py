@@ -10,7 +10,16 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import CheckConstraint, Engine, TextClause, create_engine, inspect, text
+from sqlalchemy import (
+    CheckConstraint,
+    Engine,
+    TextClause,
+    create_engine,
+    delete,
+    insert,
+    inspect,
+    text,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -23,11 +32,13 @@ from ledger.storage.database import (
     SQLITE_CACHE_KIB,
     SQLITE_SORT_RUN_KIB,
     SQLITE_SORT_THREADS,
+    Ledger,
     create_ledger_engine,
+    holds_fewer_than,
     open_ledger,
     sorting_in_runs,
 )
-from ledger.storage.models import Base
+from ledger.storage.models import Base, Player
 from ledger.storage.schema import alembic_config, schema_revision
 
 from builders import fingerprint, run
@@ -329,6 +340,29 @@ def test_postgresql_writes_get_the_memory_of_a_bulk_write_and_reads_the_servers(
         ledger.dispose()
     assert writing == temporary == POSTGRESQL_WRITE_MEMORY
     assert servers is True
+
+
+def test_the_count_up_to_a_reach_sees_the_rows_of_its_own_transaction(ledger: Ledger) -> None:
+    """The count that chooses a bulk path (`holds_fewer_than`) is exact up to its reach:
+    with the rows its transaction deleted and added, and on PostgreSQL, which counts in the
+    table itself, also after a vacuum found every page visible."""
+    players = [
+        {"id": number, "name": f"P{number}", "name_key": f"p{number}", "sort_name": f"p{number}"}
+        for number in range(1, 31)
+    ]
+    with ledger.transaction() as session:
+        session.execute(insert(Player), players)
+    if ledger.engine.dialect.name == "postgresql":
+        with ledger.engine.connect() as connection:
+            connection.execution_options(isolation_level="AUTOCOMMIT").exec_driver_sql(
+                "VACUUM players"
+            )
+    with ledger.transaction() as session:
+        session.execute(delete(Player).where(Player.id <= 10))
+        session.execute(insert(Player), [{**row, "id": row["id"] + 100} for row in players[:5]])
+        assert holds_fewer_than(session, "players", 26)
+        assert not holds_fewer_than(session, "players", 25)
+        assert not holds_fewer_than(session, "players", 3)
 
 
 def test_a_failed_migration_leaves_sqlite_untouched(tmp_path: Path) -> None:

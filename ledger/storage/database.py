@@ -480,9 +480,13 @@ def _changed_by_a_share(session: Session, table: str, written: int | None) -> bo
 
 def holds_fewer_than(session: Session, table: str, reach: int) -> bool:
     """Whether `table` holds fewer than `reach` rows: counted up to `reach`, never the whole
-    of a large table."""
+    of a large table. PostgreSQL counts them in the table itself (a sample of every page,
+    `TABLESAMPLE SYSTEM (100)`): it would count them through an index where its last vacuum
+    found every page visible, and fetch each row's page again where a write has changed it
+    since (after a later month's close of a million players: 1.3 s instead of 0.2 s)."""
+    rows = f"{table} TABLESAMPLE SYSTEM (100)" if is_postgresql(session) else table
     held = session.scalar(
-        text(f"SELECT count(*) FROM (SELECT 1 FROM {table} LIMIT :reach) AS held"),
+        text(f"SELECT count(*) FROM (SELECT 1 FROM {rows} LIMIT :reach) AS held"),
         {"reach": reach},
     )
     return held is not None and held < reach
