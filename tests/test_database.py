@@ -207,6 +207,28 @@ def test_the_models_match_the_migrated_schema(database_url: str) -> None:
     assert differences == []
 
 
+def test_the_pending_standings_index_holds_only_the_standings_no_list_has_carried(
+    database_url: str,
+) -> None:
+    """Revision c4f1a9e2b7d3: the index the close finds the pending starting ratings by is
+    partial, as the models declare it (a comparison of the models with the schema does not
+    look at an index's WHERE)."""
+    engine = create_ledger_engine(database_url)
+    definition = (
+        "SELECT indexdef FROM pg_indexes WHERE indexname = :name"
+        if engine.dialect.name == "postgresql"
+        else "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = :name"
+    )
+    try:
+        with engine.connect() as connection:
+            made = connection.scalar(text(definition), {"name": "ix_player_ratings_pool_pending"})
+    finally:
+        engine.dispose()
+    assert made is not None
+    assert "(pool) WHERE" in made.replace('"', "")
+    assert made.endswith(("WHERE first_list IS NULL", "WHERE (first_list IS NULL)"))
+
+
 def test_enum_checks_admit_their_values_and_refuse_others(database_url: str) -> None:
     """The CHECK of a pool and of a game's result, written as equalities joined by OR since
     revision a1e53c8870b5: each value of the enum goes in, another is refused."""

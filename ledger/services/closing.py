@@ -174,7 +174,7 @@ def close_through(
             )
     refresh_statistics(
         session,
-        players=("players", "player_ratings"),
+        players=("player_ratings",),
         history=("list_entries", "game_ratings"),
         written=standings_written,
     )

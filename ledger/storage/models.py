@@ -27,6 +27,7 @@ from sqlalchemy import (
     String,
     TypeDecorator,
     UniqueConstraint,
+    text,
     true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -138,6 +139,8 @@ class PlayerRating(Base):
     `rating` is None once the player has lost their rating (7.1.4). `first_list` is None for
     a starting rating that no published list has carried yet; the next close lists it.
     `federation` and `title` are those the newest list shows (the player's newest list row's).
+    The ratings indexes hold `first_list` for the counts of listed players; the pending
+    starting ratings have an index of their own, almost empty once a list is published.
     """
 
     __tablename__ = "player_ratings"
@@ -156,7 +159,12 @@ class PlayerRating(Base):
 
     __table_args__ = (
         Index("ix_player_ratings_pool_rating", "pool", "rating", "first_list"),
-        Index("ix_player_ratings_pool_first_list", "pool", "first_list"),
+        Index(
+            "ix_player_ratings_pool_pending",
+            "pool",
+            sqlite_where=text("first_list IS NULL"),
+            postgresql_where=text("first_list IS NULL"),
+        ),
         Index(
             "ix_player_ratings_pool_federation_rating_first_list",
             "pool",
