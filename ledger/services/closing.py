@@ -787,7 +787,8 @@ def _not_staged(player_id: InstrumentedAttribute[int]) -> ColumnElement[bool]:
 
 def _period_scores(pool: Pool, period: Period) -> Executable:
     """SQL: stage the games the period's figures rate for each player and ΣΔR, the sum of
-    each game's score less its PD (8.3.1), in hundredths (`PERIOD_SCORES`)."""
+    each game's score less its PD (8.3.1), in hundredths (`PERIOD_SCORES`), in the order of
+    the players (`storage.staging`)."""
     in_period = _in_period(pool, period)
     sides = union_all(
         *(
@@ -803,8 +804,10 @@ def _period_scores(pool: Pool, period: Period) -> Executable:
             )
         )
     ).subquery("sides")
-    scores = select(sides.c.player_id, func.count(), func.sum(sides.c.delta)).group_by(
-        sides.c.player_id
+    scores = (
+        select(sides.c.player_id, func.count(), func.sum(sides.c.delta))
+        .group_by(sides.c.player_id)
+        .order_by(sides.c.player_id)
     )
     return insert(PERIOD_SCORES).from_select(["player_id", "games", "delta_sum"], scores)
 
@@ -814,7 +817,7 @@ def _rated_players(pool: Pool, period: Period, shown: Table | None) -> Executabl
     (8.3): their games and ΣΔR (`PERIOD_SCORES`), K from the list in force (8.3.3) capped by
     700, the change K x ΣΔR rounded once (8.3.4), the 1400 floor (7.1.4), the 2400 flag, the
     peak and the K of the next period (`set_rating`); the details as
-    `list_details.carried_sql`."""
+    `list_details.carried_sql`. In the order of the players (`storage.staging`)."""
     played = PERIOD_SCORES.c
     state = (PlayerRating.games_completed, PlayerRating.ever_2400, PlayerRating.peak)
     k = set_rating.development_coefficient(*state, Player.birth_year, period)
@@ -882,7 +885,7 @@ def _rated_players(pool: Pool, period: Period, shown: Table | None) -> Executabl
         old.k_applied,
         old.k_rule,
         old.k_times_sum,
-    )
+    ).order_by(old.player_id)
     return insert(STAGED_LIST_ROWS).from_select(_ListRow._fields, rows)
 
 
@@ -898,7 +901,8 @@ def _evaluated_once(statement: AnySelect, name: str) -> Subquery:
 
 def _pending(pool: Pool, period: Period, shown: Table | None, joining: Table | None) -> Executable:
     """SQL: stage a row for each starting rating no list has carried yet (in a re-rate,
-    those `joining` names), unchanged, with the K of the next period (8.3.3)."""
+    those `joining` names), unchanged, with the K of the next period (8.3.3); in the order
+    of the players (`storage.staging`)."""
     period_value = literal(period, PeriodType())
     state = (PlayerRating.games_completed, PlayerRating.ever_2400, PlayerRating.peak)
     k_next = set_rating.development_coefficient(*state, Player.birth_year, period + 1)
@@ -926,7 +930,9 @@ def _pending(pool: Pool, period: Period, shown: Table | None, joining: Table | N
     ).add_columns(null(), literal(0), literal(0), null(), null(), null())
     if joining is not None:
         rows = rows.join(joining, joining.c.player_id == PlayerRating.player_id)
-    return insert(STAGED_LIST_ROWS).from_select(_ListRow._fields, rows)
+    return insert(STAGED_LIST_ROWS).from_select(
+        _ListRow._fields, rows.order_by(PlayerRating.player_id)
+    )
 
 
 def _with_details(statement: AnySelect, period: Period, shown: Table | None) -> AnySelect:
