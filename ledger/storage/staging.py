@@ -3,10 +3,11 @@ to the ledger's own tables: the driver's fastest path (executemany of tuples, or
 a table with no index but its key, and one INSERT ... SELECT or UPDATE ... FROM per target
 does the rest.
 
-Rows staged by INSERT ... SELECT come in the order of the key: in the order a hash join or
-an aggregate gives them, PostgreSQL spends as long placing the keys in the temporary table's
-index as working the rows out (the period scores of a million-player first list's 631,000
-players: 4.4 s as they came, 2.2 s in the order of the players)."""
+The rows a close stages on PostgreSQL by INSERT ... SELECT come in the order of the key: in
+the order a hash join or an aggregate gives them, PostgreSQL spends as long placing the keys
+in the temporary table's index as working the rows out (the period scores of a
+million-player first list's 631,000 players: 4.4 s as they came, 2.2 s in the order of the
+players)."""
 
 from __future__ import annotations
 
