@@ -6,7 +6,7 @@ import csv
 import io
 import json
 
-from ledger.storage.database import Ledger
+from ledger.storage.database import Ledger, open_ledger
 
 from builders import close, game, player, run
 
@@ -73,3 +73,19 @@ def test_games_refuses_a_bad_period(database_url: str) -> None:
         1,
         "error: period: '2026-13' is not a period; write it as YYYY-MM, e.g. 2026-10.\n",
     )
+
+
+def test_an_event_is_found_by_its_name_in_any_case_on_postgresql(postgresql_url: str) -> None:
+    """PostgreSQL matches `--event` by the database's collation, accented capitals
+    included (SQLite's LIKE folds only ASCII letters)."""
+    ledger = open_ledger(postgresql_url)
+    try:
+        white, black = player(ledger, "White"), player(ledger, "Black")
+        game(ledger, white, black, "1-0", "2026-09-02", event="Échecs d'Automne", round=1)
+    finally:
+        ledger.dispose()
+    found = run("games", "--event", "échecs", "--format", "csv", db=postgresql_url)
+    assert found.exit_code == 0, found.stderr
+    assert [row["event"] for row in csv.DictReader(io.StringIO(found.stdout))] == [
+        "Échecs d'Automne"
+    ]

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import gc
 import threading
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import hypothesis.strategies as st
+import psycopg
+import pytest
 from hypothesis import given
 
 from ledger import queries
@@ -19,9 +22,10 @@ from ledger.queries import ListRequest, ListRow, whole_list
 from ledger.queries.exports import fide_list_rows
 from ledger.queries.shape import csv_lines
 from ledger.storage.batches import collector_paused
-from ledger.storage.database import Ledger
+from ledger.storage.database import Ledger, open_ledger, upgrade_schema
 
-from builders import close, game, player, run
+from builders import close, game, listing, player, run
+from conftest import PostgreSQLServer
 
 
 def _two_closed_months(ledger: Ledger) -> None:
@@ -201,3 +205,52 @@ def test_a_fide_file_counts_the_rows_it_writes(ledger: Ledger) -> None:
             _, listed = fide_list_rows(session, pools, None, written)
             assert len(list(listed)) == rows
         assert written.done == rows
+
+
+_NO_ICU = (
+    psycopg.errors.FeatureNotSupported,  # a server built without ICU
+    psycopg.errors.InvalidParameterValue,  # a server without the locale
+    psycopg.errors.SyntaxError,  # a server older than 15
+)
+
+
+@pytest.fixture
+def language_collated_url(postgresql_server: PostgreSQLServer | None) -> Iterator[str]:
+    """A new PostgreSQL ledger in a database whose text is ordered by en-US's collation."""
+    if postgresql_server is None:
+        pytest.skip("no PostgreSQL server")
+    name = f"ledger_test_{uuid.uuid4().hex[:12]}"
+    try:
+        url = postgresql_server.create(name, language="en-US")
+    except _NO_ICU as error:
+        pytest.skip(f"the PostgreSQL server cannot make an ICU en-US database: {error}")
+    try:
+        upgrade_schema(url)
+        yield url
+    finally:
+        postgresql_server.drop(name)
+
+
+TIED_NAMES = ("Dubov", "de Vries", "Émile", "Zed", "Aronian", "aaron")
+
+
+@pytest.mark.postgresql
+def test_names_of_one_rating_are_ordered_by_code_point_in_any_database(
+    language_collated_url: str,
+) -> None:
+    """A database made with a language's collation orders "de Vries" before "Dubov"; a list
+    orders them by code point, as SQLite does, in its table, its file and its top."""
+    ledger = open_ledger(language_collated_url)
+    try:
+        for name in TIED_NAMES:
+            player(ledger, name, rating=2000)
+        close(ledger, "2029-10")
+        in_table = [row.name for row in listing(ledger).values()]
+    finally:
+        ledger.dispose()
+    by_code_point = sorted(TIED_NAMES)
+    assert in_table == by_code_point
+    printed = run("list", "--format", "csv", db=language_collated_url)
+    assert [line.split(",")[3] for line in printed.stdout.splitlines()[1:]] == by_code_point
+    top = run("list", "--top", "2", "--format", "csv", db=language_collated_url)
+    assert [line.split(",")[3] for line in top.stdout.splitlines()[1:]] == by_code_point[:2]

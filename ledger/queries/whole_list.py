@@ -99,9 +99,9 @@ def _in_list_order(session: Session, pool: Pool, period: Period) -> list[Values]
     with rows: 0.5 s more); where most have one (a first list), the join costs less than
     two reads (a million rows: 2.6 s, 4.3 s). Sorted here on the plain rows, which costs
     less than the database's sort of them on either backend (two stable sorts: by name and
-    ID, then by rating, highest first). Names sort by code point, as SQLite's binary
-    collation and PostgreSQL's C collation sort them (and as `ledger.queries.lists` merges
-    an older list's rows)."""
+    ID, then by rating, highest first). Names sort by code point, as SQL sorts them on
+    both backends (`ledger.storage.models.name_text`) and as `ledger.queries.lists` merges
+    an older list's rows."""
     if _few_rows_in(session, pool, period):
         rows = {row[0]: row[1:] for row in _read(session, period_rows(pool, period))}
         standings = [

@@ -102,6 +102,15 @@ class Base(DeclarativeBase):
         return f"{type(self).__name__}({columns})"
 
 
+def name_text(length: int) -> String:
+    """A name's text, ordered by code point on both backends: SQLite's default collation
+    (BINARY) does so, and PostgreSQL's "C" collation, whatever the database's own. A list
+    ranks players of one rating by name, in SQL and in Python (`ledger.queries.whole_list`)
+    alike; by a database's language collation ("de Vries" before "Dubov" in en-US), the
+    list's table and its file would give them different positions."""
+    return String(length).with_variant(String(length, collation="C"), "postgresql")
+
+
 PlayerId = Annotated[int, mapped_column(ForeignKey("players.id"))]
 PoolKey = Annotated[Pool, mapped_column(primary_key=True)]
 
@@ -113,7 +122,7 @@ class Player(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
     fide_id: Mapped[int | None] = mapped_column(unique=True)
-    name: Mapped[str] = mapped_column(String(200))
+    name: Mapped[str] = mapped_column(name_text(200))
     federation: Mapped[str | None] = mapped_column(String(3), index=True)
     sex: Mapped[str | None] = mapped_column(String(1))
     title: Mapped[str | None] = mapped_column(String(8))
@@ -125,9 +134,9 @@ class Player(Base):
     """The first period whose lists carry `federation` and `title` as recorded here (set by a
     change `--from` a later list); None: the next list carries them. A published list keeps
     the federation and title it showed: its rows, and each player's standing, hold them."""
-    name_key: Mapped[str] = mapped_column(String(200), index=True)
+    name_key: Mapped[str] = mapped_column(name_text(200), index=True)
     """The name for matching (`ledger.core.names.name_key`): no accents or case, words sorted."""
-    sort_name: Mapped[str] = mapped_column(String(200), index=True)
+    sort_name: Mapped[str] = mapped_column(name_text(200), index=True)
     """The name for ordering (`ledger.core.names.sort_key`): no accents or case, words in order."""
 
     __table_args__ = (CheckConstraint("sex IN ('M', 'F')", name="sex"),)

@@ -22,7 +22,7 @@ from ledger.core.errors import Hint, LedgerError, NotFound
 if TYPE_CHECKING:
     from alembic.config import Config
 
-HEAD_REVISION = "c4f1a9e2b7d3"
+HEAD_REVISION = "5c8fea625cb5"
 """The newest revision in `migrations/versions` (a test keeps the two equal)."""
 
 _VERSION_TABLE = "alembic_version"
