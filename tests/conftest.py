@@ -70,12 +70,11 @@ class PostgreSQLServer:
                     f"LOCALE_PROVIDER icu ICU_LOCALE '{language}'"
                 )
             admin.execute(f'CREATE DATABASE "{name}"{clause}')  # type: ignore[arg-type]
-        try:
-            with self._admin() as admin:
+            try:
                 admin.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')  # type: ignore[arg-type]
-        except psycopg.Error:
-            self.drop(name)
-            raise
+            except psycopg.Error:
+                admin.execute(f'DROP DATABASE "{name}"')  # type: ignore[arg-type]
+                raise
         return self.url_of(name)
 
     def new_ledger(self) -> str:
