@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import threading
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
@@ -265,6 +266,27 @@ def test_first_commands_at_once_on_an_empty_database_all_succeed(empty_database_
     with ThreadPoolExecutor(FIRST_COMMANDS) as pool:
         ids = list(pool.map(add, range(FIRST_COMMANDS)))
     assert sorted(ids) == list(range(1, FIRST_COMMANDS + 1))
+
+
+def test_a_first_command_waits_while_another_switches_a_new_file_to_wal(tmp_path: Path) -> None:
+    """Switching a new file's journal to WAL takes SQLite's write lock, and SQLite answers
+    "database is locked" at once, without its busy wait, to a second connection switching it
+    meanwhile: the second waits and finds the file switched (the race of two first
+    commands)."""
+    path = tmp_path / "new.db"
+    with closing(sqlite3.connect(path, isolation_level=None, check_same_thread=False)) as switching:
+        switching.execute("BEGIN IMMEDIATE")  # as a first connection's switch holds it
+        release = threading.Timer(0.3, switching.execute, ["COMMIT"])
+        release.start()
+        try:
+            ledger = open_ledger(as_url(str(path)))
+        finally:
+            release.join()
+    try:
+        with ledger.reading() as session:
+            assert session.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+    finally:
+        ledger.dispose()
 
 
 # Backups ------------------------------------------------------------------------------------

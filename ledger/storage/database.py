@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import time
 import warnings
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
@@ -174,7 +175,7 @@ def _own_sqlite_transactions(engine: Engine) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys = ON")
-        cursor.execute("PRAGMA journal_mode = WAL")
+        _switch_to_wal(cursor, engine.dialect.loaded_dbapi.OperationalError)
         cursor.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
         cursor.execute(f"PRAGMA temp.cache_size = -{SQLITE_CACHE_KIB}")
         cursor.execute(f"PRAGMA threads = {SQLITE_SORT_THREADS}")
@@ -189,6 +190,25 @@ def _own_sqlite_transactions(engine: Engine) -> None:
         keys = "OFF" if options.get(_BULK, False) else "ON"
         connection.exec_driver_sql(f"PRAGMA foreign_keys = {keys}")  # only outside a BEGIN
         connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _switch_to_wal(cursor: Any, failure: type[Exception]) -> None:
+    """Put the file's journal in WAL mode (a no-op once it is). Switching a new file takes
+    SQLite's write lock, and SQLite answers a second connection switching it meanwhile with
+    "database is locked" at once, without the busy wait: so it is tried again until the
+    switch is done or the busy timeout has passed (two first commands at once)."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_SECONDS
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except failure as error:
+            if "database is locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(_WAL_SWITCH_RETRY_SECONDS)
+
+
+_WAL_SWITCH_RETRY_SECONDS = 0.01
 
 
 POSTGRESQL_WRITE_MEMORY = "256MB"
