@@ -12,12 +12,6 @@ import datetime as dt
 import itertools
 import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,6 +27,7 @@ from ledger.services.games import add_games
 from ledger.storage.database import open_ledger
 
 from conftest import BACKENDS, PostgreSQLServer
+from servers import serving
 
 pytestmark = pytest.mark.browser
 
@@ -82,26 +77,6 @@ def _two_lists(url: str) -> None:
         ledger.dispose()
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def _wait_until_up(address: str, server: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            pytest.fail(f"ledger serve stopped: {log.read_text(errors='replace')}")
-        try:
-            with urllib.request.urlopen(address, timeout=2):
-                return
-        except (urllib.error.URLError, ConnectionError):
-            time.sleep(0.2)
-    pytest.fail(f"ledger serve did not answer at {address}: {log.read_text(errors='replace')}")
-
-
 @pytest.fixture(scope="module", params=BACKENDS)
 def site(
     request: pytest.FixtureRequest,
@@ -118,21 +93,10 @@ def site(
         name = f"ledger_browser_{uuid.uuid4().hex[:12]}"
         url = postgresql_server.create(name)
     _two_lists(url)
-    port = _free_port()
-    address = f"http://127.0.0.1:{port}/"
-    log = directory / "serve.log"
-    with log.open("wb") as output:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "ledger", "serve", "--db", url, "--port", str(port)],
-            stdout=output,
-            stderr=subprocess.STDOUT,
-        )
     try:
-        _wait_until_up(address, server, log)
-        yield address
+        with serving(url, directory / "serve.log") as address:
+            yield address
     finally:
-        server.terminate()
-        server.wait(timeout=30)
         if name is not None and postgresql_server is not None:
             postgresql_server.drop(name)
 

@@ -16,18 +16,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from fastapi.testclient import TestClient
 from sqlalchemy import text
+from sqlalchemy.exc import OperationalError
 
 from ledger import queries
-from ledger.cli.serving import WEB_APP, listening_socket
+from ledger.cli.serving import listening_socket
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import LedgerError
 from ledger.services.demo import build_demo
 from ledger.storage.database import Ledger
 from ledger.web import api, create_app
 from ledger.web.chart import rating_chart
+from ledger.web.errors import SECURITY_HEADERS
 
 from builders import NOW, close, game, player, run
 
@@ -478,22 +479,119 @@ def test_hostile_names_show_as_text(client: TestClient, path: str) -> None:
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in shown or "&#34;&gt;&lt;img" in shown
 
 
-def test_a_published_list_is_kept_long_and_answers_304(client: TestClient) -> None:
+@pytest.mark.parametrize(
+    ("path", "kept"),
+    [
+        ("/lists/standard/2026-09?version=1", "public, max-age=86400"),
+        ("/api/v1/lists/standard/2026-09?version=2", "public, max-age=86400"),
+        ("/lists/standard/2026-09/download.csv?version=1", "public, max-age=86400"),
+        ("/lists/standard/2026-09/diff?from_version=1&to_version=2", "public, max-age=86400"),
+        ("/lists/standard/2026-09", "public, no-cache"),
+        ("/api/v1/lists/standard/2026-09", "public, no-cache"),
+        ("/lists/standard/2026-09/download.csv", "public, no-cache"),
+        ("/lists/standard/2026-09/diff", "public, no-cache"),
+        ("/lists/standard/2026-09/diff?from_version=1", "public, no-cache"),
+        ("/api/v1/lists/standard/2026-09/versions", "public, no-cache"),
+        ("/players/1/calculations/standard/2026-09", "public, no-cache"),
+        ("/lists/standard/latest", "public, no-cache"),
+        ("/lists/standard/live", "public, no-cache"),
+        ("/players/1", "public, no-cache"),
+        ("/", "public, no-cache"),
+        ("/static/ledger.css", "public, max-age=3600"),
+        ("/players/99", "no-store"),
+        ("/lists/standard/2026-09?version=9", "no-store"),
+    ],
+)
+def test_only_a_numbered_version_is_kept_long(client: TestClient, path: str, kept: str) -> None:
+    """A version never changes; a period's list does (a correction re-rates it, a reopen
+    withdraws it), so every other answer is revalidated with its ETag on every use."""
+    assert client.get(path).headers["cache-control"] == kept
+
+
+def test_an_answer_is_304_while_the_ledger_has_not_changed(client: TestClient) -> None:
     first = client.get("/lists/standard/2026-09")
     tag = first.headers["etag"]
     assert re.fullmatch(r'"[0-9a-f]{32}"', tag)
-    assert first.headers["cache-control"] == "public, max-age=86400"
     again = client.get("/lists/standard/2026-09", headers={"If-None-Match": tag})
     assert again.status_code == 304
     assert again.content == b""
-    api = client.get("/api/v1/lists/standard/2026-09?version=1")
-    assert api.headers["cache-control"] == "public, max-age=86400"
+    assert (again.headers["etag"], again.headers["cache-control"]) == (tag, "public, no-cache")
+    assert again.headers["x-content-type-options"] == "nosniff"
     assert (
         client.get("/api/v1/lists/standard/2026-09?version=2").headers["etag"]
-        != api.headers["etag"]
+        != client.get("/api/v1/lists/standard/2026-09?version=1").headers["etag"]
     )
-    for short in ("/lists/standard/latest", "/lists/standard/live", "/players/1", "/"):
-        assert client.get(short).headers["cache-control"] == "public, max-age=60"
+
+
+CHANGED_BY_A_CORRECTION = [
+    "/lists/standard/2026-09",
+    "/api/v1/lists/standard/2026-09",
+    "/lists/standard/2026-09/download.csv",
+    "/api/v1/lists/standard/2026-09/versions",
+    "/players/1/calculations/standard/2026-09",
+    "/lists/standard/latest",
+]
+
+
+def test_after_a_correction_the_old_tag_is_never_answered_304(
+    client: TestClient, database_url: str
+) -> None:
+    """The issue's scenario: a reader (or a cache) holds the list of 2026-09; a game of it
+    is corrected; asked again with the tag it holds, the reader gets the new list."""
+    before = {path: client.get(path) for path in CHANGED_BY_A_CORRECTION}
+    corrected = run(
+        "correct-game", "1", "--result", "0-1", "--reason", "scoresheet", db=database_url
+    )
+    assert corrected.exit_code == 0, corrected.stderr
+    for path, held in before.items():
+        asked = client.get(path, headers={"If-None-Match": held.headers["etag"]})
+        assert asked.status_code == 200, path
+        assert asked.text != held.text, path
+
+
+@pytest.mark.parametrize(
+    ("path", "status"),
+    [
+        ("/players/1", 304),
+        ("/api/v1/players/1", 304),
+        ("/players/99", 404),
+        ("/api/v1/players/99", 404),
+        ("/api/v1/lists/standard/latest?per_page=900", 422),
+        ("/lists/standard/2026-13", 400),
+    ],
+)
+def test_if_none_match_any_is_304_only_where_the_answer_exists(
+    client: TestClient, path: str, status: int
+) -> None:
+    """`If-None-Match: *` holds where there is a current answer (RFC 9110, 13.1.2): an
+    unknown player or a bad parameter is still refused."""
+    assert client.get(path, headers={"If-None-Match": "*"}).status_code == status
+
+
+def test_a_weak_tag_from_a_compressing_proxy_is_answered_304(client: TestClient) -> None:
+    tag = client.get("/players/1").headers["etag"]
+    for held in (f"W/{tag}", f'"other", W/{tag}'):
+        assert client.get("/players/1", headers={"If-None-Match": held}).status_code == 304
+    assert client.get("/players/1", headers={"If-None-Match": 'W/"other"'}).status_code == 200
+
+
+def test_when_the_database_fails_the_answer_is_secured_and_the_style_sheet_loads(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unreachable(session: object) -> int:
+        raise OperationalError("SELECT max(id) FROM log_entries", {}, ConnectionError("gone"))
+
+    monkeypatch.setattr(queries, "last_change", unreachable)
+    for path in ("/", "/api/v1/players/1"):
+        failed = client.get(path)
+        assert failed.status_code == 500
+        assert "could not answer" in failed.text
+        assert failed.headers["cache-control"] == "no-store"
+        for header, value in SECURITY_HEADERS.items():
+            assert failed.headers[header] == value
+    style = client.get("/static/ledger.css")
+    assert style.status_code == 200
+    assert style.headers["content-security-policy"] == SECURITY_HEADERS["Content-Security-Policy"]
 
 
 def test_a_change_to_the_ledger_changes_every_tag(client: TestClient, database_url: str) -> None:
@@ -621,8 +719,7 @@ def test_serve_refuses_a_missing_ledger_in_one_line(tmp_path: Path) -> None:
 def test_the_socket_several_workers_share_answers_without_waiting_on_nagle() -> None:
     """Each connection the workers accept has TCP_NODELAY, as a single worker's has: without
     it a small answer on a kept-alive connection waits for the client's delayed ACK."""
-    config = uvicorn.Config(WEB_APP, factory=True, host="127.0.0.1", port=0, workers=2)
-    listening = listening_socket(config)
+    listening = listening_socket("127.0.0.1", 0)
     accepted: list[int] = []
 
     async def accept_one() -> None:

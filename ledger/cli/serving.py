@@ -2,25 +2,26 @@
 
 uvicorn and FastAPI are imported inside the command, so the other commands start as fast
 as before. uvicorn imports the app by name in each worker (`ledger.web:app_from_environment`),
-given the ledger's URL through the environment, as several workers need.
+given the ledger's URL through the environment, as several workers need. The address is
+bound here, before anything is said to be served, so a port in use or an address the
+machine does not have is one sentence.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import socket
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from ledger import render
 from ledger.cli.options import DbOption, database_url
 from ledger.cli.usage import Commands
-from ledger.storage.database import URL_VARIABLE, open_reader, shown_url
-
-if TYPE_CHECKING:
-    import uvicorn
+from ledger.core.errors import LedgerError
+from ledger.storage.database import UNCHANGING_VARIABLE, URL_VARIABLE, open_reader, shown_url
 
 app = Commands()
 
@@ -40,6 +41,15 @@ def serve(
     workers: Annotated[
         int, typer.Option("--workers", metavar="N", min=1, max=64, help="Worker processes.")
     ] = 1,
+    read_only: Annotated[
+        bool,
+        typer.Option(
+            "--read-only",
+            help="A public mirror of a ledger that nothing writes while it is served: a "
+            "SQLite file is read as unchanging, so it may lie in a folder this user "
+            "cannot write.",
+        ),
+    ] = False,
     db: DbOption = None,
 ) -> None:
     """Serve the ledger read only on the web: rating lists, players, calculations, events
@@ -50,29 +60,62 @@ def serve(
     import uvicorn
 
     url = database_url(ctx, db)
-    open_reader(url).dispose()
+    open_reader(url, unchanging=read_only).dispose()
     os.environ[URL_VARIABLE] = url
-    render.message(f"Serving {shown_url(url)} read only at http://{host}:{port}/ (Ctrl-C stops).")
-    if workers == 1:
-        uvicorn.run(WEB_APP, factory=True, host=host, port=port, log_level="warning")
-        return
-    from uvicorn.supervisors import Multiprocess
-
+    os.environ[UNCHANGING_VARIABLE] = "1" if read_only else ""
+    listening = listening_socket(host, port)
     config = uvicorn.Config(
         WEB_APP, factory=True, host=host, port=port, workers=workers, log_level="warning"
     )
+    render.message(f"Serving {shown_url(url)} read only at http://{host}:{port}/ (Ctrl-C stops).")
+    if workers == 1:
+        uvicorn.Server(config).run(sockets=[listening])
+        return
+    from uvicorn.supervisors import Multiprocess
+
     with contextlib.suppress(KeyboardInterrupt):  # as uvicorn.run: the workers stop quietly
-        Multiprocess(config, sockets=[listening_socket(config)]).run()
+        Multiprocess(config, sockets=[listening]).run()
 
 
-def listening_socket(config: uvicorn.Config) -> socket.socket:
-    """The socket several workers share, bound as uvicorn binds it but known as TCP.
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to `host` and `port`, which the workers share, or a one-line error.
 
-    uvicorn binds it with protocol 0, its workers' connections inherit that, and asyncio sets
-    TCP_NODELAY only on a connection it knows as TCP (uvicorn issue 3149): without it, each
-    answer on a kept-alive connection waited about 40 ms for the client's delayed ACK.
-    """
-    bound = config.bind_socket()
-    listening = socket.socket(bound.family, bound.type, socket.IPPROTO_TCP, bound.detach())
+    It is made with the TCP protocol named (uvicorn's own has protocol 0, which its
+    connections inherit, and asyncio sets TCP_NODELAY only on a connection it knows as TCP,
+    uvicorn issue 3149: without it, each answer on a kept-alive connection waited about
+    40 ms for the client's delayed ACK)."""
+    where = f"{host}:{port}"
+    try:
+        family, kind, protocol, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP
+        )[0]
+    except (socket.gaierror, UnicodeError):
+        raise LedgerError(
+            f"cannot listen on {where}: there is no such address; give --host an address "
+            "of this machine (127.0.0.1: this machine only, 0.0.0.0: every one)."
+        ) from None
+    listening = socket.socket(family, kind, protocol)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind(address)
+    except OSError as error:
+        listening.close()
+        raise LedgerError(f"cannot listen on {where}: {_why_not(error)}") from None
     listening.set_inheritable(True)
     return listening
+
+
+def _why_not(error: OSError) -> str:
+    if error.errno == errno.EADDRINUSE:
+        return "the port is in use; stop what uses it, or give another --port."
+    if error.errno == errno.EADDRNOTAVAIL:
+        return (
+            "this machine has no such address; give --host one of its addresses "
+            "(127.0.0.1: this machine only, 0.0.0.0: every one)."
+        )
+    if error.errno == errno.EACCES:
+        return (
+            "permission denied (a port below 1024 needs the administrator); "
+            "give --port 1024 or above."
+        )
+    return f"{error.strerror or error}."

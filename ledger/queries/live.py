@@ -34,7 +34,7 @@ from ledger.queries.lists import (
 )
 from ledger.queries.pooling import first_rating
 from ledger.queries.ranking import FEW_ROWS
-from ledger.queries.rating_counts import RatingCounts
+from ledger.queries.rating_counts import KeptCounts, RatingCounts, kept_or_read
 from ledger.storage.batches import AnySelect, records
 from ledger.storage.models import Game, Player, PlayerRating
 from ledger.storage.periods import newest_closed_period
@@ -84,9 +84,11 @@ def live_list(
     top: int | None = None,
     only: ListFilter | None = None,
     skip: int = 0,
+    kept: KeptCounts | None = None,
 ) -> RatingList:
     """The live list, best first (the `top` rows after `skip`): the newest list with the
-    games recorded since rated."""
+    games recorded since rated. A long-running reader passes what it `kept`: the games
+    since are then rated once for each state of the ledger, not for every page."""
     newest = newest_closed_period(session, pool)
     if newest is None:
         raise NotFound(f"no {pool} list has been published yet.", Hint.CLOSE_A_PERIOD, pool=pool)
@@ -100,11 +102,17 @@ def live_list(
         )
     )
     period = periods[-1] if periods else newest + 1
-    changed = _rated_since(session, pool, newest, period, periods)
+    changed = kept_or_read(
+        kept,
+        session,
+        ("live", pool),
+        lambda: _rated_since(session, pool, newest, period, periods),
+        large=True,
+    )
     now = _LiveList(session, pool, period, changed, _playing_since(pool, newest))
     rows = now.rows(only, None if top is None else skip + top)[skip:]
     few = len(rows) <= FEW_ROWS
-    before = PublishedList(session, pool, newest)
+    before = PublishedList(session, pool, newest, kept)
     before.count(few)
     now.counter = before.above
     places = ranking.places(rows, only, period, now, before, skip)

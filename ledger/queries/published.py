@@ -71,7 +71,7 @@ def published_list(
     A long-running reader passes the counts it `kept` (`ledger.queries.rating_counts`)."""
     pool, top, only, skip = request.pool, request.top, request.only, request.skip
     if request.live:
-        return live_list(session, pool, top, only, skip)
+        return live_list(session, pool, top, only, skip, kept)
     if request.version is None:
         published = rating_list(session, pool, request.period, top, only, request.as_of, skip, kept)
         shown = _current_version(session, pool, published.period, kept)
@@ -105,7 +105,7 @@ def list_size(session: Session, request: ListRequest, kept: KeptCounts | None = 
     count over a published list (the newest on the ratings alone, or its `kept` counts); an
     earlier version and the live list are counted as read."""
     if request.live or request.version is not None:
-        return len(published_list(session, replace(request, top=None, skip=0)).rows)
+        return len(published_list(session, replace(request, top=None, skip=0), kept).rows)
     period, is_newest = published_period(session, request.pool, request.period, request.as_of, kept)
     if kept is not None:
         return PublishedList(session, request.pool, period, kept).counts(request.only).size

@@ -94,46 +94,83 @@ def grouped(session: Session, column: Any, conditions: Iterable[Any]) -> list[tu
 
 
 def kept_or_read(
-    kept: KeptCounts | None, session: Session, key: Hashable, read: Callable[[], T]
+    kept: KeptCounts | None,
+    session: Session,
+    key: Hashable,
+    read: Callable[[], T],
+    *,
+    large: bool = False,
 ) -> T:
     """What `read` gives: kept for `key` while the ledger does not change, if `kept` (a
-    long-running reader's); else read."""
-    return read() if kept is None else kept.get(session, key, read)
+    long-running reader's); else read. `large`: see `KeptCounts.get`."""
+    return read() if kept is None else kept.get(session, key, read, large=large)
 
 
 KEPT = 1024
 """At most this many counts and ties are kept (a tie of a million-row list holds about a
 thousand players)."""
+KEPT_LARGE = 6
+"""At most this many large things are kept beside them (a pool's live standings)."""
 
 
 class KeptCounts:
-    """Counts and ties of the ledger's lists, kept while the ledger does not change; the
-    least recently used go first. Safe to share between the threads of a server."""
+    """What a long-running reader has read of the ledger (counts and ties of its lists, their
+    sizes and versions, the live list's standings), kept while the ledger does not change:
+    what was kept under an earlier change is let go as soon as a newer one is seen, and at
+    most `most` things are kept (and `most_large` large ones apart, so that the many small
+    ones a long list reads never push them out), the least recently used going first. Safe
+    to share between the threads of a server: a thing that several threads ask for at once
+    is read by the first, and the others wait for it rather than read it again."""
 
-    def __init__(self, most: int = KEPT) -> None:
-        self._most = most
-        self._kept: OrderedDict[Hashable, Any] = OrderedDict()
+    def __init__(self, most: int = KEPT, most_large: int = KEPT_LARGE) -> None:
+        self._most = {False: most, True: most_large}
+        self._kept: dict[bool, OrderedDict[Hashable, Any]] = {
+            False: OrderedDict(),
+            True: OrderedDict(),
+        }
+        self._newest = 0
         self._lock = threading.Lock()
+        self._reading: dict[Hashable, threading.Lock] = {}
 
-    def get(self, session: Session, key: Hashable, read: Callable[[], T]) -> T:
+    def get(
+        self, session: Session, key: Hashable, read: Callable[[], T], *, large: bool = False
+    ) -> T:
         """What `read` gives for `key` on the ledger as `session` sees it: read once."""
-        found: T | None = self.peek(session, key)
-        if found is None:
-            found = read()
-            self.keep(session, key, found)
-        return found
-
-    def peek(self, session: Session, key: Hashable) -> Any:
-        """What is kept for `key` on the ledger as `session` sees it (None: nothing)."""
+        found: T | None = self.peek(session, key, large=large)
+        if found is not None:
+            return found
         state = (last_change(session), key)
         with self._lock:
-            if state not in self._kept:
-                return None
-            self._kept.move_to_end(state)
-            return self._kept[state]
-
-    def keep(self, session: Session, key: Hashable, value: object) -> None:
+            reading = self._reading.setdefault(state, threading.Lock())
+        with reading:
+            found = self.peek(session, key, large=large)
+            if found is None:
+                found = read()
+                self.keep(session, key, found, large=large)
         with self._lock:
-            self._kept[(last_change(session), key)] = value
-            while len(self._kept) > self._most:
-                self._kept.popitem(last=False)
+            self._reading.pop(state, None)
+        return found
+
+    def peek(self, session: Session, key: Hashable, *, large: bool = False) -> Any:
+        """What is kept for `key` on the ledger as `session` sees it (None: nothing)."""
+        state = (last_change(session), key)
+        kept = self._kept[large]
+        with self._lock:
+            if state not in kept:
+                return None
+            kept.move_to_end(state)
+            return kept[state]
+
+    def keep(self, session: Session, key: Hashable, value: object, *, large: bool = False) -> None:
+        change = last_change(session)
+        with self._lock:
+            if change < self._newest:
+                return
+            if change > self._newest:
+                for kept in self._kept.values():
+                    kept.clear()
+                self._newest = change
+            kept = self._kept[large]
+            kept[(change, key)] = value
+            while len(kept) > self._most[large]:
+                kept.popitem(last=False)

@@ -16,6 +16,7 @@ import time
 import warnings
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote
@@ -47,6 +48,9 @@ from ledger.core.errors import Conflict, Hint, InvalidInput, LedgerError, NotFou
 from ledger.storage import schema, sqlite_files
 
 URL_VARIABLE = "LEDGER_DATABASE_URL"
+UNCHANGING_VARIABLE = "LEDGER_SERVE_UNCHANGING"
+"""Set (to any text) by `ledger serve --read-only` for its workers: the ledger is read as
+unchanging (`open_reader`)."""
 DEFAULT_URL = "sqlite:///ledger.db"
 SQLITE_BUSY_TIMEOUT_SECONDS = 30
 _WRITES = "ledger_writes"
@@ -139,19 +143,22 @@ def parsed_url(url: str | URL) -> URL:
         ) from None
 
 
-def create_ledger_engine(url: str) -> Engine:
-    """An engine for `url`, with the SQLite transaction fix and pragmas where it is SQLite."""
+def create_ledger_engine(url: str, connections: int | None = None) -> Engine:
+    """An engine for `url`, with the SQLite transaction fix and pragmas where it is SQLite;
+    with `connections`, a reader's, holding at most that many (and never switching a SQLite
+    file's journal, which a reader may not write)."""
     parsed = parsed_url(url)
+    pool = {} if connections is None else {"pool_size": connections, "max_overflow": 0}
     try:
         with warnings.catch_warnings():
             # e.g. query arguments the driver would ignore: refused, not a warning on stderr.
             warnings.simplefilter("error", SAWarning)
             if parsed.get_backend_name() == "sqlite":
                 timeout = {"timeout": SQLITE_BUSY_TIMEOUT_SECONDS}
-                engine = create_engine(parsed, connect_args=timeout)
-                _own_sqlite_transactions(engine)
+                engine = create_engine(parsed, connect_args=timeout, **pool)
+                _own_sqlite_transactions(engine, writes=connections is None)
                 return engine
-            engine = create_engine(parsed)
+            engine = create_engine(parsed, **pool)
             if parsed.get_backend_name() == "postgresql":
                 _size_postgresql_writes(engine)
             return engine
@@ -161,8 +168,9 @@ def create_ledger_engine(url: str) -> Engine:
         ) from None
 
 
-def _own_sqlite_transactions(engine: Engine) -> None:
+def _own_sqlite_transactions(engine: Engine, *, writes: bool) -> None:
     """Let SQLAlchemy, not the sqlite3 driver, emit BEGIN, so that a transaction is atomic.
+    A ledger's file is put in WAL mode by the first engine that `writes`.
 
     A write session begins with BEGIN IMMEDIATE: it takes SQLite's write lock first, so two
     writers queue (up to the busy timeout) instead of failing half-way. A bulk one
@@ -175,7 +183,8 @@ def _own_sqlite_transactions(engine: Engine) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys = ON")
-        _switch_to_wal(cursor, engine.dialect.loaded_dbapi.OperationalError)
+        if writes:
+            _switch_to_wal(cursor, engine.dialect.loaded_dbapi.OperationalError)
         cursor.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
         cursor.execute(f"PRAGMA temp.cache_size = -{SQLITE_CACHE_KIB}")
         cursor.execute(f"PRAGMA threads = {SQLITE_SORT_THREADS}")
@@ -267,8 +276,9 @@ def read_once(session: Session, key: Hashable, read: Callable[[], T]) -> T:
 class Ledger:
     """An open ledger database: read sessions and write transactions on one engine."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, tidy: Callable[[], None] | None = None) -> None:
         self.engine = engine
+        self._tidy = tidy
         self._reads = sessionmaker(
             _snapshot_reads(engine), expire_on_commit=False, info={_ONE_SNAPSHOT: True}
         )
@@ -320,7 +330,10 @@ class Ledger:
                 session.rollback()
 
     def dispose(self) -> None:
+        """Close every connection (and, for a reader of a SQLite file, tidy after it)."""
         self.engine.dispose()
+        if self._tidy is not None:
+            self._tidy()
 
 
 @contextmanager
@@ -533,17 +546,31 @@ def open_ledger(url: str, *, create: bool = True) -> Ledger:
     return Ledger(engine)
 
 
-def open_reader(url: str) -> Ledger:
-    """Open the ledger at `url` to read only (the web site): SQLite in read-only mode, so
-    readers never block a close nor change the file, PostgreSQL in read-only transactions.
-    A database without the ledger's schema is refused, never created."""
+READ_CONNECTIONS = 5
+"""A reader's connections, unless it says how many (the web site: one per request it reads
+for at once, `ledger.web.admission`)."""
+
+
+def open_reader(
+    url: str, connections: int = READ_CONNECTIONS, *, unchanging: bool = False
+) -> Ledger:
+    """Open the ledger at `url` to read only (the web site), with at most `connections`: a
+    SQLite file read-only (`mode=ro`), so readers never block a close nor change the file,
+    or, if `unchanging`, as a file that nothing writes while it is read (`immutable`: a
+    mirror's copy, which may lie in a folder the reader cannot write); PostgreSQL in
+    read-only transactions. A database without the ledger's schema is refused, never
+    created."""
     parsed = parsed_url(url)
+    tidy = None
     if parsed.get_backend_name() == "sqlite" and parsed.database:
-        if not Path(parsed.database).is_file():
+        path = Path(parsed.database)
+        if not path.is_file():
             raise NotFound(f"{shown_url(url)}: no such ledger file.")
-        engine = create_ledger_engine(_read_only_sqlite(parsed))
+        sqlite_files.check_readable(path, shown_url(url), unchanging=unchanging)
+        engine = create_ledger_engine(_read_only_sqlite(parsed, unchanging), connections)
+        tidy = None if unchanging else partial(sqlite_files.tidy_after_readers, path)
     else:
-        engine = create_ledger_engine(url).execution_options(postgresql_readonly=True)
+        engine = create_ledger_engine(url, connections).execution_options(postgresql_readonly=True)
     try:
         with _database_errors(engine), engine.connect() as connection:
             if schema.schema_revision(connection) is None:
@@ -552,12 +579,13 @@ def open_reader(url: str) -> Ledger:
     except BaseException:
         engine.dispose()
         raise
-    return Ledger(engine)
+    return Ledger(engine, tidy)
 
 
-def _read_only_sqlite(parsed: URL) -> str:
-    """The SQLite file of `parsed` as a read-only URI (`mode=ro`)."""
-    return f"{parsed.drivername}:///file:{quote(parsed.database or '')}?mode=ro&uri=true"
+def _read_only_sqlite(parsed: URL, unchanging: bool) -> str:
+    """The SQLite file of `parsed` as a read-only URI: `mode=ro`, or `immutable=1`."""
+    mode = "immutable=1" if unchanging else "mode=ro"
+    return f"{parsed.drivername}:///file:{quote(parsed.database or '')}?{mode}&uri=true"
 
 
 def upgrade_schema(url: str) -> tuple[str | None, str | None]:

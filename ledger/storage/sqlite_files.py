@@ -88,3 +88,59 @@ def table_names(path: Path) -> set[str]:
         raise LedgerError(
             f"cannot open {path}: {error}; check the permissions of the file and its folder."
         ) from None
+
+
+WAL_FORMAT = 2
+"""Byte 18 of a SQLite file's header (its write version) when its journal is in WAL mode."""
+
+
+def in_wal_mode(path: Path) -> bool:
+    """Whether the SQLite file at `path` keeps its journal in WAL mode (read off its header;
+    a copy made by `VACUUM INTO` is in the rollback mode)."""
+    with path.open("rb") as file:
+        header = file.read(19)
+    return len(header) == 19 and header[18] == WAL_FORMAT
+
+
+def _beside(path: Path, suffix: str) -> Path:
+    return path.with_name(path.name + suffix)
+
+
+def check_readable(path: Path, where: str, *, unchanging: bool) -> None:
+    """Refuse, with the true reason, a ledger file that a reader could not read as asked.
+
+    Read-only (`mode=ro`), a file in WAL mode needs its shared-memory file beside it
+    (`-shm`), which SQLite creates if it can: in a folder the reader cannot write, it must
+    already be there. As unchanging (`immutable`), SQLite reads the file alone and would not
+    see changes still in its write-ahead log (`-wal`)."""
+    folder = path.parent
+    if unchanging:
+        log = _beside(path, "-wal")
+        if log.exists() and log.stat().st_size > 0:
+            raise LedgerError(
+                f"{where} has changes in its write-ahead log ({log.name}) that are not yet "
+                "in the file, which reading it as unchanging would not see; serve it without "
+                "--read-only, or serve a copy made with `ledger db backup`."
+            )
+        return
+    shared = _beside(path, "-shm")
+    if in_wal_mode(path) and not shared.exists() and not os.access(folder, os.W_OK | os.X_OK):
+        raise LedgerError(
+            f"{where} keeps its journal in WAL mode, whose readers need a shared-memory file "
+            f"({shared.name}) beside it, and this user cannot create one in {folder}; let "
+            "this user write the folder, or serve it with --read-only if nothing writes it "
+            "while it is served."
+        )
+
+
+def tidy_after_readers(path: Path) -> None:
+    """Remove the `-wal` and `-shm` files that read-only connections to a WAL file leave
+    behind (SQLite removes them as the last connection closes, unless it was read-only), by
+    opening and closing one connection that may write, where this user may: if another
+    process still has the ledger open, SQLite leaves them to it."""
+    leftover = [_beside(path, "-wal"), _beside(path, "-shm")]
+    writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)
+    if not writable or not any(each.exists() for each in leftover):
+        return
+    with closing(sqlite3.connect(path)) as connection:
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()

@@ -1,37 +1,35 @@
 """The web application: the routes of `pages` and `api`, the served style sheet, the error
-boundary, and the headers every answer carries (caching, Content-Security-Policy)."""
+boundary, and the two middlewares every request passes: `admission` (how many are taken on
+at once) and `answering` (reads only, one snapshot each, caching and security headers)."""
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Awaitable, Callable
+import os
+from collections.abc import Callable
 from importlib.resources import files
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
-from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 
 from ledger.core.errors import InvalidInput, LedgerError, NotFound
 from ledger.queries import KeptCounts
-from ledger.storage.database import open_reader, resolve_url
-from ledger.web import api, caching, pages
+from ledger.storage.database import UNCHANGING_VARIABLE, open_reader, resolve_url
+from ledger.web import api, pages
+from ledger.web.admission import WAITING, WORKING, Admission
+from ledger.web.answering import Answering
 from ledger.web.errors import failure, refusal, unexpected
 
-SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; form-action 'self'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "same-origin",
-}
-READ_METHODS = ("GET", "HEAD")
 
-
-def create_app(url: str) -> FastAPI:
-    """The site and API over the ledger at `url`, opened read-only."""
+def create_app(
+    url: str, working: int = WORKING, waiting: int = WAITING, *, unchanging: bool = False
+) -> FastAPI:
+    """The site and API over the ledger at `url`, opened read-only (as `unchanging`: see
+    `open_reader`), reading for at most `working` requests at once with `waiting` more in
+    line (`ledger.web.admission`)."""
     app = FastAPI(
         title="Ledger rating lists API",
         version="1",
@@ -41,7 +39,7 @@ def create_app(url: str) -> FastAPI:
         docs_url=None,
         redoc_url=None,
     )
-    app.state.ledger = open_reader(url)
+    app.state.ledger = open_reader(url, connections=working, unchanging=unchanging)
     app.state.rating_counts = KeptCounts()
     app.include_router(pages.router)
     app.include_router(api.router, prefix="/api/v1")
@@ -52,7 +50,8 @@ def create_app(url: str) -> FastAPI:
     app.add_exception_handler(RequestValidationError, refusal(422))
     app.add_exception_handler(HTTPException, failure)
     app.add_exception_handler(Exception, unexpected)
-    app.middleware("http")(_answer)
+    app.add_middleware(Answering, ledger=app.state.ledger)
+    app.add_middleware(Admission, working=working, waiting=waiting)
     app.router.on_shutdown.append(app.state.ledger.dispose)
     app.openapi = _described_with_errors(app)  # type: ignore[method-assign]
     return app
@@ -98,47 +97,6 @@ def app_from_environment() -> FastAPI:
     lives as long as the worker, so it is frozen out of the garbage collector's full
     collections, which walked it all: one came about every 100 answers of the API's 500-row
     page of the 1M ledger and took 40-55 ms, stalling every request the worker held."""
-    app = create_app(resolve_url())
+    app = create_app(resolve_url(), unchanging=bool(os.environ.get(UNCHANGING_VARIABLE)))
     gc.freeze()
     return app
-
-
-Next = Callable[[Request], Awaitable[Response]]
-
-
-async def _answer(request: Request, call_next: Next) -> Response:
-    """Only reads are answered; HEAD as GET without the body; a request whose ETag matches
-    is answered 304 without reading the ledger further. The ETag and the answer are read in
-    one session (`ledger.web.inputs.reading`), so on one snapshot of the ledger."""
-    method = request.method
-    if method not in READ_METHODS:
-        response = await failure(request, HTTPException(405))
-        response.headers["Allow"] = ", ".join(READ_METHODS)
-        return _secured(response)
-    request.scope["method"] = "GET"
-    session = request.app.state.ledger.read_session()
-    try:
-        tag = await run_in_threadpool(caching.entity_tag, request, session)
-        lifetime = caching.cache_control(request.url.path)
-        if caching.matches(tag, request.headers.get("if-none-match")):
-            headers = {"ETag": tag, "Cache-Control": lifetime}
-            return _secured(Response(status_code=304, headers=headers))
-        request.state.session = session
-        response = await call_next(request)
-    finally:
-        await run_in_threadpool(session.close)
-    if response.status_code == 200:
-        response.headers["ETag"] = tag
-        response.headers["Cache-Control"] = lifetime
-    else:
-        response.headers["Cache-Control"] = "no-store"
-    if method == "HEAD":
-        async for _ in response.body_iterator:  # type: ignore[attr-defined]
-            pass
-        response = Response(status_code=response.status_code, headers=dict(response.headers))
-    return _secured(response)
-
-
-def _secured(response: Response) -> Response:
-    response.headers.update(SECURITY_HEADERS)
-    return response

@@ -1,42 +1,54 @@
-"""Caching by HTTP: every answer's `ETag` is the request and the ledger's newest logged
+"""Caching by HTTP. Every answer's `ETag` is the request and the ledger's newest logged
 change, so it changes exactly when an answer could (every change to the ledger is logged).
-A published list of a named period is read for a long time; the newest, the live list and
-everything else for a minute."""
+
+How long an answer may be kept without asking again follows one rule: only an answer that
+names something unchangeable is kept long, and the only unchangeable things are a list's
+numbered versions (`?version=N`, and a diff between two numbered versions). Everything
+else (the newest list, a period's list, which a correction re-rates, the live list, a
+player, a calculation, a report) may be stored but is revalidated on every use: the cache
+asks with `If-None-Match` and gets a `304` while the ledger has not changed.
+"""
 
 from __future__ import annotations
 
 import hashlib
-import re
 
 from sqlalchemy.orm import Session
-from starlette.requests import Request
 
 from ledger import queries
 
-LONG = "public, max-age=86400"
-SHORT = "public, max-age=60"
+KEPT_LONG = "public, max-age=86400"
+REVALIDATED = "public, no-cache"
 STATIC = "public, max-age=3600"
+NOT_KEPT = "no-store"
 
-_PUBLISHED = re.compile(r"(/api/v1)?/(lists|players/[0-9]+/calculations)/[a-z]+/[0-9]{4}-[0-9]{2}")
+_VERSION_NAMED = (("version",), ("from_version", "to_version"))
+"""The query parameters that name unchangeable versions: all of one group given."""
 
 
-def entity_tag(request: Request, session: Session) -> str:
-    """A strong ETag for the answer to `request` on the ledger as `session` sees it."""
+def entity_tag(session: Session, path: str, query: str) -> str:
+    """A strong ETag for the answer to `path?query` on the ledger as `session` sees it."""
     change = queries.last_change(session)
-    asked = f"{change} {request.url.path}?{request.url.query}"
+    asked = f"{change} {path}?{query}"
     return '"' + hashlib.sha256(asked.encode()).hexdigest()[:32] + '"'
 
 
-def cache_control(path: str) -> str:
-    """How long an answer may be kept: long for a published period's list or calculation."""
-    if path.startswith("/static/"):
-        return STATIC
-    return LONG if _PUBLISHED.match(path) else SHORT
+def cache_control(parameters: dict[str, str]) -> str:
+    """How long a `200` answer to a request with these query parameters may be kept."""
+    names_versions = any(all(parameters.get(name) for name in group) for group in _VERSION_NAMED)
+    return KEPT_LONG if names_versions else REVALIDATED
 
 
 def matches(tag: str, if_none_match: str | None) -> bool:
-    """Whether an `If-None-Match` header names `tag` (or is `*`)."""
+    """Whether an `If-None-Match` header names `tag`, compared weakly as RFC 9110 (13.1.2)
+    asks: `W/"x"`, what a compressing proxy sends back, names `"x"`. `*` is left to
+    `matches_any`, since it holds only where the answer exists."""
     if not if_none_match:
         return False
-    named = {each.strip() for each in if_none_match.split(",")}
-    return "*" in named or tag in named
+    named = {each.strip().removeprefix("W/") for each in if_none_match.split(",")}
+    return tag in named
+
+
+def matches_any(if_none_match: str | None) -> bool:
+    """Whether the header is `*`: any current answer (a `200`) matches it."""
+    return if_none_match is not None and if_none_match.strip() == "*"

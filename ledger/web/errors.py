@@ -1,6 +1,7 @@
 """The web's error boundary: a refusal is one JSON object `{"error": "<message>"}` for the
 API, or a page saying the same, with the query's own words (as the CLI prints after
-`error:`); anything unexpected is a plain 500 that shows no traceback, SQL or database URL."""
+`error:`); anything unexpected is a plain 500 that shows no traceback, SQL or database URL.
+Every answer, a failure's included, carries the security headers."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi.exceptions import RequestValidationError
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
 from ledger.queries import to_json
+from ledger.web.caching import NOT_KEPT
 from ledger.web.templating import page
 
 Handler = Callable[[Request, Any], Awaitable[Response]]
@@ -21,11 +24,22 @@ Handler = Callable[[Request, Any], Awaitable[Response]]
 UNEXPECTED = (
     "the ledger could not answer this request; the site's operator can find why in its log."
 )
-_STATUS_WORDS = {
+STATUS_WORDS = {
     404: "there is no such page.",
     405: "the ledger's site only reads (GET and HEAD); nothing can be changed through the web.",
 }
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; form-action 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
 _log = logging.getLogger("ledger.web")
+
+
+def secured(headers: MutableHeaders) -> None:
+    """Add the security headers every answer carries (no inline script or style: the
+    page's look is `/static/ledger.css` alone; no framing; forms post to the site only)."""
+    headers.update(SECURITY_HEADERS)
 
 
 def answer(request: Request, status: int, message: str) -> Response:
@@ -63,12 +77,14 @@ def _validation_words(error: RequestValidationError) -> str:
 async def failure(request: Request, error: Exception) -> Response:
     """Starlette's own refusals (no route, a method other than a read) in our words."""
     assert isinstance(error, HTTPException)
-    return answer(request, error.status_code, _STATUS_WORDS.get(error.status_code, error.detail))
+    return answer(request, error.status_code, STATUS_WORDS.get(error.status_code, error.detail))
 
 
 async def unexpected(request: Request, error: Exception) -> Response:
-    """A bug or a failing database: logged for the operator, a plain 500 for the reader."""
+    """A bug or a failing database: logged for the operator, a plain 500 for the reader.
+    Starlette answers it outside every middleware, so its headers are set here."""
     _log.error("%s %s failed", request.method, request.url.path, exc_info=error)
     response = answer(request, 500, UNEXPECTED)
-    response.headers["Content-Security-Policy"] = "default-src 'self'"
+    response.headers["Cache-Control"] = NOT_KEPT
+    secured(response.headers)
     return response

@@ -1,0 +1,380 @@
+"""`ledger serve` as the public meets it: many requests at once, clients that hang up, the
+live list asked for by many, an address it cannot have, and SQLite files it may only read.
+
+The loads run against real `ledger serve` processes (or the app under uvicorn in a thread,
+where a query is held to order what happens); nothing here asserts how long anything took:
+a request after a burst must be answered at all (the bound is a minute's stall away from
+normal), and no answer may be a 5xx."""
+
+from __future__ import annotations
+
+import datetime as dt
+import http.client
+import socket
+import sqlite3
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from ledger import queries
+from ledger.core.domain import Pool
+from ledger.core.errors import LedgerError
+from ledger.queries import KeptCounts, ListRequest, live
+from ledger.services.demo import build_demo
+from ledger.storage.database import Ledger, open_reader
+from ledger.web import create_app
+
+from builders import game, player, run
+from servers import free_port, serving
+
+DEMO_NOW = dt.datetime(2026, 3, 1, 12)
+ANSWER_BOUND_SECONDS = 20
+"""Long enough for any answer of these small ledgers on a loaded machine; far shorter than
+the stall of a starved connection pool (its 30 s time-out, once or twice)."""
+
+
+def _get(address: str) -> int:
+    try:
+        with urllib.request.urlopen(address, timeout=ANSWER_BOUND_SECONDS) as answer:
+            answer.read()
+            status: int = answer.status
+            return status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def _abandon(address: str, path: str, times: int) -> None:
+    """Send `GET path` and hang up at once, `times` times in a row."""
+    host, port = address.removeprefix("http://").strip("/").split(":")
+    for _ in range(times):
+        with socket.create_connection((host, int(port))) as connection:
+            connection.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+
+
+@pytest.fixture
+def demo_with_open_games(ledger: Ledger, database_url: str) -> str:
+    """The demo (its lists up to 2026-02), with games recorded in its open month, 2026-03:
+    a live list to rate."""
+    build_demo(database_url, Pool.STANDARD, replace=False, now=DEMO_NOW)
+    for white, black in ((1, 2), (3, 4), (5, 6), (7, 8)):
+        game(ledger, white, black, "1-0", "2026-03-03")
+    return database_url
+
+
+@pytest.mark.slow
+def test_a_burst_of_abandoned_requests_leaves_the_site_answering(
+    demo_with_open_games: str, tmp_path: Path
+) -> None:
+    with serving(demo_with_open_games, tmp_path / "serve.log") as address:
+        _abandon(address, "/lists/standard/latest", 200)
+        assert _get(address + "lists/standard/latest") == 200
+        with ThreadPoolExecutor(max_workers=20) as readers:
+            paths = ["", "lists/standard/latest", "lists/standard/live", "players/1"] * 10
+            statuses = list(readers.map(_get, [address + path for path in paths]))
+    assert statuses == [200] * len(paths)
+    assert "QueuePool" not in (tmp_path / "serve.log").read_text()
+
+
+@pytest.mark.slow
+def test_many_readers_of_the_live_list_are_all_answered(
+    demo_with_open_games: str, tmp_path: Path
+) -> None:
+    with serving(demo_with_open_games, tmp_path / "serve.log") as address:
+        pages = ["lists/standard/live", "api/v1/lists/standard/live?page=1&per_page=50"]
+        with ThreadPoolExecutor(max_workers=45) as readers:
+            statuses = list(readers.map(_get, [address + path for path in pages * 45]))
+    assert statuses == [200] * len(statuses)
+
+
+def test_the_live_list_is_rated_once_for_every_page_of_a_state_of_the_ledger(
+    demo_with_open_games: str, ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rated: list[Pool] = []
+    rate = live._rated_since
+
+    def counted(session: Any, pool: Pool, *args: Any) -> Any:
+        rated.append(pool)
+        return rate(session, pool, *args)
+
+    monkeypatch.setattr(live, "_rated_since", counted)
+    with TestClient(create_app(demo_with_open_games)) as client:
+        for path in ("/lists/standard/live", "/lists/standard/live?page=2", "/players/1"):
+            assert client.get(path).status_code == 200
+        assert client.get("/api/v1/lists/standard/live?per_page=10").status_code == 200
+        assert rated == [Pool.STANDARD]
+        added = run(
+            "add-game",
+            "--white",
+            "9",
+            "--black",
+            "10",
+            "--result",
+            "0-1",
+            "--date",
+            "2026-03-04",
+            db=demo_with_open_games,
+        )
+        assert added.exit_code == 0, added.stderr
+        assert client.get("/lists/standard/live").status_code == 200
+    assert rated == [Pool.STANDARD, Pool.STANDARD]
+
+
+def test_what_many_threads_ask_for_at_once_is_read_once(ledger: Ledger) -> None:
+    kept = KeptCounts()
+    reads: list[int] = []
+    together = threading.Barrier(8)
+
+    def read() -> int:
+        reads.append(1)
+        time.sleep(0.2)  # the others arrive while it reads
+        return 42
+
+    def ask(_: int) -> int:
+        with ledger.reading() as session:
+            together.wait()
+            return kept.get(session, ("live", Pool.STANDARD), read, large=True)
+
+    with ThreadPoolExecutor(max_workers=8) as threads:
+        assert list(threads.map(ask, range(8))) == [42] * 8
+    assert reads == [1]
+
+
+def test_what_was_kept_goes_when_the_ledger_changes(ledger: Ledger, database_url: str) -> None:
+    """Every change is logged (here by the command line), and the log's newest entry names
+    the state of the ledger: what was kept under an earlier one is let go."""
+    kept = KeptCounts()
+    assert run("add-player", "--name", "Kept, Karl", db=database_url).exit_code == 0
+    with ledger.reading() as session:
+        kept.get(session, ("size", "anything"), lambda: 5)
+        kept.get(session, ("live", Pool.STANDARD), lambda: {1: "standings"}, large=True)
+    assert run("add-player", "--name", "Changed, Carla", db=database_url).exit_code == 0
+    with ledger.reading() as session:
+        assert kept.peek(session, ("size", "anything")) is None
+        assert kept.get(session, ("size", "anything"), lambda: 6) == 6
+    assert [len(each) for each in kept._kept.values()] == [1, 0]
+
+
+@contextmanager
+def _in_a_thread(app: FastAPI) -> Iterator[str]:
+    """The app under uvicorn in a thread of this process (so a test can hold its queries)."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+
+
+class _Held:
+    """`queries.player_card` held until released: a request that stays in its query."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.entered = threading.Event()
+        self.released = threading.Event()
+        self.calls = 0
+        card = queries.player_card
+
+        def held(*args: Any, **options: Any) -> Any:
+            self.calls += 1
+            self.entered.set()
+            self.released.wait(timeout=ANSWER_BOUND_SECONDS)
+            return card(*args, **options)
+
+        monkeypatch.setattr(queries, "player_card", held)
+
+
+def _answer(address: str, path: str) -> tuple[int, dict[str, str]]:
+    """The status and headers of `GET path`."""
+    host, port = address.removeprefix("http://").strip("/").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=ANSWER_BOUND_SECONDS)
+    try:
+        connection.request("GET", path)
+        answer = connection.getresponse()
+        answer.read()
+        return answer.status, dict(answer.getheaders())
+    finally:
+        connection.close()
+
+
+def test_past_the_requests_a_worker_keeps_the_answer_is_503_at_once(
+    demo_with_open_games: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    held = _Held(monkeypatch)
+    app = create_app(demo_with_open_games, working=1, waiting=1)
+    with _in_a_thread(app) as address, ThreadPoolExecutor(max_workers=2) as clients:
+        first = clients.submit(_get, address + "players/1")
+        assert held.entered.wait(timeout=ANSWER_BOUND_SECONDS)
+        waiting = clients.submit(_get, address + "players/2")
+        time.sleep(0.5)  # the second is in line
+        status, headers = _answer(address, "/players/3")
+        assert status == 503
+        assert (headers["retry-after"], headers["cache-control"]) == ("1", "no-store")
+        held.released.set()
+        assert (first.result(), waiting.result()) == (200, 200)
+    assert held.calls == 2
+
+
+def test_a_request_whose_client_hung_up_before_its_turn_reads_nothing(
+    demo_with_open_games: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    held = _Held(monkeypatch)
+    app = create_app(demo_with_open_games, working=1, waiting=4)
+    with _in_a_thread(app) as address, ThreadPoolExecutor(max_workers=1) as clients:
+        first = clients.submit(_get, address + "players/1")
+        assert held.entered.wait(timeout=ANSWER_BOUND_SECONDS)
+        _abandon(address, "/players/2", 3)
+        time.sleep(0.5)  # the server has seen them hang up
+        held.released.set()
+        assert first.result() == 200
+        assert _get(address + "players/4") == 200
+    assert held.calls == 2
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line(database_url: str, ledger: Ledger) -> None:
+    player(ledger, "Someone", rating=2000)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        refused = run("serve", "--port", str(port), db=database_url)
+    assert refused.exit_code == 1
+    assert refused.stdout == ""
+    assert refused.stderr == (
+        f"error: cannot listen on 127.0.0.1:{port}: the port is in use; stop what uses it, "
+        "or give another --port.\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("host", "why"),
+    [
+        ("192.0.2.1", "this machine has no such address; give --host one of its addresses"),
+        ("no-such-host.invalid", "there is no such address; give --host an address"),
+    ],
+)
+def test_serve_on_an_address_it_cannot_have_says_so_in_one_line(
+    database_url: str, ledger: Ledger, host: str, why: str
+) -> None:
+    player(ledger, "Someone", rating=2000)
+    refused = run("serve", "--host", host, "--port", str(free_port()), db=database_url)
+    assert refused.exit_code == 1
+    assert refused.stdout == ""
+    assert refused.stderr.startswith(f"error: cannot listen on {host}:")
+    assert why in refused.stderr
+    assert refused.stderr.count("\n") == 1
+
+
+# SQLite files the server may only read.
+
+
+def _demo_file(folder: Path) -> Path:
+    path = folder / "ledger.db"
+    build_demo(f"sqlite:///{path}", Pool.STANDARD, replace=False, now=DEMO_NOW)
+    assert sorted(each.name for each in folder.iterdir()) == ["ledger.db"]
+    return path
+
+
+@contextmanager
+def _unwritable(folder: Path) -> Iterator[None]:
+    """`folder` made so that no one, root included, can create a file in it (the immutable
+    attribute of Linux file systems); skipped where that cannot be set."""
+    made = subprocess.run(["chattr", "+i", str(folder)], capture_output=True, text=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot make a folder unwritable here: {made.stderr.strip()}")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+def _pages_answer(app: FastAPI) -> None:
+    with TestClient(app) as client:
+        for path in ("/", "/lists/standard/latest", "/players/1"):
+            assert client.get(path).status_code == 200, path
+
+
+def test_serve_leaves_no_files_beside_a_sqlite_ledger(tmp_path: Path) -> None:
+    path = _demo_file(tmp_path)
+    with serving(f"sqlite:///{path}", tmp_path.parent / f"{tmp_path.name}.log") as address:
+        assert _get(address + "lists/standard/latest") == 200
+        assert (tmp_path / "ledger.db-shm").exists()
+    assert sorted(each.name for each in tmp_path.iterdir()) == ["ledger.db"]
+
+
+def test_a_rollback_journal_copy_is_served_from_a_folder_it_cannot_write(tmp_path: Path) -> None:
+    source, copy = tmp_path / "source", tmp_path / "copy"
+    source.mkdir()
+    copy.mkdir()
+    source = _demo_file(source)
+    with sqlite3.connect(source) as connection:
+        connection.execute("VACUUM INTO ?", (str(copy / "ledger.db"),))
+    with _unwritable(copy):
+        _pages_answer(create_app(f"sqlite:///{copy / 'ledger.db'}"))
+    assert sorted(each.name for each in copy.iterdir()) == ["ledger.db"]
+
+
+def test_a_wal_ledger_in_a_folder_it_cannot_write_is_refused_with_the_reason(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{_demo_file(tmp_path)}"
+    with _unwritable(tmp_path):
+        refused = run("serve", "--port", str(free_port()), db=url)
+    assert refused.exit_code == 1
+    assert refused.stderr == (
+        f"error: {url} keeps its journal in WAL mode, whose readers need a shared-memory file "
+        f"(ledger.db-shm) beside it, and this user cannot create one in {tmp_path}; let this "
+        "user write the folder, or serve it with --read-only if nothing writes it while it "
+        "is served.\n"
+    )
+
+
+def test_read_only_serves_a_wal_ledger_from_a_folder_it_cannot_write(tmp_path: Path) -> None:
+    path = _demo_file(tmp_path)
+    with _unwritable(tmp_path):
+        _pages_answer(create_app(f"sqlite:///{path}", unchanging=True))
+    assert sorted(each.name for each in tmp_path.iterdir()) == ["ledger.db"]
+
+
+def test_read_only_refuses_a_ledger_whose_log_holds_changes(tmp_path: Path) -> None:
+    path = _demo_file(tmp_path)
+    writer = sqlite3.connect(path)
+    try:
+        writer.execute("PRAGMA wal_autocheckpoint = 0")
+        writer.execute("UPDATE players SET name = name || '.'")
+        writer.commit()
+        assert (tmp_path / "ledger.db-wal").stat().st_size > 0
+        with pytest.raises(LedgerError, match=r"has changes in its write-ahead log \(ledger"):
+            open_reader(f"sqlite:///{path}", unchanging=True)
+    finally:
+        writer.close()
+
+
+def test_the_live_list_kept_is_the_live_list_read(demo_with_open_games: str) -> None:
+    reader = open_reader(demo_with_open_games)
+    kept = KeptCounts()
+    asked = ListRequest(Pool.STANDARD, live=True, top=7, skip=3)
+    try:
+        for _ in range(2):
+            with reader.reading() as session:
+                assert queries.published_list(session, asked, kept) == queries.published_list(
+                    session, asked
+                )
+    finally:
+        reader.dispose()
