@@ -318,15 +318,25 @@ def test_serve_leaves_no_files_beside_a_sqlite_ledger(tmp_path: Path) -> None:
     assert sorted(each.name for each in tmp_path.iterdir()) == ["ledger.db"]
 
 
-def test_a_rollback_journal_copy_is_served_from_a_folder_it_cannot_write(tmp_path: Path) -> None:
+def test_a_copy_in_a_folder_it_cannot_write_is_served_as_a_mirror(tmp_path: Path) -> None:
+    """A rollback-journal copy (what `VACUUM INTO` writes) needs nothing beside it to be
+    read; the site, which writes (sign-ins, reports), is told why it cannot, and the mirror
+    mode serves it."""
     source, copy = tmp_path / "source", tmp_path / "copy"
     source.mkdir()
     copy.mkdir()
-    source = _demo_file(source)
-    with sqlite3.connect(source) as connection:
+    with sqlite3.connect(_demo_file(source)) as connection:
         connection.execute("VACUUM INTO ?", (str(copy / "ledger.db"),))
+    url = f"sqlite:///{copy / 'ledger.db'}"
     with _unwritable(copy):
-        _pages_answer(create_app(f"sqlite:///{copy / 'ledger.db'}"))
+        refused = run("serve", "--port", str(free_port()), db=url)
+        _pages_answer(create_app(url, unchanging=True))
+    assert refused.exit_code == 1
+    assert refused.stderr == (
+        f"error: {url}: the site writes to the ledger (sign-ins, reports sent in) and this "
+        f"user cannot write the folder {copy}; serve it as a public mirror with --read-only, "
+        "or let this user write it.\n"
+    )
     assert sorted(each.name for each in copy.iterdir()) == ["ledger.db"]
 
 

@@ -43,6 +43,8 @@ COMMANDS = {
     "identity": ("find", "merge-players", "edit-player"),
     "corrections": ("correct-game", "delete-game", "rerate", "diff", "log"),
     "serving": ("serve",),
+    "users": ("users",),
+    "tokens": ("tokens",),
     "schema": ("db",),
 }
 """The modules of `ledger.cli` and the commands each defines, in the order `ledger --help`

@@ -21,7 +21,13 @@ from ledger import render
 from ledger.cli.options import DbOption, database_url
 from ledger.cli.usage import Commands
 from ledger.core.errors import LedgerError
-from ledger.storage.database import UNCHANGING_VARIABLE, URL_VARIABLE, open_reader, shown_url
+from ledger.storage.database import (
+    UNCHANGING_VARIABLE,
+    URL_VARIABLE,
+    open_reader,
+    open_writer,
+    shown_url,
+)
 
 app = Commands()
 
@@ -61,6 +67,8 @@ def serve(
 
     url = database_url(ctx, db)
     open_reader(url, unchanging=read_only).dispose()
+    if not read_only:
+        open_writer(url).dispose()
     os.environ[URL_VARIABLE] = url
     os.environ[UNCHANGING_VARIABLE] = "1" if read_only else ""
     listening = listening_socket(host, port)

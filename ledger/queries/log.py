@@ -27,6 +27,8 @@ class LogRecord:
     period: Period | None
     reason: str | None
     summary: str
+    address: str | None
+    """Where a change made on the web came from (None: the command line)."""
     counts: dict[str, Counts]
     """The summary's counts by name (`games_rated`), for programs: a count, a count per key
     (`versions`: {"2026-10": 2}), or a part's own counts (`rerated`: {...})."""
@@ -101,10 +103,14 @@ def log_records(
         LogEntry.period,
         LogEntry.reason,
         LogEntry.summary,
+        LogEntry.address,
     ).order_by(LogEntry.id.desc())
     if action is not None:
         statement = statement.where(LogEntry.action == action)
-    return [LogRecord(*row, counts(row.summary)) for row in session.execute(statement.limit(limit))]
+    return [
+        LogRecord(**row._asdict(), counts=counts(row.summary))
+        for row in session.execute(statement.limit(limit))
+    ]
 
 
 def last_change(session: Session) -> int:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from ledger.core.packages import export_on_use
 
 if TYPE_CHECKING:
+    from ledger.render.accounts import account_list, token_list
     from ledger.render.base import Format, error, message
     from ledger.render.corrections import corrected, list_diff, log_records, rerated
     from ledger.render.games import game_listing
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 export_on_use(
     __name__,
     {
+        "accounts": ("account_list", "token_list"),
         "base": ("Format", "error", "message"),
         "corrections": ("corrected", "list_diff", "log_records", "rerated"),
         "games": ("game_listing",),
@@ -66,6 +68,7 @@ export_on_use(
 
 __all__ = [
     "Format",
+    "account_list",
     "calculation",
     "closed",
     "corrected",
@@ -97,6 +100,7 @@ __all__ = [
     "rating_list",
     "rerated",
     "statistics",
+    "token_list",
     "tournament_imported",
     "warnings",
 ]

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from ledger.core.packages import export_on_use
 
 if TYPE_CHECKING:
-    from ledger.services import demo as demo  # which no other module imports
+    from ledger.services import accounts as accounts  # which no other module imports
+    from ledger.services import demo as demo
     from ledger.services.activity import Author, utc_now
 
 export_on_use(__name__, {"activity": ("Author", "utc_now")})

@@ -25,6 +25,10 @@ class Author:
     operator: str | None = None
     """None: the user the ledger runs as."""
     reason: str | None = None
+    account_id: int | None = None
+    """The signed-in account that makes the change on the web (None: the command line)."""
+    address: str | None = None
+    """The address the change comes from, on the web."""
 
     @property
     def name(self) -> str:
@@ -35,16 +39,16 @@ OS_USER = Author()
 """A change by the user the ledger runs as, with no reason given."""
 
 
+def utc_now() -> dt.datetime:
+    """The time now, in UTC, as the ledger stores times (without a zone)."""
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
 def _os_user() -> str:
     try:
         return getpass.getuser()
     except (KeyError, OSError):
         return "unknown"
-
-
-def utc_now() -> dt.datetime:
-    """The time now, in UTC, as the ledger stores times (without a zone)."""
-    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
 def record(
@@ -66,6 +70,8 @@ def record(
             period=period,
             reason=author.reason[:REASON_LENGTH] if author.reason else None,
             summary=summary(outcome)[:SUMMARY_LENGTH],
+            account_id=author.account_id,
+            address=author.address,
         )
     )
     session.flush()

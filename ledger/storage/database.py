@@ -546,6 +546,16 @@ def open_ledger(url: str, *, create: bool = True) -> Ledger:
     return Ledger(engine)
 
 
+def open_writer(url: str) -> Ledger:
+    """Open an existing ledger for the web site's writes, refusing with the reason a SQLite
+    file that the site's user could not write."""
+    parsed = parsed_url(url)
+    path = sqlite_files.ledger_path(parsed) if parsed.get_backend_name() == "sqlite" else None
+    if path is not None and path.is_file():
+        sqlite_files.check_writable(path, shown_url(url))
+    return open_ledger(url, create=False)
+
+
 READ_CONNECTIONS = 5
 """A reader's connections, unless it says how many (the web site: one per request it reads
 for at once, `ledger.web.admission`)."""

@@ -32,6 +32,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from ledger.core.access import Role
 from ledger.core.domain import ByeKind, GameResult, Period, Pool
 
 NAMING_CONVENTION = {
@@ -95,6 +96,7 @@ class Base(DeclarativeBase):
         Pool: _stored_enum(Pool, "pool"),
         GameResult: _stored_enum(GameResult, "result"),
         ByeKind: _stored_enum(ByeKind, "bye_kind"),
+        Role: _stored_enum(Role, "role"),
     }
 
     def __repr__(self) -> str:
@@ -344,6 +346,10 @@ class LogEntry(Base):
     period: Mapped[Period | None]
     reason: Mapped[str | None] = mapped_column(String(1000))
     summary: Mapped[str] = mapped_column(String(1000))
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))
+    """The signed-in account that made the change on the web (None: the command line)."""
+    address: Mapped[str | None] = mapped_column(String(45))
+    """The address the change came from, on the web."""
 
 
 STANDING_COLUMNS = (
@@ -448,6 +454,71 @@ class PlayerMerge(Base):
     games_moved: Mapped[int]
     entries_moved: Mapped[int]
     merged_at: Mapped[dt.datetime]
+
+
+class Account(Base):
+    """A person who signs in to the ledger's site: an organiser or a rating officer. The
+    password is kept as its argon2 hash alone (None: not set yet); a disabled account
+    cannot sign in, and its sessions and tokens no longer count."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), unique=True)
+    """Lower case: the account's name for signing in."""
+    name: Mapped[str] = mapped_column(String(200))
+    role: Mapped[Role]
+    password_hash: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[dt.datetime]
+    disabled_at: Mapped[dt.datetime | None]
+
+
+class SecretKind(StrEnum):
+    """What an account's secret opens."""
+
+    SESSION = "session"
+    """A signed-in browser's session, sent as a cookie."""
+    TOKEN = "token"
+    """A personal API token, sent as `Authorization: Bearer`."""
+    PASSWORD_LINK = "password-link"
+    """A one-time link to set the account's password."""
+
+
+class AccountSecret(Base):
+    """A secret an account holds, kept as its SHA-256 digest alone (the secret itself is
+    shown once, when made): it counts until it expires or is revoked (a password link: until
+    it is used). A token may do what its `role` may, never more than its account's."""
+
+    __tablename__ = "account_secrets"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    kind: Mapped[SecretKind] = mapped_column(_stored_enum(SecretKind, "secret_kind"))
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    name: Mapped[str | None] = mapped_column(String(100))
+    role: Mapped[Role | None]
+    address: Mapped[str | None] = mapped_column(String(45))
+    """The address it was made from (a session's sign-in)."""
+    created_at: Mapped[dt.datetime]
+    expires_at: Mapped[dt.datetime | None]
+    revoked_at: Mapped[dt.datetime | None]
+
+
+class SignInFailure(Base):
+    """A sign-in refused for a wrong password: counted per account and per address to
+    throttle guessing, whichever worker answered."""
+
+    __tablename__ = "sign_in_failures"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(254))
+    address: Mapped[str] = mapped_column(String(45))
+    at: Mapped[dt.datetime]
+
+    __table_args__ = (
+        Index("ix_sign_in_failures_email_at", "email", "at"),
+        Index("ix_sign_in_failures_address_at", "address", "at"),
+    )
 
 
 def _checked_enums(metadata: MetaData) -> None:

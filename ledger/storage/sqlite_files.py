@@ -133,6 +133,18 @@ def check_readable(path: Path, where: str, *, unchanging: bool) -> None:
         )
 
 
+def check_writable(path: Path, where: str) -> None:
+    """Refuse, with the reason, a ledger file that a writer could not write: the file, and
+    its folder (where SQLite keeps the write-ahead log)."""
+    for what, target in ((path.name, path), (f"the folder {path.parent}", path.parent)):
+        if not os.access(target, os.W_OK):
+            raise LedgerError(
+                f"{where}: the site writes to the ledger (sign-ins, reports sent in) and this "
+                f"user cannot write {what}; serve it as a public mirror with --read-only, or "
+                "let this user write it."
+            )
+
+
 def tidy_after_readers(path: Path) -> None:
     """Remove the `-wal` and `-shm` files that read-only connections to a WAL file leave
     behind (SQLite removes them as the last connection closes, unless it was read-only), by

@@ -16,31 +16,43 @@ from ledger.web import caching
 from ledger.web.errors import STATUS_WORDS, answer, secured
 
 READ_METHODS = ("GET", "HEAD")
+WRITE_METHOD = "POST"
+CROSS_SITE = (
+    "a form is sent to the ledger from its own pages only; open the page again and send it."
+)
 
 
 class Answering:
-    """ASGI middleware framing each request to the ledger's site (see the module)."""
+    """ASGI middleware framing each request to the ledger's site (see the module). With
+    `writes`, a signed-in account's pages also take POSTs (the only writes), from the site's
+    own pages only; without, the site is a public mirror that only reads."""
 
-    def __init__(self, app: ASGIApp, ledger: Ledger) -> None:
+    def __init__(self, app: ASGIApp, ledger: Ledger, writes: bool) -> None:
         self.app = app
         self.ledger = ledger
+        self.writes = writes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        method = scope["method"]
+        method, path = scope["method"], scope["path"]
+        private = caching.is_private(path)
+        if method == WRITE_METHOD and private and self.writes:
+            await self._write(scope, receive, send)
+            return
         if method not in READ_METHODS:
-            refused = answer(Request(scope), 405, STATUS_WORDS[405])
-            refused.headers["Allow"] = ", ".join(READ_METHODS)
-            await refused(scope, receive, Framed(send, caching.NOT_KEPT))
+            await _refused(scope, receive, send, 405, STATUS_WORDS[405], private and self.writes)
             return
         scope["method"] = "GET"  # the routes are GET's; a HEAD's body is left out below
         head = method == "HEAD"
-        if scope["path"].startswith("/static/"):
+        if path.startswith("/static/"):
             await self.app(scope, receive, Framed(send, caching.STATIC, head=head))
-            return
-        await self._read(scope, receive, send, head=head)
+        elif private:
+            framed = Framed(send, caching.PRIVATE, head=head)
+            await self._with_session(scope, receive, framed)
+        else:
+            await self._read(scope, receive, send, head=head)
 
     async def _read(self, scope: Scope, receive: Receive, send: Send, *, head: bool) -> None:
         asked = Headers(scope=scope).get("if-none-match")
@@ -59,9 +71,51 @@ class Answering:
         finally:
             await run_in_threadpool(session.close)
 
+    async def _write(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A POST: from the site's own pages (or a script with a token), never kept."""
+        if not _same_site(Headers(scope=scope)):
+            await _refused(scope, receive, send, 403, CROSS_SITE, allow_writes=True)
+            return
+        await self._with_session(scope, receive, Framed(send, caching.NOT_KEPT))
+
+    async def _with_session(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The app with a read session (for the pages' queries and the gate) and no ETag."""
+        session = self.ledger.read_session()
+        try:
+            scope.setdefault("state", {})["session"] = session
+            await self.app(scope, receive, send)
+        finally:
+            await run_in_threadpool(session.close)
+
     def _tag(self, session: Session, path: str, query: str) -> str:
         with self.ledger.errors():
             return caching.entity_tag(session, path, query)
+
+
+def _same_site(headers: Headers) -> bool:
+    """Whether a POST comes from the site's own pages: what the browser says of where the
+    request comes from (`Sec-Fetch-Site`), or else its `Origin` against the `Host` it is
+    sent to. A request with a token (`Authorization`) carries no ambient credentials that
+    another site could borrow, so it needs neither."""
+    if "authorization" in headers:
+        return True
+    fetched_from = headers.get("sec-fetch-site")
+    if fetched_from is not None:
+        return fetched_from == "same-origin"
+    origin = headers.get("origin")
+    if origin is None or origin == "null":
+        return False
+    return origin.partition("://")[2] == headers.get("host", "")
+
+
+async def _refused(
+    scope: Scope, receive: Receive, send: Send, status: int, words: str, allow_writes: bool
+) -> None:
+    refused = answer(Request(scope), status, words)
+    if status == 405:
+        allowed = (*READ_METHODS, WRITE_METHOD) if allow_writes else READ_METHODS
+        refused.headers["Allow"] = ", ".join(allowed)
+    await refused(scope, receive, Framed(send, caching.NOT_KEPT))
 
 
 class Framed:

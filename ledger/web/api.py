@@ -10,10 +10,12 @@ from fastapi import APIRouter, Query
 from starlette.responses import Response
 
 from ledger import queries
+from ledger.core.access import Action
 from ledger.core.domain import FEDERATION_TOP_PLAYERS, Pool, parse_date
 from ledger.core.errors import NotFound
 from ledger.queries import ListRow, plain, records_csv, to_json
 from ledger.web import views
+from ledger.web.gate import serves_all
 from ledger.web.inputs import (
     PAGE_ROWS,
     BandStart,
@@ -237,3 +239,6 @@ def rank_history(
 ) -> Response:
     holders = queries.rank_summary if summary else queries.rank_history
     return json_answer(holders(session, pool, rank, federation or None, women, active))
+
+
+serves_all(router, Action.READ_PUBLIC)

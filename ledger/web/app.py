@@ -10,26 +10,29 @@ from collections.abc import Callable
 from importlib.resources import files
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException
 from starlette.staticfiles import StaticFiles
 
-from ledger.core.errors import InvalidInput, LedgerError, NotFound
+from ledger.core.access import Forbidden, NotSignedIn, TooManyAttempts
+from ledger.core.errors import Conflict, InvalidInput, LedgerError, NotFound
 from ledger.queries import KeptCounts
-from ledger.storage.database import UNCHANGING_VARIABLE, open_reader, resolve_url
-from ledger.web import api, pages
+from ledger.storage.database import UNCHANGING_VARIABLE, open_reader, open_writer, resolve_url
+from ledger.web import api, desk, pages, signing
 from ledger.web.admission import WAITING, WORKING, Admission
 from ledger.web.answering import Answering
-from ledger.web.errors import failure, refusal, unexpected
+from ledger.web.errors import failure, not_signed_in, refusal, too_many_attempts, unexpected
+from ledger.web.gate import gate
 
 
 def create_app(
     url: str, working: int = WORKING, waiting: int = WAITING, *, unchanging: bool = False
 ) -> FastAPI:
-    """The site and API over the ledger at `url`, opened read-only (as `unchanging`: see
-    `open_reader`), reading for at most `working` requests at once with `waiting` more in
-    line (`ledger.web.admission`)."""
+    """The site and API over the ledger at `url`, read through a read-only connection (as
+    `unchanging`: see `open_reader`) for at most `working` requests at once with `waiting`
+    more in line (`ledger.web.admission`). Signed-in accounts write through a connection
+    of their own; an `unchanging` ledger is a public mirror, which no one signs in to."""
     app = FastAPI(
         title="Ledger rating lists API",
         version="1",
@@ -38,21 +41,32 @@ def create_app(
         openapi_url="/api/v1/openapi.json",
         docs_url=None,
         redoc_url=None,
+        dependencies=[Depends(gate)],
     )
     app.state.ledger = open_reader(url, connections=working, unchanging=unchanging)
+    app.state.writer = None if unchanging else open_writer(url)
     app.state.rating_counts = KeptCounts()
     app.include_router(pages.router)
     app.include_router(api.router, prefix="/api/v1")
+    if app.state.writer is not None:
+        app.include_router(signing.router)
+        app.include_router(desk.router)
     app.mount("/static", StaticFiles(directory=str(files("ledger.web") / "static")), "static")
     app.add_exception_handler(NotFound, refusal(404))
     app.add_exception_handler(InvalidInput, refusal(400))
+    app.add_exception_handler(NotSignedIn, not_signed_in)
+    app.add_exception_handler(Forbidden, refusal(403))
+    app.add_exception_handler(Conflict, refusal(409))
+    app.add_exception_handler(TooManyAttempts, too_many_attempts)
     app.add_exception_handler(LedgerError, unexpected)
     app.add_exception_handler(RequestValidationError, refusal(422))
     app.add_exception_handler(HTTPException, failure)
     app.add_exception_handler(Exception, unexpected)
-    app.add_middleware(Answering, ledger=app.state.ledger)
+    app.add_middleware(Answering, ledger=app.state.ledger, writes=app.state.writer is not None)
     app.add_middleware(Admission, working=working, waiting=waiting)
     app.router.on_shutdown.append(app.state.ledger.dispose)
+    if app.state.writer is not None:
+        app.router.on_shutdown.append(app.state.writer.dispose)
     app.openapi = _described_with_errors(app)  # type: ignore[method-assign]
     return app
 

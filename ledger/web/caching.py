@@ -6,7 +6,8 @@ names something unchangeable is kept long, and the only unchangeable things are 
 numbered versions (`?version=N`, and a diff between two numbered versions). Everything
 else (the newest list, a period's list, which a correction re-rates, the live list, a
 player, a calculation, a report) may be stored but is revalidated on every use: the cache
-asks with `If-None-Match` and gets a `304` while the ledger has not changed.
+asks with `If-None-Match` and gets a `304` while the ledger has not changed. A signed-in
+account's pages are never kept.
 """
 
 from __future__ import annotations
@@ -21,6 +22,11 @@ KEPT_LONG = "public, max-age=86400"
 REVALIDATED = "public, no-cache"
 STATIC = "public, max-age=3600"
 NOT_KEPT = "no-store"
+PRIVATE = "private, no-store"
+
+PRIVATE_PATHS = ("/desk", "/sign-in", "/sign-out", "/account/", "/api/v1/desk")
+"""Where the pages and answers of a signed-in account are: never kept, never tagged (two
+accounts see two answers at one address)."""
 
 _VERSION_NAMED = (("version",), ("from_version", "to_version"))
 """The query parameters that name unchangeable versions: all of one group given."""
@@ -31,6 +37,11 @@ def entity_tag(session: Session, path: str, query: str) -> str:
     change = queries.last_change(session)
     asked = f"{change} {path}?{query}"
     return '"' + hashlib.sha256(asked.encode()).hexdigest()[:32] + '"'
+
+
+def is_private(path: str) -> bool:
+    """Whether `path` is a signed-in account's (`PRIVATE_PATHS`)."""
+    return path.startswith(PRIVATE_PATHS)
 
 
 def cache_control(parameters: dict[str, str]) -> str:

@@ -8,15 +8,18 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import quote
 
 from fastapi.exceptions import RequestValidationError
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 
+from ledger.core.access import TooManyAttempts
 from ledger.queries import to_json
 from ledger.web.caching import NOT_KEPT
+from ledger.web.gate import utc_now
 from ledger.web.templating import page
 
 Handler = Callable[[Request, Any], Awaitable[Response]]
@@ -87,4 +90,26 @@ async def unexpected(request: Request, error: Exception) -> Response:
     response = answer(request, 500, UNEXPECTED)
     response.headers["Cache-Control"] = NOT_KEPT
     secured(response.headers)
+    return response
+
+
+async def not_signed_in(request: Request, error: Exception) -> Response:
+    """401: a page asked for with GET goes to the sign-in page, then back; an API answer,
+    or anything asked for with a token, asks for a token."""
+    if request.url.path.startswith("/api/") or "authorization" in request.headers:
+        response = answer(request, 401, str(error))
+        response.headers["WWW-Authenticate"] = 'Bearer realm="ledger"'
+        return response
+    if request.method == "GET":
+        back = quote(request.url.path + (f"?{request.url.query}" if request.url.query else ""))
+        return RedirectResponse(f"/sign-in?next={back}", status_code=303)
+    return answer(request, 401, str(error))
+
+
+async def too_many_attempts(request: Request, error: Exception) -> Response:
+    """429, with when to try again."""
+    assert isinstance(error, TooManyAttempts)
+    response = answer(request, 429, str(error))
+    wait = max(1, int((error.retry_at - utc_now()).total_seconds()))
+    response.headers["Retry-After"] = str(wait)
     return response

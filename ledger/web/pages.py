@@ -10,11 +10,13 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import RedirectResponse, Response
 
 from ledger import queries
+from ledger.core.access import Action
 from ledger.core.domain import FEDERATION_TOP_PLAYERS, Pool
 from ledger.core.errors import NotFound
 from ledger.queries import ListRow, records_csv, to_json
 from ledger.web import views
 from ledger.web.chart import rating_chart
+from ledger.web.gate import serves_all
 from ledger.web.inputs import (
     PAGE_ROWS,
     BandStart,
@@ -220,3 +222,6 @@ def rank_history(
 def api_docs(request: Request) -> Response:
     """The API's description, rendered from its OpenAPI document (no script, no CDN)."""
     return page("api_docs.html", openapi=request.app.openapi())
+
+
+serves_all(router, Action.READ_PUBLIC)

@@ -1,0 +1,500 @@
+"""Accounts of the site: made from the command line (the first officer) and by officers,
+passwords set from one-time links, sign-ins throttled, sessions and tokens revocable, forms
+refused from other sites, and who may open what, route by route. Both backends."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi import APIRouter
+from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
+from sqlalchemy import select, update
+from typer.testing import CliRunner
+
+from ledger.cli import app
+from ledger.core.access import Action, Role, TooManyAttempts
+from ledger.services import accounts
+from ledger.services.activity import Author
+from ledger.storage.database import Ledger
+from ledger.storage.models import AccountSecret, SecretKind
+from ledger.web import api, caching, create_app, desk, pages, signing
+from ledger.web.gate import action_of, serves
+
+from builders import NOW, run
+
+SITE = "http://ledger.test"
+SAME_SITE = {"Origin": SITE}
+PASSWORDS = {Role.ORGANISER: "organiser's password", Role.OFFICER: "officer's password"}
+EMAILS = {Role.ORGANISER: "oscar@club.test", Role.OFFICER: "olga@federation.test"}
+
+
+def _account(ledger: Ledger, role: Role, email: str | None = None) -> int:
+    with ledger.transaction() as session:
+        made = accounts.add_account(
+            session,
+            email or EMAILS[role],
+            f"A {role}",
+            role,
+            Author("test"),
+            NOW,
+            PASSWORDS[role],
+        )
+    return made.id
+
+
+@pytest.fixture
+def site(ledger: Ledger, database_url: str) -> Iterator[TestClient]:
+    """The site over a ledger with an organiser's and an officer's accounts."""
+    for role in (Role.ORGANISER, Role.OFFICER):
+        _account(ledger, role)
+    with TestClient(create_app(database_url), base_url=SITE) as client:
+        yield client
+
+
+def _signed_in(client: TestClient, role: Role) -> TestClient:
+    answer = client.post(
+        "/sign-in",
+        data={"email": EMAILS[role], "password": PASSWORDS[role]},
+        headers=SAME_SITE,
+        follow_redirects=False,
+    )
+    assert answer.status_code == 303, answer.text
+    return client
+
+
+# The command line.
+
+
+def test_the_first_officer_is_made_from_the_command_line(database_url: str) -> None:
+    made = run(
+        "users",
+        "add",
+        "Olga@Federation.test",
+        "--name",
+        "Olga",
+        "--role",
+        "officer",
+        db=database_url,
+    )
+    assert made.exit_code == 0, made.stderr
+    first, second = made.stdout.splitlines()
+    assert first == "Made account 1, olga@federation.test, an officer."
+    assert re.fullmatch(
+        r"Its holder sets the password once, within 7 days, at "
+        r"http://127\.0\.0\.1:8000/account/password/[A-Za-z0-9_-]{43}",
+        second,
+    )
+    listed = run("users", "list", "--format", "csv", db=database_url)
+    assert listed.stdout.splitlines()[1].startswith("1,olga@federation.test,Olga,officer,")
+    assert ",False" in listed.stdout.splitlines()[1]
+
+
+def test_a_password_set_from_a_prompt(database_url: str) -> None:
+    arguments = ["users", "add", "o@club.test", "--name", "O", "--role", "organiser"]
+    typed = "a long password\na long password\n"
+    result = CliRunner().invoke(app, [*arguments, "--password", "--db", database_url], input=typed)
+    assert result.exit_code == 0, result.stderr
+    assert "/account/password/" not in result.stdout
+    assert "a long password" not in result.stdout
+    with TestClient(create_app(database_url), base_url=SITE) as client:
+        signed = client.post(
+            "/sign-in",
+            data={"email": "o@club.test", "password": "a long password"},
+            headers=SAME_SITE,
+            follow_redirects=False,
+        )
+        assert signed.status_code == 303
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error"),
+    [
+        (
+            ("users", "add", "not-an-address", "--name", "X", "--role", "officer"),
+            "error: email: 'not-an-address' is not an e-mail address (name@example.org).\n",
+        ),
+        (
+            ("users", "add", "x@club.test", "--name", "X", "--role", "reader"),
+            "error: role: 'reader' is not a role an account has; choose organiser or officer.\n",
+        ),
+        (
+            ("users", "add", "x@club.test", "--name", " ", "--role", "officer"),
+            "error: name: give the account holder's name (at most 200 characters).\n",
+        ),
+        (
+            ("users", "add", "OLGA@federation.test", "--name", "X", "--role", "officer"),
+            "error: there is already an account for olga@federation.test.\n",
+        ),
+        (
+            ("users", "disable", "nobody@club.test"),
+            "error: there is no account for nobody@club.test; `ledger users list` lists them.\n",
+        ),
+        (
+            ("users", "role", "olga@federation.test", "officer"),
+            "error: olga@federation.test is already an officer.\n",
+        ),
+        (
+            ("tokens", "add", "oscar@club.test", "--name", "x", "--role", "officer"),
+            "error: role: a token of oscar@club.test may do at most what an organiser may.\n",
+        ),
+        (("tokens", "revoke", "99"), "error: there is no token 99.\n"),
+    ],
+)
+def test_the_command_line_refuses_in_one_line(
+    ledger: Ledger, database_url: str, arguments: tuple[str, ...], error: str
+) -> None:
+    _account(ledger, Role.OFFICER)
+    _account(ledger, Role.ORGANISER)
+    refused = run(*arguments, db=database_url)
+    assert (refused.exit_code, refused.stderr) == (1, error)
+
+
+def test_a_token_is_shown_once_kept_as_a_digest_and_revoked(
+    ledger: Ledger, database_url: str
+) -> None:
+    _account(ledger, Role.ORGANISER)
+    made = run("tokens", "add", "oscar@club.test", "--name", "pairing program", db=database_url)
+    token = made.stdout.strip()
+    assert re.fullmatch(r"ledger_[A-Za-z0-9_-]{43}", token)
+    with ledger.reading() as session:
+        kept = session.scalars(
+            select(AccountSecret.digest).where(AccountSecret.kind == SecretKind.TOKEN)
+        ).all()
+    assert kept == [hashlib.sha256(token.encode()).hexdigest()]
+    listed = run("tokens", "list", "oscar@club.test", "--format", "json", db=database_url)
+    assert token not in listed.stdout
+    [shown] = json.loads(listed.stdout)
+    assert (shown["name"], shown["role"], shown["revoked_at"]) == (
+        "pairing program",
+        "organiser",
+        None,
+    )
+    with TestClient(create_app(database_url), base_url=SITE) as client:
+        bearer = {"Authorization": f"Bearer {token}"}
+        assert client.get("/desk", headers=bearer).status_code == 200
+        assert run("tokens", "revoke", str(shown["id"]), db=database_url).exit_code == 0
+        refused = client.get("/desk", headers=bearer)
+        assert refused.status_code == 401
+        assert refused.headers["www-authenticate"] == 'Bearer realm="ledger"'
+
+
+# Signing in.
+
+
+def test_an_account_signs_in_and_out(site: TestClient) -> None:
+    assert site.get("/desk", follow_redirects=False).headers["location"] == "/sign-in?next=/desk"
+    _signed_in(site, Role.ORGANISER)
+    shown = site.get("/desk")
+    assert "Signed in as A organiser (oscar@club.test), organiser." in shown.text
+    assert shown.headers["cache-control"] == "private, no-store"
+    assert "etag" not in shown.headers
+    cookie = site.cookies["ledger_session"]
+    assert site.post("/sign-out", headers=SAME_SITE, follow_redirects=False).status_code == 303
+    site.cookies.set("ledger_session", cookie)
+    assert site.get("/desk", follow_redirects=False).status_code == 303
+
+
+def test_the_session_cookie_is_http_only_and_lax(site: TestClient) -> None:
+    answer = site.post(
+        "/sign-in",
+        data={"email": EMAILS[Role.OFFICER], "password": PASSWORDS[Role.OFFICER]},
+        headers=SAME_SITE,
+        follow_redirects=False,
+    )
+    cookie = answer.headers["set-cookie"]
+    assert "HttpOnly" in cookie
+    assert "SameSite=lax" in cookie
+    assert "Secure" not in cookie  # the test site is plain HTTP
+    with TestClient(site.app, base_url="https://ledger.test") as secure:
+        signed = secure.post(
+            "/sign-in",
+            data={"email": EMAILS[Role.OFFICER], "password": PASSWORDS[Role.OFFICER]},
+            headers={"Origin": "https://ledger.test"},
+            follow_redirects=False,
+        )
+        assert "Secure" in signed.headers["set-cookie"]
+
+
+def test_an_expired_session_and_a_disabled_account_are_refused(
+    site: TestClient, ledger: Ledger
+) -> None:
+    _signed_in(site, Role.ORGANISER)
+    assert site.get("/desk").status_code == 200
+    with ledger.transaction() as session:
+        session.execute(
+            update(AccountSecret)
+            .where(AccountSecret.kind == SecretKind.SESSION)
+            .values(expires_at=dt.datetime(2000, 1, 1))
+        )
+    assert site.get("/desk", follow_redirects=False).status_code == 303
+    _signed_in(site, Role.ORGANISER)
+    with ledger.transaction() as session:
+        accounts.disable_account(session, EMAILS[Role.ORGANISER], Author("test"), NOW)
+    assert site.get("/desk", follow_redirects=False).status_code == 303
+    refused = site.post(
+        "/sign-in",
+        data={"email": EMAILS[Role.ORGANISER], "password": PASSWORDS[Role.ORGANISER]},
+        headers=SAME_SITE,
+    )
+    assert refused.status_code == 400
+    assert "the e-mail address or the password is wrong." in refused.text
+
+
+def test_a_password_link_works_once(ledger: Ledger, database_url: str) -> None:
+    with ledger.transaction() as session:
+        made = accounts.add_account(
+            session, "new@club.test", "New", Role.ORGANISER, Author("t"), NOW
+        )
+    link = f"/account/password/{made.password_link}"
+    with TestClient(create_app(database_url), base_url=SITE) as client:
+        assert client.get(link).status_code == 200
+        short = client.post(link, data={"password": "short", "again": "short"}, headers=SAME_SITE)
+        assert short.status_code == 400
+        assert "choose one of 10 to 200 characters" in short.text
+        chosen = {"password": "a new password", "again": "a new password"}
+        assert (
+            client.post(link, data=chosen, headers=SAME_SITE, follow_redirects=False).status_code
+            == 303
+        )
+        again = client.post(link, data=chosen, headers=SAME_SITE)
+        assert again.status_code == 404
+        signed = client.post(
+            "/sign-in",
+            data={"email": "new@club.test", "password": "a new password"},
+            headers=SAME_SITE,
+            follow_redirects=False,
+        )
+        assert signed.status_code == 303
+
+
+def test_a_password_link_expires(ledger: Ledger) -> None:
+    with ledger.transaction() as session:
+        made = accounts.add_account(
+            session, "late@club.test", "Late", Role.ORGANISER, Author("t"), NOW
+        )
+    assert made.password_link is not None
+    later = NOW + accounts.PASSWORD_LINK_LIFETIME + dt.timedelta(minutes=1)
+    with pytest.raises(Exception, match="has expired or was used"), ledger.transaction() as session:
+        accounts.set_password_by_link(session, made.password_link, "a fine password", later)
+
+
+def test_wrong_passwords_lock_an_account_for_a_while(ledger: Ledger) -> None:
+    _account(ledger, Role.OFFICER)
+    email = EMAILS[Role.OFFICER]
+    for minute in range(accounts.MOST_FAILURES_PER_ACCOUNT):
+        with ledger.transaction() as session:
+            at = NOW + dt.timedelta(minutes=minute)
+            assert accounts.sign_in(session, email, "guess", "10.0.0.1", at) is None
+    locked_at = NOW + dt.timedelta(minutes=5)
+    locked = pytest.raises(TooManyAttempts, match=r"try again after 12:15 UTC \(2030-01-01\)")
+    with locked, ledger.transaction() as session:
+        accounts.sign_in(session, email, PASSWORDS[Role.OFFICER], "10.0.0.2", locked_at)
+    with ledger.transaction() as session:
+        later = NOW + accounts.THROTTLE_WINDOW + dt.timedelta(minutes=1)
+        assert accounts.sign_in(session, email, PASSWORDS[Role.OFFICER], "10.0.0.2", later)
+
+
+def test_wrong_passwords_from_one_address_lock_it(ledger: Ledger) -> None:
+    _account(ledger, Role.OFFICER)
+    for number in range(accounts.MOST_FAILURES_PER_ADDRESS):
+        with ledger.transaction() as session:
+            assert accounts.sign_in(session, f"u{number}@x.test", "guess", "10.9.9.9", NOW) is None
+    with pytest.raises(TooManyAttempts, match="for this address"), ledger.transaction() as session:
+        accounts.sign_in(session, EMAILS[Role.OFFICER], PASSWORDS[Role.OFFICER], "10.9.9.9", NOW)
+
+
+def test_a_locked_account_is_told_when_to_try_again_on_the_web(site: TestClient) -> None:
+    for _ in range(accounts.MOST_FAILURES_PER_ACCOUNT):
+        wrong = {"email": EMAILS[Role.OFFICER], "password": "not the password"}
+        assert site.post("/sign-in", data=wrong, headers=SAME_SITE).status_code == 400
+    locked = site.post(
+        "/sign-in",
+        data={"email": EMAILS[Role.OFFICER], "password": PASSWORDS[Role.OFFICER]},
+        headers=SAME_SITE,
+    )
+    assert locked.status_code == 429
+    assert "too many wrong passwords for this account; try again after" in locked.text
+    assert 1 <= int(locked.headers["retry-after"]) <= 15 * 60
+
+
+# Forms from other sites.
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},
+        {"Origin": "https://elsewhere.test"},
+        {"Origin": "null"},
+        {"Sec-Fetch-Site": "cross-site", "Origin": SITE},
+        {"Sec-Fetch-Site": "same-site"},
+    ],
+    ids=["no origin", "another site", "opaque origin", "cross-site fetch", "a sibling site"],
+)
+def test_a_form_sent_from_another_site_is_refused(
+    site: TestClient, headers: dict[str, str]
+) -> None:
+    _signed_in(site, Role.OFFICER)
+    sent = site.post("/desk/tokens", data={"name": "stolen", "role": "officer"}, headers=headers)
+    assert sent.status_code == 403
+    assert "from its own pages only" in sent.text
+    assert "stolen" not in site.get("/desk/tokens").text
+
+
+def test_a_form_sent_from_the_site_itself_is_taken(site: TestClient) -> None:
+    _signed_in(site, Role.OFFICER)
+    for headers in ({"Sec-Fetch-Site": "same-origin"}, SAME_SITE):
+        sent = site.post("/desk/tokens", data={"name": "mine", "role": "officer"}, headers=headers)
+        assert sent.status_code == 200
+
+
+# Who may open what.
+
+ANONYMOUS = None
+ROUTES: dict[tuple[str, str], dict[Role | None, int]] = {
+    ("GET", "/desk"): {ANONYMOUS: 303, Role.ORGANISER: 200, Role.OFFICER: 200},
+    ("GET", "/desk/tokens"): {ANONYMOUS: 303, Role.ORGANISER: 200, Role.OFFICER: 200},
+    ("POST", "/desk/tokens"): {ANONYMOUS: 401, Role.ORGANISER: 200, Role.OFFICER: 200},
+    ("POST", "/desk/tokens/{token}/revoke"): {
+        ANONYMOUS: 401,
+        Role.ORGANISER: 404,
+        Role.OFFICER: 404,
+    },
+    ("GET", "/desk/accounts"): {ANONYMOUS: 303, Role.ORGANISER: 403, Role.OFFICER: 200},
+    ("POST", "/desk/accounts"): {ANONYMOUS: 401, Role.ORGANISER: 403, Role.OFFICER: 200},
+    ("POST", "/desk/accounts/{account}/disable"): {
+        ANONYMOUS: 401,
+        Role.ORGANISER: 403,
+        Role.OFFICER: 404,
+    },
+    ("POST", "/desk/accounts/{account}/role"): {
+        ANONYMOUS: 401,
+        Role.ORGANISER: 403,
+        Role.OFFICER: 404,
+    },
+    ("GET", "/desk/log"): {ANONYMOUS: 303, Role.ORGANISER: 403, Role.OFFICER: 200},
+    ("GET", "/sign-in"): {ANONYMOUS: 200, Role.ORGANISER: 200, Role.OFFICER: 200},
+    ("POST", "/sign-in"): {ANONYMOUS: 400, Role.ORGANISER: 400, Role.OFFICER: 400},
+    ("POST", "/sign-out"): {ANONYMOUS: 303, Role.ORGANISER: 303, Role.OFFICER: 303},
+    ("GET", "/account/password/{link}"): {ANONYMOUS: 200, Role.ORGANISER: 200, Role.OFFICER: 200},
+    ("POST", "/account/password/{link}"): {ANONYMOUS: 404, Role.ORGANISER: 404, Role.OFFICER: 404},
+}
+"""Every route a signed-in account's pages add, with the answer each role gets: 200 (or a
+redirect) where allowed, 401 (a page asked for with GET: 303 to sign in) for anyone not
+signed in, 403 for a role not granted. The bodies sent are valid but name nothing that
+exists, so an allowed write answers 404 where it names an account, a token or a password
+link, 400 where it is a sign-in the ledger refuses."""
+BODIES = {
+    "/desk/tokens": {"name": "script", "role": "organiser"},
+    "/desk/accounts": {"email": "new@club.test", "name": "New", "role": "organiser"},
+    "/desk/accounts/{account}/role": {"role": "officer"},
+    "/sign-in": {"email": "nobody@club.test", "password": "no password at all"},
+    "/account/password/{link}": {"password": "a long password", "again": "a long password"},
+}
+FILLED = {"{token}": "99", "{account}": "nobody%40club.test", "{link}": "no-such-link"}
+
+
+PUBLIC_ROUTERS = (pages.router, api.router)
+ACCOUNT_ROUTERS = (signing.router, desk.router)
+
+
+def _routes(router: APIRouter) -> list[APIRoute]:
+    return [route for route in router.routes if isinstance(route, APIRoute)]
+
+
+def test_every_route_names_its_action_and_the_private_ones_are_in_the_table() -> None:
+    """A new route names its action (else the gate refuses it to everyone); a signed-in
+    account's route must be added to `ROUTES` above, with what each role gets."""
+    for router in PUBLIC_ROUTERS:
+        for route in _routes(router):
+            assert action_of(route.endpoint) is Action.READ_PUBLIC, route.path
+            assert not caching.is_private(route.path), route.path
+    private = {
+        (method, route.path)
+        for router in ACCOUNT_ROUTERS
+        for route in _routes(router)
+        for method in route.methods
+    }
+    assert private == set(ROUTES)
+    for router in ACCOUNT_ROUTERS:
+        for route in _routes(router):
+            assert action_of(route.endpoint) is not None, route.path
+            assert caching.is_private(route.path), route.path
+
+
+@pytest.mark.parametrize(("method", "path"), list(ROUTES), ids=[" ".join(r) for r in ROUTES])
+@pytest.mark.parametrize("role", [ANONYMOUS, Role.ORGANISER, Role.OFFICER], ids=str)
+def test_who_may_open_what(site: TestClient, method: str, path: str, role: Role | None) -> None:
+    if role is not None:
+        _signed_in(site, role)
+    filled = path
+    for name, value in FILLED.items():
+        filled = filled.replace(name, value)
+    sent = site.request(
+        method, filled, data=BODIES.get(path), headers=SAME_SITE, follow_redirects=False
+    )
+    assert sent.status_code == ROUTES[(method, path)][role], sent.text[:300]
+
+
+def test_the_public_pages_need_no_account(site: TestClient) -> None:
+    for path in ("/", "/events", "/api/v1/home"):
+        assert site.get(path).status_code == 200
+
+
+def test_a_route_that_names_no_action_is_refused_to_everyone(
+    database_url: str, ledger: Ledger
+) -> None:
+    _account(ledger, Role.OFFICER)
+    app = create_app(database_url)
+    forgotten = APIRouter()
+
+    @forgotten.get("/desk/forgotten")
+    def unmarked() -> dict[str, str]:
+        return {"secret": "x"}
+
+    @forgotten.get("/desk/marked")
+    @serves(Action.SEE_LOG)
+    def marked() -> dict[str, str]:
+        return {"fine": "x"}
+
+    app.include_router(forgotten)
+    with TestClient(app, base_url=SITE) as client:
+        _signed_in(client, Role.OFFICER)
+        assert client.get("/desk/forgotten").status_code == 403
+        assert client.get("/desk/marked").status_code == 200
+
+
+def test_a_mirror_has_no_sign_in(tmp_path: Path, ledger: Ledger, database_url: str) -> None:
+    if not database_url.startswith("sqlite"):
+        pytest.skip("--read-only reads a SQLite file as unchanging")
+    _account(ledger, Role.OFFICER)
+    copy = tmp_path / "mirror.db"
+    assert run("db", "backup", str(copy), db=database_url).exit_code == 0
+    with TestClient(create_app(f"sqlite:///{copy}", unchanging=True), base_url=SITE) as mirror:
+        assert mirror.get("/sign-in").status_code == 404
+        refused = mirror.post("/sign-in", data={}, headers=SAME_SITE)
+        assert (refused.status_code, refused.headers["allow"]) == (405, "GET, HEAD")
+
+
+def test_every_account_change_is_logged_with_who_and_where(
+    site: TestClient, database_url: str
+) -> None:
+    _signed_in(site, Role.OFFICER)
+    site.post(
+        "/desk/accounts",
+        data={"email": "a@club.test", "name": "A", "role": "organiser"},
+        headers=SAME_SITE,
+    )
+    newest = json.loads(run("log", "--format", "json", db=database_url).stdout)[0]
+    assert (newest["action"], newest["operator"], newest["address"]) == (
+        "add-account",
+        "olga@federation.test",
+        "testclient",
+    )
