@@ -109,8 +109,8 @@ def database_url(ctx: typer.Context, db: str | None) -> str:
 
 @contextmanager
 def open_ledger(ctx: typer.Context, db: str | None, *, create: bool) -> Iterator[database.Ledger]:
-    """The command's ledger; `create`: a writing command may create it (a reading one
-    never does: a mistyped --db is refused, not made into a new empty ledger)."""
+    """The command's ledger; `create`: the command may create it (see `writing`; a reading
+    one never does: a mistyped --db is refused, not made into a new empty ledger)."""
     ledger = database.open_ledger(database_url(ctx, db), create=create)
     try:
         yield ledger
@@ -126,12 +126,16 @@ def reading(ctx: typer.Context, db: str | None) -> Iterator[Session]:
 
 
 @contextmanager
-def writing(ctx: typer.Context, db: str | None, *, bulk: bool = False) -> Iterator[Session]:
+def writing(
+    ctx: typer.Context, db: str | None, *, bulk: bool = False, create: bool = False
+) -> Iterator[Session]:
     """One transaction on the command's ledger: committed whole, or not at all; an
     interrupt never cuts the commit in two (`interrupts.committing`). `bulk`: a close or a
-    file's import (`Ledger.transaction`)."""
+    file's import (`Ledger.transaction`). `create`: the command brings data into a new
+    ledger (players, a list, a tournament), so it may create one; every other command
+    refuses a missing ledger as a reading one does, so a mistyped --db makes nothing."""
     with (
-        open_ledger(ctx, db, create=True) as ledger,
+        open_ledger(ctx, db, create=create) as ledger,
         ExitStack() as commit,
         ledger.transaction(bulk=bulk) as session,
     ):

@@ -86,7 +86,7 @@ def add_player(
         peak=peak,
         today=now().date(),
     )
-    with writing(ctx, db) as session:
+    with writing(ctx, db, create=True) as session:
         added = services.players.add_player(session, pool, player, now(), services.Author(operator))
     render.message(str(added.id))
     render.warnings(added.duplicates)
@@ -172,7 +172,8 @@ def import_players(
 
     Example: ledger import-players players.csv
     """
-    imported = _import(ctx, db, pool, file, services.imports.import_players, operator)
+    service = services.imports.import_players
+    imported = _import(ctx, db, pool, file, service, operator, create=True)
     render.warnings(imported.duplicates)
 
 
@@ -200,9 +201,12 @@ def _import(
     file: Path,
     service: services.imports.ImportService[Summary],
     operator: str | None,
+    *,
+    create: bool = False,
 ) -> Summary:
+    """Import `file` with `service`; `create`: the file's rows may start a new ledger."""
     content = read_import(file)
-    with progress() as shown, writing(ctx, db, bulk=True) as session:
+    with progress() as shown, writing(ctx, db, bulk=True, create=create) as session:
         summary = service(
             session, pool, file.name, content, now(), services.Author(operator), shown
         )
