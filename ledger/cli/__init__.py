@@ -79,6 +79,8 @@ _HINTS = {
     Hint.EARLIER_VERSIONS: "{message} with --version.",
     Hint.EVENTS: "{message}; `ledger events{pool}` lists the events.",
     Hint.LIVE_IS_NEWEST: "live: give --live without --period, --as-of or --version.",
+    Hint.NOTHING_TO_PUBLISH: "{message}; add players with their ratings first (`ledger "
+    "import-players FILE.csv{pool}`), or record the period's games.",
     Hint.PERIOD_OR_DAY: "as-of: give --period or --as-of, not both.",
     Hint.RIGHT_DATABASE: "{message}; give the right --db.",
     Hint.VERSION_OF_A_PERIOD: "version: give --version with --period, not with --as-of.",

@@ -27,7 +27,12 @@ from ledger.services.activity import OS_USER, Author
 from ledger.storage.batches import AnyRow
 from ledger.storage.database import lock_pool
 from ledger.storage.models import Game, PriorStanding, RatingPeriod
-from ledger.storage.periods import is_closed, newest_closed_period, newest_version
+from ledger.storage.periods import (
+    is_closed,
+    newest_closed_period,
+    newest_version,
+    refuse_before_first_list,
+)
 
 Correction = Callable[[Session], object]
 """A change to the games, applied while the re-rated periods are open."""
@@ -89,10 +94,12 @@ def rerate_from(
     """Re-rate `start` and every later closed period of `pool`, after applying `correct`,
     unlogged: the correction that asks for it logs it.
 
-    Refused, with nothing written, if `start` has no published list, or a list to re-rate
-    was imported from FIDE or closed before the ledger kept what closes change.
+    Refused, with nothing written, if `start` has no published list (or is before the
+    pool's first), or a list to re-rate was imported from FIDE or closed before the ledger
+    kept what closes change.
     """
     lock_pool(session, pool)
+    refuse_before_first_list(session, pool, start)
     newest = newest_closed_period(session, pool)
     if newest is None or start > newest or newest_version(session, pool, start) is None:
         raise Conflict(

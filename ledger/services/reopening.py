@@ -34,7 +34,11 @@ from ledger.storage.models import (
     RatingPeriod,
     SupersededEntry,
 )
-from ledger.storage.periods import newest_closed_period, newest_version
+from ledger.storage.periods import (
+    newest_closed_period,
+    newest_version,
+    refuse_before_first_list,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +104,7 @@ def published_by(session: Session, pool: Pool, period: Period) -> list[Period]:
 
 
 def _refuse_older(session: Session, pool: Pool, period: Period) -> None:
+    refuse_before_first_list(session, pool, period)
     newest = newest_closed_period(session, pool)
     if newest is None or period > newest:
         raise Conflict(f"{pool} period {period} is not closed; there is nothing to reopen.")
