@@ -257,6 +257,10 @@ def test_every_option_of_every_command_refuses_a_wrong_value_in_one_line(
         ),
         (["import-games", "missing.csv"], "error: file: 'missing.csv' does not exist."),
         (["calc"], "error: missing --rating; `ledger calc --help` shows an example."),
+        (
+            ["reopen-period", "2026-10"],
+            "error: missing --reason; `ledger reopen-period --help` shows an example.",
+        ),
         (["list", "--women=yes"], "error: --women takes no value: give it alone."),
         (["list", "--top"], "error: --top needs a value; `ledger list --help` shows an example."),
         (

@@ -16,6 +16,7 @@ from ledger.cli.options import (
     NoteOption,
     OperatorOption,
     PoolOption,
+    ReasonOption,
     now,
     parse,
     read_import,
@@ -238,7 +239,7 @@ def close_period(
 def reopen_period(
     ctx: typer.Context,
     period: Annotated[str, typer.Argument(metavar="YYYY-MM")],
-    reason: NoteOption = None,
+    reason: ReasonOption,
     operator: OperatorOption = None,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
