@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
@@ -40,7 +40,8 @@ Correction = Callable[[Session], object]
 
 @dataclass(frozen=True, slots=True)
 class Rerated:
-    """What a re-rate published: each period's list and its new version number."""
+    """What a re-rate published: each period's list and its new version number (none when
+    every list came out as published)."""
 
     pool: Pool
     versions: dict[Period, int]
@@ -77,8 +78,17 @@ def rerate(
     author: Author = OS_USER,
     progress: Progress = NO_PROGRESS,
 ) -> Rerated:
-    """Re-rate `start` and every later closed period of `pool` on demand, and log it."""
-    rerated = rerate_from(session, pool, start, now, progress=progress)
+    """Re-rate `start` and every later closed period of `pool` on demand, and log it. When
+    every list comes out as it was published, nothing changed: nothing is published or
+    logged, and the outcome's `versions` are empty."""
+    with session.begin_nested() as trial:
+        rerated = rerate_from(session, pool, start, now, progress=progress)
+        if all(
+            reopening.same_as_version(session, pool, period, version - 1)
+            for period, version in rerated.versions.items()
+        ):
+            trial.rollback()
+            return replace(rerated, versions={})
     activity.record(session, "rerate", rerated, author, now, pool, start)
     return rerated
 

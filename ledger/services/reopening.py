@@ -180,6 +180,23 @@ def supersede(session: Session, pool: Pool, period: Period) -> None:
     )
 
 
+def same_as_version(session: Session, pool: Pool, period: Period, version: int) -> bool:
+    """Whether the period's list in force holds exactly the rows of its superseded version
+    `version`: every player, with every figure."""
+    entries, kept = ListEntry.__table__.c, SupersededEntry.__table__.c
+    names = ("player_id", *LIST_FIGURES)
+    now = select(*(entries[name] for name in names)).where(
+        entries.pool == pool, entries.period == period
+    )
+    then = select(*(kept[name] for name in names)).where(
+        kept.pool == pool, kept.period == period, kept.version == version
+    )
+    return all(
+        session.execute(except_(one, other).limit(1)).first() is None
+        for one, other in ((now, then), (then, now))
+    )
+
+
 def _mark_open(session: Session, pool: Pool, period: Period) -> None:
     """The period is open again; a period without games had no row before its close."""
     has_games = session.scalar(
