@@ -338,8 +338,8 @@ def test_a_file_that_is_not_a_list_is_refused(database_url: str) -> None:
     assert refused.stderr.startswith("error: not_a_list.csv is not a FIDE rating list")
     missing = run("import-fide-list", "nowhere.txt", db=database_url)
     assert (missing.exit_code, missing.stderr) == (
-        1,
-        "error: nowhere.txt: No such file or directory.\n",
+        2,
+        "error: file: 'nowhere.txt' does not exist.\n",
     )
 
 

@@ -35,7 +35,10 @@ from ledger.formats import trf
 
 app = Commands()
 
-FileArgument = Annotated[Path, typer.Argument(metavar="FILE", show_default=False)]
+FileArgument = Annotated[
+    Path,
+    typer.Argument(exists=True, dir_okay=False, readable=True, metavar="FILE", show_default=False),
+]
 
 
 class ExportFormat(StrEnum):

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from ledger import render, services
 from ledger.cli import interrupts
+from ledger.cli.usage import Misuse
 from ledger.core.domain import Pool
 from ledger.core.errors import InvalidInput
 from ledger.core.records import LARGEST_ID
@@ -166,19 +167,18 @@ _NOT_REGULAR = (
 def import_file(file: Path) -> Iterator[IO[bytes]]:
     """An import file, open for reading. Anything but a regular file is refused before a
     byte is read: a device never ends, a named pipe without a writer would hang, and the
-    file is opened without waiting for one."""
+    file is opened without waiting for one. A path that names no file to read is a usage
+    error (exit 2), as Typer's check of a file argument makes it."""
     nonblocking = getattr(os, "O_NONBLOCK", 0)  # POSIX: open() of a pipe then never waits
     try:
         descriptor = os.open(file, os.O_RDONLY | nonblocking)
     except OSError as error:
-        raise InvalidInput(f"{file}: {error.strerror or 'cannot be read'}.") from None
+        raise Misuse(f"{file}: {error.strerror or 'cannot be read'}.") from None
     mode = os.fstat(descriptor).st_mode
     if not stat.S_ISREG(mode):
         os.close(descriptor)
         kind = next((kind for is_kind, kind in _NOT_REGULAR if is_kind(mode)), "not a file")
-        raise InvalidInput(
-            f"{file} is {kind}, not a file to import; give the path of the file itself."
-        )
+        raise Misuse(f"{file} is {kind}, not a file to import; give the path of the file itself.")
     if nonblocking:
         os.set_blocking(descriptor, True)
     with os.fdopen(descriptor, "rb") as stream:
@@ -198,11 +198,20 @@ def read_import(file: Path) -> bytes:
 
 
 def parse(field: str, parser: Callable[[str], T], text: str) -> T:
-    """`parser(text)`, its error prefixed with the option's name."""
-    try:
+    """`parser(text)`, its refusal prefixed with the option's name (`typed_values`)."""
+    with typed_values(f"{field}: "):
         return parser(text)
+
+
+@contextmanager
+def typed_values(prefix: str = "") -> Iterator[None]:
+    """A block that reads what was typed on the command line: a value the ledger cannot
+    read, or options that do not go together, is a usage error (exit 2), not a refusal of
+    the ledger's (exit 1)."""
+    try:
+        yield
     except InvalidInput as error:
-        raise InvalidInput(f"{field}: {error}") from None
+        raise Misuse(f"{prefix}{error}") from None
 
 
 def parse_given(field: str, parser: Callable[[str], T], text: str | None) -> T | None:

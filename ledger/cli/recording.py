@@ -24,10 +24,9 @@ from ledger.cli.options import (
     writing,
 )
 from ledger.cli.progress import progress
-from ledger.cli.usage import Commands
+from ledger.cli.usage import Commands, Misuse
 from ledger.core import records
 from ledger.core.domain import GameResult, Period, Pool, parse_date
-from ledger.core.errors import InvalidInput
 from ledger.storage.database import as_url
 
 app = Commands()
@@ -131,7 +130,7 @@ def add_game(
     Example: ledger add-game --white 101 --black 102 --result 1/2-1/2 --date 2026-10-03
     """
     if late != (reason is not None):
-        raise InvalidInput("reason: --late and --reason go together: a late game needs a reason.")
+        raise Misuse("reason: --late and --reason go together: a late game needs a reason.")
     game = records.new_game(
         date=parse("date", parse_date, date),
         white=white,
