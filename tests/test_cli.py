@@ -544,7 +544,8 @@ def test_a_bad_import_names_every_line_and_writes_nothing(filled: str, tmp_path:
         tmp_path,
         "bad.csv",
         "date,white,black,result\n2026-10-08,101,102,1-0\n"
-        "2026-10-09,101,999,1-0\n2026-10-32,101,102,1-0\n2026-10-09,102,101,win\n",
+        "2026-10-09,101,999,1-0\n2026-10-32,101,102,1-0\n2026-10-09,102,101,win\n"
+        "2026-10-31,x,102,won\n",
     )
     result = run("import-games", bad, db=filled)
     assert result.exit_code == 1
@@ -553,7 +554,10 @@ def test_a_bad_import_names_every_line_and_writes_nothing(filled: str, tmp_path:
         "error: bad.csv:4: date: '2026-10-32' is not a date; write it as YYYY-MM-DD.",
         "error: bad.csv:5: result: 'win' is not a result; "
         "use 1-0, 0-1, 1/2-1/2 (or =), +/-, -/+ or -/-.",
-        "error: 3 problems; nothing was written.",
+        "error: bad.csv:6: white: 'x' is not a whole number.",
+        "error: bad.csv:6: result: 'won' is not a result; "
+        "use 1-0, 0-1, 1/2-1/2 (or =), +/-, -/+ or -/-.",
+        "error: 5 problems; nothing was written.",
     ]
     assert _count_games(filled) == 4
 
