@@ -350,6 +350,18 @@ def test_diff_of_an_original_list_says_there_is_none_before_it(
     assert (refused.exit_code, refused.stdout, refused.stderr) == (1, "", f"error: {line}\n")
 
 
+def test_a_correction_may_leave_a_pools_first_list_with_nothing(ledger: Ledger) -> None:
+    """A first close with nothing to publish is refused; a re-rate that deletes the only
+    game of a first list of unrated players publishes it again, empty."""
+    first = _Game(player(ledger, "A"), player(ledger, "B"), "1-0", "2026-10-03")
+    _record(ledger, [first])
+    close(ledger, "2026-10")
+    with ledger.transaction() as session:
+        deleted = corrections.delete_game(session, _game_id(ledger, first), NOW)
+    assert deleted.rerated is not None
+    assert deleted.rerated.versions == {Period(2026, 10): 2}
+
+
 def _changed_behind_the_ledgers_back(ledger: Ledger, game: _Game) -> None:
     """Another result for a game of a closed period, written without a re-rate."""
     with ledger.transaction() as session:

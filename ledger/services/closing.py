@@ -168,7 +168,7 @@ def close_through(
         )
     first = newest + 1 if newest is not None else period
     _refuse_open_games_before(session, pool, first, period, newest)
-    if newest is None:
+    if newest is None and joining is None:  # a re-rate publishes again what was published
         _refuse_nothing_to_publish(session, pool, period)
     periods = [first + i for i in range(first.months_until(period) + 1)]
     totals = _Totals()
