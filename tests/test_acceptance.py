@@ -161,7 +161,7 @@ def _assert_reopening_is_exact(db: str, before_last_close: dict[str, list[Any]])
     """Reopening the last period restores the ledger before its close; closing it again
     publishes the same list."""
     after = ledger_state(db, history=False)
-    assert run("reopen-period", PERIODS[-1], db=db).exit_code == 0
+    assert run("reopen-period", PERIODS[-1], "--reason", "a result was wrong", db=db).exit_code == 0
     assert ledger_state(db, history=False) == before_last_close
     assert run("close-period", PERIODS[-1], db=db).exit_code == 0
     assert ledger_state(db, history=False) == after

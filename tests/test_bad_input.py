@@ -543,7 +543,13 @@ class Command:
 READING = {"--format": "format", "--pool": "pool"}
 COMMANDS = (
     Command("close-period", ("period",), {"--pool": "pool"}, writes=True),
-    Command("reopen-period", ("period",), {"--pool": "pool"}, writes=True),
+    Command(
+        "reopen-period",
+        ("period",),
+        {"--pool": "pool", "--reason": "text"},
+        required=("--reason",),
+        writes=True,
+    ),
     Command(
         "merge-players",
         ("int", "int"),

@@ -728,8 +728,9 @@ def test_calc_junior_k_from_the_birth_year() -> None:
     ],
 )
 def test_calc_refusals(arguments: list[str], message: str) -> None:
+    """The calculator reads the command line alone: every refusal is a usage error."""
     shown = run("calc", *arguments)
-    assert shown.exit_code == 1
+    assert shown.exit_code == 2
     assert shown.stderr.startswith(message)
     assert shown.stderr.count("\n") == 1
 
@@ -764,6 +765,6 @@ def test_calc_refuses_k_together_with_the_players_state() -> None:
         "calc", "--rating", "1800", "--opponents", "1800:1", "--k", "20", "--birth-year", "2010"
     )
     assert (shown.exit_code, shown.stderr) == (
-        1,
+        2,
         "error: k: give --k, or the player's state to decide K, not both.\n",
     )

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from builders import fingerprint, run
+from ledger import services
+
+from builders import NOW, fingerprint, run
 
 PLAYERS_CSV = """\
 id,name,federation,sex,title,birth_year,rating,games,ever_2400
@@ -215,33 +217,6 @@ BAD_INPUT = [
         id="self",
     ),
     pytest.param(
-        ["add-game", "--white", "101", "--black", "102", "--result", "1-0", "--date", "2026-13-01"],
-        "error: date: '2026-13-01' is not a date",
-        id="bad date",
-    ),
-    pytest.param(
-        ["add-game", "--white", "101", "--black", "102", "--result", "2-0", "--date", "2026-10-01"],
-        "error: result: '2-0' is not a result",
-        id="bad result",
-    ),
-    pytest.param(
-        [
-            "add-game",
-            "--white",
-            "101",
-            "--black",
-            "102",
-            "--result",
-            "1-0",
-            "--date",
-            "2026-10-01",
-            "--pool",
-            "bullet",
-        ],
-        "error: pool: unknown pool 'bullet'",
-        id="unknown pool",
-    ),
-    pytest.param(
         ["add-player", "--name", "X", "--id", "101"],
         "error: id: player 101 already exists.",
         id="taken id",
@@ -305,9 +280,6 @@ BAD_INPUT = [
         id="round zero",
     ),
     pytest.param(
-        ["close-period", "2026-13"], "error: period: '2026-13' is not a period", id="bad period"
-    ),
-    pytest.param(
         ["close-period", "2026-11"],
         "error: period 2026-10 holds games and is still open",
         id="earlier open period",
@@ -357,6 +329,36 @@ def test_bad_input_is_refused_with_one_line(
         ),
         pytest.param(["games", "--player", "99999999999999999999"], id="games of no player"),
         pytest.param(["export-list"], id="export without a format"),
+        pytest.param(
+            [
+                "add-game",
+                "--white",
+                "101",
+                "--black",
+                "102",
+                "--result",
+                "1-0",
+                "--date",
+                "2026-13-01",
+            ],
+            id="bad date",
+        ),
+        pytest.param(
+            [
+                "add-game",
+                "--white",
+                "101",
+                "--black",
+                "102",
+                "--result",
+                "2-0",
+                "--date",
+                "2026-10-01",
+            ],
+            id="bad result",
+        ),
+        pytest.param(["games", "--pool", "bullet"], id="unknown pool"),
+        pytest.param(["close-period", "2026-13"], id="bad period"),
     ],
 )
 def test_usage_errors_exit_2_with_one_line(filled: str, arguments: list[str]) -> None:
@@ -374,6 +376,133 @@ def test_closing_twice_is_refused(filled: str) -> None:
         "error: period 2026-10 is already closed; correct a game of it with `ledger "
         "correct-game GAME` (`ledger games --period 2026-10` lists them), add a missed one "
         "with `ledger add-game --late`, or reopen it with `ledger reopen-period 2026-10`.\n"
+    )
+
+
+BEFORE_THE_FIRST_LIST = (
+    "standard period 2026-09 is before the pool's first list, 2026-10, whose ratings stand for "
+    "every game played before it; the ledger rates games from 2026-10 on (to rate 2026-09's "
+    "games first, reopen the lists back to 2026-10)."
+)
+A_GAME_IN_SEPTEMBER = (
+    "--white",
+    "101",
+    "--black",
+    "102",
+    "--result",
+    "1-0",
+    "--date",
+    "2026-09-15",
+)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "line"),
+    [
+        pytest.param(
+            ("add-game", *A_GAME_IN_SEPTEMBER), f"date: {BEFORE_THE_FIRST_LIST}", id="add"
+        ),
+        pytest.param(
+            ("add-game", *A_GAME_IN_SEPTEMBER, "--late", "--reason", "arbiter's report"),
+            BEFORE_THE_FIRST_LIST,
+            id="add-late",
+        ),
+        pytest.param(("close-period", "2026-09"), BEFORE_THE_FIRST_LIST, id="close"),
+        pytest.param(
+            ("reopen-period", "2026-09", "--reason", "a game was missed"),
+            BEFORE_THE_FIRST_LIST,
+            id="reopen",
+        ),
+        pytest.param(
+            ("rerate", "--from", "2026-09", "--reason", "check"), BEFORE_THE_FIRST_LIST, id="rerate"
+        ),
+    ],
+)
+def test_a_month_before_the_first_list_is_refused_in_one_sentence(
+    filled: str, arguments: tuple[str, ...], line: str
+) -> None:
+    """Once a dead end: add-game said the month was closed and to use --late, --late that it
+    had no list, close-period that it was closed, reopen-period to reopen another month."""
+    assert run("close-period", "2026-10", db=filled).exit_code == 0
+    before = fingerprint(filled)
+    refused = run(*arguments, db=filled)
+    assert (refused.exit_code, refused.stdout, refused.stderr) == (1, "", f"error: {line}\n")
+    assert fingerprint(filled) == before
+
+
+def test_a_month_before_the_first_list_is_rated_once_that_list_is_reopened(filled: str) -> None:
+    """What the refusal says to do works: reopen back to the first list, record the month's
+    games, close it and the first list again."""
+    assert run("close-period", "2026-10", db=filled).exit_code == 0
+    assert run("reopen-period", "2026-10", "--reason", "September", db=filled).exit_code == 0
+    assert run("add-game", *A_GAME_IN_SEPTEMBER, db=filled).exit_code == 0
+    assert run("close-period", "2026-09", db=filled).exit_code == 0
+    assert run("close-period", "2026-10", db=filled).exit_code == 0
+    september = json.loads(run("list", "--period", "2026-09", "--format", "json", db=filled).stdout)
+    assert {row["id"]: row["games"] for row in september}[101] == 1
+
+
+def test_before_an_imported_first_list_nothing_is_offered_to_reopen(database_url: str) -> None:
+    fide_list = Path(__file__).parent / "data" / "fide" / "standard_list.txt"
+    imported = run("import-fide-list", str(fide_list), "--period", "2026-10", db=database_url)
+    assert imported.exit_code == 0, imported.stderr
+    refused = run("close-period", "2026-08", db=database_url)
+    assert (refused.exit_code, refused.stderr) == (
+        1,
+        "error: standard period 2026-08 is before the pool's first list, 2026-10, whose ratings "
+        "stand for every game played before it; the ledger rates games from 2026-10 on (that "
+        "list was imported from FIDE).\n",
+    )
+
+
+def _nothing_to_publish(url: str, pool: str) -> None:
+    before = fingerprint(url)
+    refused = run("close-period", "2026-10", "--pool", pool, db=url)
+    option = "" if pool == "standard" else f" --pool {pool}"
+    assert (refused.exit_code, refused.stderr) == (
+        1,
+        f"error: {pool} period 2026-10 has nothing to publish: no player has a {pool} rating "
+        "and the period has no game; add players with their ratings first (`ledger "
+        f"import-players FILE.csv{option}`), or record the period's games.\n",
+    )
+    assert fingerprint(url) == before
+
+
+def test_a_close_in_a_ledger_with_no_players_and_no_games_is_refused(database_url: str) -> None:
+    """It published an empty list, "0 games rated"."""
+    _nothing_to_publish(database_url, "standard")
+
+
+def test_a_first_close_of_a_pool_with_no_rating_and_no_game_is_refused(filled: str) -> None:
+    _nothing_to_publish(filled, "rapid")
+
+
+def test_closing_a_month_not_ended_never_suggests_one_not_ended_either(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In the first days of a month, with its games coming in, closing next month named this
+    month as the one to close first."""
+    monkeypatch.setattr(services, "utc_now", lambda: NOW)  # 2030-01-01
+    run("add-player", "--name", "A, Al", "--rating", "2000", "--games", "40", db=database_url)
+    run("add-player", "--name", "B, Bo", "--rating", "2000", "--games", "40", db=database_url)
+    added = run(
+        "add-game",
+        "--white",
+        "1",
+        "--black",
+        "2",
+        "--result",
+        "1-0",
+        "--date",
+        "2030-01-01",
+        db=database_url,
+    )
+    assert added.exit_code == 0, added.stderr
+    refused = run("close-period", "2030-02", db=database_url)
+    assert (refused.exit_code, refused.stderr) == (
+        1,
+        "error: period 2030-02 has not ended yet; close it from 2030-03-01, once its games are "
+        "in.\n",
     )
 
 
@@ -415,7 +544,8 @@ def test_a_bad_import_names_every_line_and_writes_nothing(filled: str, tmp_path:
         tmp_path,
         "bad.csv",
         "date,white,black,result\n2026-10-08,101,102,1-0\n"
-        "2026-10-09,101,999,1-0\n2026-10-32,101,102,1-0\n2026-10-09,102,101,win\n",
+        "2026-10-09,101,999,1-0\n2026-10-32,101,102,1-0\n2026-10-09,102,101,win\n"
+        "2026-10-31,x,102,won\n",
     )
     result = run("import-games", bad, db=filled)
     assert result.exit_code == 1
@@ -424,7 +554,10 @@ def test_a_bad_import_names_every_line_and_writes_nothing(filled: str, tmp_path:
         "error: bad.csv:4: date: '2026-10-32' is not a date; write it as YYYY-MM-DD.",
         "error: bad.csv:5: result: 'win' is not a result; "
         "use 1-0, 0-1, 1/2-1/2 (or =), +/-, -/+ or -/-.",
-        "error: 3 problems; nothing was written.",
+        "error: bad.csv:6: white: 'x' is not a whole number.",
+        "error: bad.csv:6: result: 'won' is not a result; "
+        "use 1-0, 0-1, 1/2-1/2 (or =), +/-, -/+ or -/-.",
+        "error: 5 problems; nothing was written.",
     ]
     assert _count_games(filled) == 4
 

@@ -51,7 +51,7 @@ def test_closing_a_period_twice_is_refused(ledger: Ledger) -> None:
     close(ledger, "2026-10")
     with pytest.raises(Conflict, match="period 2026-10 is already closed"):
         close(ledger, "2026-10")
-    with pytest.raises(Conflict, match="period 2026-09 is already closed"):
+    with pytest.raises(Conflict, match="period 2026-09 is before the pool's first list"):
         close(ledger, "2026-09")
 
 
@@ -84,7 +84,7 @@ def test_a_game_in_a_closed_period_is_refused(ledger: Ledger) -> None:
     close(ledger, "2026-10")
     with pytest.raises(LedgerError, match="date: period 2026-10 is closed"):
         game(ledger, a, b, "1-0", "2026-10-20")
-    with pytest.raises(LedgerError, match="date: period 2026-09 is closed"):
+    with pytest.raises(LedgerError, match="date: standard period 2026-09 is before the pool's"):
         game(ledger, a, b, "1-0", "2026-09-20")
 
 

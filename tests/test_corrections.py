@@ -294,18 +294,80 @@ def test_diff_counts_match_the_two_lists(ledger: Ledger) -> None:
     assert any(diff.changed for _ in [0])
 
 
-def test_a_rerate_on_demand_publishes_identical_next_versions(ledger: Ledger) -> None:
-    games = _games(list(range(1, 21)))
-    _build(ledger, games)
-    before = _lists(ledger)
+def test_a_rerate_that_changes_nothing_publishes_nothing(ledger: Ledger, database_url: str) -> None:
+    """It published a new version of every list, identical to the one before."""
+    _build(ledger, _games(list(range(1, 21))))
+    state = fingerprint(database_url)
     with ledger.transaction() as session:
         rerated = corrections.rerate(session, Pool.STANDARD, Period(2026, 9), NOW)
-    assert rerated.versions == {Period(2026, 9): 2, Period(2026, 10): 2}
-    assert _lists(ledger) == before
+    assert (rerated.versions, rerated.games_rated > 0) == ({}, True)
+    assert fingerprint(database_url) == state
+    shown = run("rerate", "--from", "2026-09", "--reason", "audit", db=database_url)
+    assert (shown.exit_code, shown.stderr) == (0, "")
+    assert shown.stdout.endswith(
+        "every list came out as it was published, so nothing was published.\n"
+    )
+    assert fingerprint(database_url) == state
+
+
+def test_a_rerate_that_changes_a_list_publishes_every_next_version(ledger: Ledger) -> None:
+    """A game changed behind the ledger's back (as a rule's fix would change a figure): the
+    re-rate publishes the lists from the period it names, the unchanged later ones too."""
+    games = _games(list(range(1, 21)))
+    _build(ledger, games)
+    _changed_behind_the_ledgers_back(ledger, _rated_game_in_august(games))
+    with ledger.transaction() as session:
+        rerated = corrections.rerate(session, Pool.STANDARD, Period(2026, 8), NOW)
+    assert rerated.versions == {Period(2026, 8): 2, Period(2026, 9): 2, Period(2026, 10): 2}
     with ledger.reading() as session:
-        diff = list_diff(session, Pool.STANDARD, Period(2026, 10), 1)
-    assert (diff.new_players, diff.removed_players, diff.changed) == ([], [], [])
-    assert diff.unchanged == len(before["2026-10"].rows)
+        diff = list_diff(session, Pool.STANDARD, Period(2026, 8))
+    assert diff.changed
+
+
+@pytest.mark.parametrize(
+    ("versions", "line"),
+    [
+        (
+            (),
+            "the standard list of 2026-10 has only its original version; a re-rate publishes "
+            "the next.",
+        ),
+        (
+            ("--to-version", "1"),
+            "version 1 of the standard list of 2026-10 is its original; no version comes "
+            "before it.",
+        ),
+    ],
+    ids=["one-version", "the-original"],
+)
+def test_diff_of_an_original_list_says_there_is_none_before_it(
+    ledger: Ledger, database_url: str, versions: tuple[str, ...], line: str
+) -> None:
+    """It said "there is no version 0"."""
+    player(ledger, "A", rating=2000)
+    close(ledger, "2026-10")
+    refused = run("diff", "--period", "2026-10", *versions, db=database_url)
+    assert (refused.exit_code, refused.stdout, refused.stderr) == (1, "", f"error: {line}\n")
+
+
+def test_a_correction_may_leave_a_pools_first_list_with_nothing(ledger: Ledger) -> None:
+    """A first close with nothing to publish is refused; a re-rate that deletes the only
+    game of a first list of unrated players publishes it again, empty."""
+    first = _Game(player(ledger, "A"), player(ledger, "B"), "1-0", "2026-10-03")
+    _record(ledger, [first])
+    close(ledger, "2026-10")
+    with ledger.transaction() as session:
+        deleted = corrections.delete_game(session, _game_id(ledger, first), NOW)
+    assert deleted.rerated is not None
+    assert deleted.rerated.versions == {Period(2026, 10): 2}
+
+
+def _changed_behind_the_ledgers_back(ledger: Ledger, game: _Game) -> None:
+    """Another result for a game of a closed period, written without a re-rate."""
+    with ledger.transaction() as session:
+        changed = session.get(Game, _game_id(ledger, game))
+        assert changed is not None
+        changed.result = GameResult.parse("0-1" if game.result == "1-0" else "1-0")
 
 
 def test_refused_corrections_write_nothing(ledger: Ledger, database_url: str) -> None:
@@ -348,6 +410,8 @@ def test_an_open_periods_game_is_corrected_without_a_rerate(ledger: Ledger) -> N
         )
     assert corrected.rerated is None
     assert _lists(ledger) == before
+    october = next(game for game in games if game.date.startswith("2026-10"))
+    _changed_behind_the_ledgers_back(ledger, october)
     with ledger.transaction() as session:  # November stays open through a re-rate
         rerated = corrections.rerate(session, Pool.STANDARD, Period(2026, 10), NOW)
     assert list(rerated.versions) == [Period(2026, 10)]
@@ -386,17 +450,16 @@ def test_corrections_on_the_command_line_with_diff_versions_and_log(
     assert late.exit_code == 0, late.output
     assert "2026-09 (version 3), 2026-10 (version 3)" in late.output
     rerate = run("rerate", "--from", "2026-10", "--reason", "audit", db=database_url)
-    assert "2026-10 (version 4)" in rerate.output
+    assert "so nothing was published" in rerate.output
     logged = json.loads(run("log", "--format", "json", db=database_url).output)
     assert [entry["action"] for entry in logged] == [
-        "rerate",
         "late-game",
         "correct-game",
         *["close"] * 3,  # the services log the closes that built the ledger, too
     ]
     changes = run("log", db=database_url).stdout.splitlines()
-    assert len(changes) == 6  # one line a change where the table does not fit 80 columns
-    assert "  officer  correct-game 2026-08: " in changes[2]
+    assert len(changes) == 5  # one line a change where the table does not fit 80 columns
+    assert "  officer  correct-game 2026-08: " in changes[1]
 
 
 @pytest.mark.parametrize(
@@ -505,6 +568,8 @@ def test_versions_stay_readable_through_reopens_and_read_as_published(ledger: Le
     games = _games(list(range(1, 21)))
     _build(ledger, games)
     published = {(period, 1): rows for period, rows in _lists(ledger).items()}
+    september = next(game for game in games if game.date.startswith("2026-09"))
+    _changed_behind_the_ledgers_back(ledger, september)
     with ledger.transaction() as session:
         corrections.rerate(session, Pool.STANDARD, Period(2026, 9), NOW)
     for period in ("2026-09", "2026-10"):
@@ -542,13 +607,15 @@ def test_a_list_imported_from_fide_is_never_re_rated(ledger: Ledger, database_ur
     fide_list = Path(__file__).parent / "data" / "fide" / "players_list_foa.txt"
     imported = run("import-fide-list", str(fide_list), "--period", "2026-08", db=database_url)
     assert imported.exit_code == 0, imported.stderr
-    _record(ledger, [_Game(1503014, 2016192, "1-0", "2026-09-02")])
+    september = _Game(1503014, 2016192, "1-0", "2026-09-02")
+    _record(ledger, [september])
     close(ledger, "2026-09")
     state = fingerprint(database_url)
     refused = pytest.raises(Conflict, match="list of 2026-08 was imported from a FIDE list")
     with refused, ledger.transaction() as session:
         corrections.rerate(session, Pool.STANDARD, Period(2026, 8), NOW)
     assert fingerprint(database_url) == state
+    _changed_behind_the_ledgers_back(ledger, september)
     with ledger.transaction() as session:
         rerated = corrections.rerate(session, Pool.STANDARD, Period(2026, 9), NOW)
     assert rerated.versions == {Period(2026, 9): 2}

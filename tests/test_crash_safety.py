@@ -129,9 +129,19 @@ class _Copies:
         return url
 
     def close_template(self) -> None:
-        """Close PERIOD in the template, so that copies can be re-rated."""
+        """Close PERIOD in the template, so that copies can be re-rated; and give its first
+        game another result without a re-rate, so that re-rating it changes the list (a
+        re-rate that changes nothing publishes nothing)."""
         code, stderr = _finish(_close(self.template))
         assert code == 0, stderr
+        ledger = open_ledger(self.template)
+        try:
+            with ledger.transaction() as session:
+                first = session.scalars(select(Game).order_by(Game.id).limit(1)).one()
+                wins = GameResult.WHITE_WINS
+                first.result = GameResult.BLACK_WINS if first.result is wins else wins
+        finally:
+            ledger.dispose()
 
     def copy(self) -> str:
         if self.backend == "sqlite":

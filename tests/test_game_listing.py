@@ -70,7 +70,7 @@ def test_games_table_fits_eighty_columns(ledger: Ledger, database_url: str) -> N
 def test_games_refuses_a_bad_period(database_url: str) -> None:
     refused = run("games", "--period", "2026-13", db=database_url)
     assert (refused.exit_code, refused.stderr) == (
-        1,
+        2,
         "error: period: '2026-13' is not a period; write it as YYYY-MM, e.g. 2026-10.\n",
     )
 

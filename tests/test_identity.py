@@ -497,7 +497,7 @@ def test_find_says_when_nothing_matches(muellers: Ledger, database_url: str) -> 
         ),
         pytest.param(
             ["find", "x", "--pool", "bullet"],
-            1,
+            2,
             "error: pool: unknown pool 'bullet'; use one of standard, rapid, blitz.",
             id="unknown pool",
         ),

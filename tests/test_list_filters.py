@@ -151,7 +151,7 @@ def test_filters_on_the_command_line(database_url: str) -> None:
     assert max(len(line) for line in table.splitlines()) <= 80
     both = run("list", "--period", "2026-09", "--as-of", "2026-10-01", db=database_url)
     assert (both.exit_code, both.stderr) == (
-        1,
+        2,
         "error: as-of: give --period or --as-of, not both.\n",
     )
 

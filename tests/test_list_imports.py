@@ -220,6 +220,12 @@ def test_an_update_keeps_the_ledger_id_and_warns_of_likely_duplicates(
             "imported as the list of 2026-11 or later.\n",
         ),
         (
+            [["import-fide-list", str(STANDARD), "--period", "2026-10"]],
+            "2026-08",
+            "error: the standard list of 2026-08 would come before the pool's first; a FIDE "
+            "list can be imported as the list of 2026-11 or later.\n",
+        ),
+        (
             [["import-fide-list", str(COMBINED), "--period", "2026-08"]],
             "2026-10",
             "error: period 2026-09 is still open in standard; close it first "
@@ -246,7 +252,7 @@ def test_an_update_keeps_the_ledger_id_and_warns_of_likely_duplicates(
             "importing a FIDE list as the list of 2026-10.\n",
         ),
     ],
-    ids=["already-published", "periods-open-before", "open-games-before"],
+    ids=["already-published", "before-the-first", "periods-open-before", "open-games-before"],
 )
 def test_a_list_must_be_the_pools_next_one(
     setup: list[list[str]], period: str, message: str, database_url: str
@@ -338,8 +344,8 @@ def test_a_file_that_is_not_a_list_is_refused(database_url: str) -> None:
     assert refused.stderr.startswith("error: not_a_list.csv is not a FIDE rating list")
     missing = run("import-fide-list", "nowhere.txt", db=database_url)
     assert (missing.exit_code, missing.stderr) == (
-        1,
-        "error: nowhere.txt: No such file or directory.\n",
+        2,
+        "error: file: 'nowhere.txt' does not exist.\n",
     )
 
 

@@ -281,7 +281,7 @@ def test_reopening_a_close_that_carried_a_transfer_restores_the_ledger(
     run("edit-player", str(ivan), "--federation", "RUS", "--reason", "transfer", db=database_url)
     before = ledger_state(database_url, history=False)
     close(ledger, "2026-10")
-    assert run("reopen-period", "2026-10", db=database_url).exit_code == 0
+    assert run("reopen-period", "2026-10", "--reason", "re-close", db=database_url).exit_code == 0
     assert ledger_state(database_url, history=False) == before
     assert run("db", "check", db=database_url).exit_code == 0
 

@@ -16,6 +16,7 @@ import pytest
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import make_url
 
+from ledger.cli.commands import COMMANDS
 from ledger.core.domain import Pool
 from ledger.core.records import new_player
 from ledger.services.players import add_players
@@ -35,6 +36,7 @@ READ_COMMANDS = [
     pytest.param(("db", "check"), id="db-check"),
     pytest.param(("db", "current"), id="db-current"),
 ]
+COMMAND_NAMES = [name for names in COMMANDS.values() for name in names]
 CREATE_HINT = "; create one with `ledger db upgrade`, or give the right --db.\n"
 
 
@@ -75,6 +77,102 @@ def test_a_read_command_on_an_empty_database_creates_nothing(
     assert result.exit_code == 1
     assert result.stderr == _no_ledger(empty_database_url, "the database is empty")
     assert _tables(empty_database_url) == set()
+
+
+DATA = Path(__file__).parent / "data"
+GAMES_FILE = "date,white,black,result\n2026-10-03,1,2,1-0\n"
+PLAYERS_FILE = (
+    "id,name,federation,sex,title,birth_year,rating,games,ever_2400\n"
+    '1,"First, Fay",NOR,F,,1990,2000,40,0\n'
+)
+WRITE_COMMANDS = [
+    pytest.param(
+        ("add-game", "--white", "1", "--black", "2", "--result", "1-0", "--date", "2026-10-03"),
+        id="add-game",
+    ),
+    pytest.param(("import-games", "{games}"), id="import-games"),
+    pytest.param(("import-trf", str(DATA / "trf" / "swiss.trf"), "--check"), id="import-trf-check"),
+    pytest.param(("close-period", "2026-11"), id="close-period"),
+    pytest.param(("reopen-period", "2026-11", "--reason", "typo"), id="reopen-period"),
+    pytest.param(("correct-game", "1", "--result", "0-1", "--reason", "typo"), id="correct-game"),
+    pytest.param(("delete-game", "1", "--reason", "typo"), id="delete-game"),
+    pytest.param(("rerate", "--from", "2026-10", "--reason", "typo"), id="rerate"),
+    pytest.param(("merge-players", "1", "2"), id="merge-players"),
+    pytest.param(("edit-player", "1", "--name", "Typo, Ty", "--reason", "typo"), id="edit-player"),
+]
+"""Every command that changes a ledger but brings no players or list into a new one: each
+needs a ledger that exists, as the read commands do."""
+CREATING_COMMANDS = [
+    pytest.param(("add-player", "--name", "First, Fay"), id="add-player"),
+    pytest.param(("import-players", "{players}"), id="import-players"),
+    pytest.param(("import-trf", str(DATA / "trf" / "swiss.trf")), id="import-trf"),
+    pytest.param(("import-pgn", str(DATA / "pgn" / "two-events.pgn")), id="import-pgn"),
+    pytest.param(
+        ("import-fide-list", str(DATA / "fide" / "standard_list.txt"), "--period", "2026-10"),
+        id="import-fide-list",
+    ),
+    pytest.param(("db", "upgrade"), id="db-upgrade"),
+]
+"""The commands that bring players, a list or a tournament into a new ledger: each may
+create one (and `demo`, in its own database)."""
+
+
+def _filled_in(arguments: tuple[str, ...], folder: Path) -> tuple[str, ...]:
+    """The arguments with `{games}` and `{players}` as the paths of small import files."""
+    files = {"{games}": ("games.csv", GAMES_FILE), "{players}": ("players.csv", PLAYERS_FILE)}
+    filled = []
+    for argument in arguments:
+        if argument in files:
+            name, content = files[argument]
+            (folder / name).write_text(content)
+            argument = str(folder / name)
+        filled.append(argument)
+    return tuple(filled)
+
+
+def test_every_command_is_known_to_read_create_or_need_a_ledger() -> None:
+    """A new command must be put in one of these tables, so its choice is tested."""
+    tables = (READ_COMMANDS, WRITE_COMMANDS, CREATING_COMMANDS)
+    named = {param.values[0][0] for table in tables for param in table}  # type: ignore[index]
+    others = {"calc", "demo", "serve", "db", "find", "diff", "export-list", "export-trf"}
+    others |= {"peaks", "history", "periods", "events", "event", "federations"}
+    assert named | others == set(COMMAND_NAMES)
+
+
+@pytest.mark.parametrize("arguments", WRITE_COMMANDS)
+def test_a_write_command_on_a_missing_file_creates_nothing(
+    arguments: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`ledger close-period 2026-11 --db riversde.db` once made a new ledger and published
+    an empty list in it."""
+    folder = tmp_path / "ledgers"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    result = run(*_filled_in(arguments, tmp_path), db="riversde.db")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == _no_ledger("sqlite:///riversde.db", "the file does not exist")
+    assert list(folder.iterdir()) == []
+
+
+@pytest.mark.parametrize("arguments", WRITE_COMMANDS)
+def test_a_write_command_on_an_empty_database_creates_nothing(
+    arguments: tuple[str, ...], empty_database_url: str, tmp_path: Path
+) -> None:
+    if empty_database_url.startswith("sqlite"):
+        Path(make_url(empty_database_url).database or "").touch()
+    result = run(*_filled_in(arguments, tmp_path), db=empty_database_url)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == _no_ledger(empty_database_url, "the database is empty")
+    assert _tables(empty_database_url) == set()
+
+
+@pytest.mark.parametrize("arguments", CREATING_COMMANDS)
+def test_a_command_that_brings_data_creates_a_new_ledger(
+    arguments: tuple[str, ...], empty_database_url: str, tmp_path: Path
+) -> None:
+    result = run(*_filled_in(arguments, tmp_path), db=empty_database_url)
+    assert result.exit_code == 0, result.stderr
+    assert "alembic_version" in _tables(empty_database_url)
 
 
 def test_a_plain_file_path_is_a_sqlite_ledger(

@@ -1,5 +1,6 @@
 """The README and the command reference are part of the product: every command is in both
-and has help, the README stays a front door, and its demo runs."""
+and has help, the README stays a front door, its demo runs, and every file the docs name
+exists."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 COMMANDS = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
 HEADINGS = [line for line in COMMANDS.splitlines() if line.startswith("## ")]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 
 def _commands() -> list[str]:
@@ -105,3 +107,55 @@ def test_every_read_table_fits_eighty_columns(tmp_path: Path) -> None:
         assert shown.exit_code == 0, (command, shown.stderr)
         widest = max(len(line) for line in shown.stdout.splitlines())
         assert widest <= 80, (command, widest)
+
+
+# Every file the docs name exists ---------------------------------------------------------
+
+TOP_FOLDERS = sorted(
+    path.name
+    for path in ROOT.iterdir()
+    if path.is_dir() and (not path.name.startswith(".") or path.name == ".ci")
+)
+"""The repository's own folders (`.venv` and the tools' caches are made, not kept)."""
+FROM_THE_TOP = re.compile(
+    rf"(?<![\w./-])((?:{'|'.join(map(re.escape, TOP_FOLDERS))})/[\w./-]*[\w/])"
+)
+"""A path from the top of the repository, anywhere in the text (`ledger/core/rules.py`,
+`benchmarks/web.py` in a command line)."""
+QUOTED_PATH = re.compile(r"`([\w-]+(?:/[\w.-]+)*(?:/|\.(?:py|md|html|css|js|toml|ini|json)))`")
+"""A path quoted in the text, of a folder (`templates/`) or of a file of the repository's
+kinds (`pyproject.toml`), also written from within the package as the docs often do
+(`cli/reading.py`); a quoted data file (`players.csv`, `club.db`) is an example, a path
+from `/` a route or the system's."""
+LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+"""A Markdown link's target, without its anchor."""
+
+
+def _kept(named: str) -> bool:
+    """Whether the repository holds `named`: from its top, or as the end of a path in it
+    (a path within a package)."""
+    if (ROOT / named).exists():
+        return True
+    ending = named.rstrip("/")
+    return any(
+        str(path.relative_to(ROOT)).endswith(f"/{ending}")
+        for folder in TOP_FOLDERS
+        for path in (ROOT / folder).rglob(ending.rsplit("/", 1)[-1])
+    )
+
+
+def _named_paths(doc: Path) -> set[str]:
+    text = doc.read_text(encoding="utf-8")
+    named = set(FROM_THE_TOP.findall(text)) | set(QUOTED_PATH.findall(text))
+    links = (target for target in LINK.findall(text) if "://" not in target)
+    named |= {str((doc.parent / target).resolve().relative_to(ROOT)) for target in links}
+    return named
+
+
+def test_every_file_the_docs_name_exists() -> None:
+    """README.md and docs/*.md once named `ledger/web/templates/chart.svg.j2`, a template
+    that never existed. Paths outside the repository (`../shared/...`, routes, system files)
+    are not its to keep."""
+    named = {(doc.name, path) for doc in DOCS for path in _named_paths(doc)}
+    assert len(named) > 30
+    assert not {(doc, path) for doc, path in named if not _kept(path)}

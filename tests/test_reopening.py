@@ -101,7 +101,7 @@ def test_only_the_newest_closed_period_reopens(
     _scenario(ledger)
     close(ledger, "2026-08")
     before = fingerprint(database_url)
-    refused = run("reopen-period", period, db=database_url)
+    refused = run("reopen-period", period, "--reason", "a wrong result", db=database_url)
     assert (refused.exit_code, refused.stderr) == (1, f"error: {message}\n")
     assert fingerprint(database_url) == before
 
@@ -124,7 +124,7 @@ def test_an_imported_list_or_a_close_without_priors_does_not_reopen(
 def test_reopen_period_on_the_command_line(ledger: Ledger, database_url: str) -> None:
     _scenario(ledger)
     close(ledger, "2026-08")
-    reopened = run("reopen-period", "2026-08", db=database_url)
+    reopened = run("reopen-period", "2026-08", "--reason", "a wrong result", db=database_url)
     assert reopened.exit_code == 0, reopened.stderr
     assert reopened.stdout.startswith("Reopened standard periods 2026-07, 2026-08: ")
     assert reopened.stdout.endswith("the ledger is as it was before that close.\n")

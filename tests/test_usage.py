@@ -62,8 +62,8 @@ PLACEHOLDER = re.compile(r"<[a-z][a-z |,\[\]-]*>")
 
 
 def one_error_line(result: Result, exits: tuple[int, ...] = (2,)) -> str:
-    """The one `error:` line a usage error prints, in the ledger's words (exit 2; a value
-    that the ledger's own parser refuses, such as a pool, exits 1 as every refusal does)."""
+    """The one `error:` line a usage error prints, in the ledger's words (exit 2, also for a
+    value the ledger's own parser refuses, such as a pool or a period)."""
     assert result.exit_code in exits, (result.exit_code, result.stdout, result.stderr)
     assert result.stdout == ""
     assert result.stderr.endswith("\n"), result.stderr
@@ -187,14 +187,18 @@ TEXT_FILLERS = {
 }
 
 
-def _required(command: typer.core.TyperCommand, wrong: Parameter) -> list[str]:
+def _required(command: typer.core.TyperCommand, wrong: Parameter, folder: Path) -> list[str]:
     """Right values for the command's other required arguments and options (the arguments
-    first): a period or a day is parsed by the command itself, after all of them are read."""
+    first, a file that exists for a file to read): a period or a day is parsed by the
+    command itself, after all of them are read."""
     given: list[str] = []
     for param in command.params:
         if param is wrong or not param.required:
             continue
-        if isinstance(param, typer.core.TyperArgument):
+        if isinstance(param, typer.core.TyperArgument) and param.type_descriptor.is_path:
+            (folder / "exists.txt").touch()
+            given.insert(0, str(folder / "exists.txt"))
+        elif isinstance(param, typer.core.TyperArgument):
             given.insert(0, "1")
         else:
             given += [max(param.opts, key=len), (FILLERS | TEXT_FILLERS)[param.metavar or ""]]
@@ -212,7 +216,7 @@ def _cases(folder: Path) -> list[tuple[list[str], str]]:
                 cases.append(([*path, f"{flag}=3"], flag))
                 continue
             for wrong in _wrong_values(param, folder):  # type: ignore[arg-type]
-                others = _required(command, param) if param.metavar in TEXT_FILLERS else []
+                others = _required(command, param, folder) if param.metavar in TEXT_FILLERS else []
                 if isinstance(param, typer.core.TyperArgument):
                     before = ["1"] * arguments.index(param)
                     cases.append(([*path, *before, wrong, *others], param.name or ""))
@@ -232,7 +236,7 @@ def test_every_option_of_every_command_refuses_a_wrong_value_in_one_line(
     cases = _cases(tmp_path)
     assert len(cases) > 150
     for arguments, field in cases:
-        line = one_error_line(run(*arguments), exits=(1, 2))
+        line = one_error_line(run(*arguments))
         assert field in line, (arguments, line)
     assert not (tmp_path / "ledger.db").exists()
 
@@ -257,6 +261,10 @@ def test_every_option_of_every_command_refuses_a_wrong_value_in_one_line(
         ),
         (["import-games", "missing.csv"], "error: file: 'missing.csv' does not exist."),
         (["calc"], "error: missing --rating; `ledger calc --help` shows an example."),
+        (
+            ["reopen-period", "2026-10"],
+            "error: missing --reason; `ledger reopen-period --help` shows an example.",
+        ),
         (["list", "--women=yes"], "error: --women takes no value: give it alone."),
         (["list", "--top"], "error: --top needs a value; `ledger list --help` shows an example."),
         (
@@ -287,3 +295,138 @@ def test_usage_errors_in_the_ledgers_words(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     assert one_error_line(run(*arguments)) == line
+
+
+# Usage errors exit 2, the ledger's refusals 1 ----------------------------------------------
+
+A_GAME = ("add-game", "--white", "1", "--black", "2", "--result", "1-0", "--date", "2026-10-03")
+EXIT_CODES = [
+    # What the command line says cannot be read: exit 2.
+    pytest.param(
+        ("add-game", "--white", "1", "--black", "2", "--result", "1-0", "--date", "2026-02-30"),
+        2,
+        "date: '2026-02-30' is not a date; write it as YYYY-MM-DD.",
+        id="date",
+    ),
+    pytest.param(
+        ("close-period", "2026-13"),
+        2,
+        "period: '2026-13' is not a period; write it as YYYY-MM, e.g. 2026-10.",
+        id="period",
+    ),
+    pytest.param(
+        ("rerate", "--from", "Oct 2026", "--reason", "audit"),
+        2,
+        "from: 'Oct 2026' is not a period; write it as YYYY-MM, e.g. 2026-10.",
+        id="period-of-an-option",
+    ),
+    pytest.param(
+        ("list", "--pool", "bullet"),
+        2,
+        "pool: unknown pool 'bullet'; use one of standard, rapid, blitz.",
+        id="pool",
+    ),
+    pytest.param(
+        ("correct-game", "1", "--result", "2-0", "--reason", "typo"),
+        2,
+        "result: '2-0' is not a result; use 1-0, 0-1, 1/2-1/2 (or =), +/-, -/+ or -/-.",
+        id="result",
+    ),
+    pytest.param(
+        ("list", "--as-of", "3.10.2026"),
+        2,
+        "as-of: '3.10.2026' is not a date; write it as YYYY-MM-DD.",
+        id="day",
+    ),
+    pytest.param(
+        ("list", "--period", "2026-10", "--as-of", "2026-10-15"),
+        2,
+        "as-of: give --period or --as-of, not both.",
+        id="period-and-day",
+    ),
+    pytest.param(
+        ("list", "--live", "--period", "2026-10"),
+        2,
+        "live: give --live without --period, --as-of or --version.",
+        id="live-and-period",
+    ),
+    pytest.param(
+        ("list", "--version", "2", "--as-of", "2026-10-15"),
+        2,
+        "version: give --version with --period, not with --as-of.",
+        id="version-and-day",
+    ),
+    pytest.param(
+        (*A_GAME, "--late"),
+        2,
+        "reason: --late and --reason go together: a late game needs a reason.",
+        id="late-without-reason",
+    ),
+    pytest.param(
+        ("calc", "--rating", "2000", "--opponents", "2100", "--k", "20"),
+        2,
+        "opponents: '2100' is not rating:score; write e.g. 2100:1.",
+        id="calculator",
+    ),
+    pytest.param(
+        ("import-trf", "nowhere.trf"), 2, "file: 'nowhere.trf' does not exist.", id="no-file"
+    ),
+    pytest.param(
+        ("import-fide-list", "/dev/null"),
+        2,
+        "/dev/null is a device, not a file to import; give the path of the file itself.",
+        id="not-a-file",
+    ),
+    # What the ledger refuses, the command line read: exit 1.
+    pytest.param(
+        ("add-game", "--white", "1", "--black", "99", "--result", "1-0", "--date", "2026-10-03"),
+        1,
+        "black: no player with ID 99.",
+        id="unknown-player",
+    ),
+    pytest.param(
+        ("add-player", "--name", "Low, Lou", "--rating", "1200", "--games", "4"),
+        1,
+        "rating: 1200 cannot be a published rating; ratings run from 1400 (FIDE 7.1.4) to 3500.",
+        id="a-players-details",
+    ),
+    pytest.param(
+        ("list",),
+        1,
+        "no standard list has been published yet; close a period first (`ledger close-period "
+        "YYYY-MM`).",
+        id="no-list-yet",
+    ),
+    pytest.param(
+        ("correct-game", "7", "--result", "0-1", "--reason", "typo"),
+        1,
+        "no game with ID 7; `ledger games` lists them.",
+        id="unknown-game",
+    ),
+    pytest.param(
+        ("import-games", "{games}"),
+        1,
+        "games.csv:2: black: no player with ID 99.",
+        id="a-files-line",
+    ),
+]
+
+
+@pytest.mark.parametrize(("arguments", "code", "line"), EXIT_CODES)
+def test_usage_errors_exit_2_and_the_ledgers_refusals_1(
+    arguments: tuple[str, ...],
+    code: int,
+    line: str,
+    database_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As docs/commands.md states: a value the command line cannot read, options that do not
+    go together, a file to read that is not there, exit 2; what the ledger refuses, 1."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "games.csv").write_text("date,white,black,result\n2026-10-03,1,99,1-0\n")
+    for name in ("Abel, Ann", "Berg, Bo"):
+        run("add-player", "--name", name, "--rating", "2000", "--games", "40", db=database_url)
+    filled = [str(tmp_path / "games.csv") if each == "{games}" else each for each in arguments]
+    result = run("--db", database_url, *filled)  # the root's --db: `calc` has none
+    assert (result.exit_code, result.stdout, result.stderr) == (code, "", f"error: {line}\n")

@@ -2,8 +2,10 @@
 
 No SQL and no rating logic here. Errors are printed by one boundary (`LedgerGroup`) as
 `error: <message>` on stderr, with the command to run next where the error has a hint:
-exit 1 for a refused request, 2 for a usage error (Typer's own exceptions carry that code;
-`ledger.cli.usage` words them as the ledger's own lines).
+exit 1 for a request the ledger refuses, 2 for a usage error, a command line it cannot read
+(Typer's own exceptions carry that code, and `ledger.cli.usage` words them as the ledger's
+own lines; a value the ledger parses itself is refused as a `usage.Misuse`, and so are the
+options of a list request that do not go together).
 
 The commands load as they are used (`ledger.cli.commands`), so `ledger list` starts without
 the importers, the closing or the web.
@@ -22,9 +24,9 @@ from ledger import render
 from ledger.cli import interrupts
 from ledger.cli.commands import COMMANDS, LoadedOnUse
 from ledger.cli.options import DbOption
-from ledger.cli.usage import CommandGroup
+from ledger.cli.usage import CommandGroup, Misuse
 from ledger.core.domain import Pool
-from ledger.core.errors import Hint, InvalidInput, LedgerError, RejectedRecords
+from ledger.core.errors import Hint, LedgerError, RejectedRecords
 
 
 class LedgerGroup(CommandGroup):
@@ -54,7 +56,7 @@ class LedgerGroup(CommandGroup):
             sys.exit(1)
         except LedgerError as refused:
             render.error(_in_our_words(refused))
-            sys.exit(1)
+            sys.exit(2 if refused.hint in _OPTIONS_APART else 1)
         except _click.exceptions.NoArgsIsHelpError as help_shown:
             if help_shown.format_message().strip():
                 render.message(help_shown.format_message())
@@ -79,6 +81,8 @@ _HINTS = {
     Hint.EARLIER_VERSIONS: "{message} with --version.",
     Hint.EVENTS: "{message}; `ledger events{pool}` lists the events.",
     Hint.LIVE_IS_NEWEST: "live: give --live without --period, --as-of or --version.",
+    Hint.NOTHING_TO_PUBLISH: "{message}; add players with their ratings first (`ledger "
+    "import-players FILE.csv{pool}`), or record the period's games.",
     Hint.PERIOD_OR_DAY: "as-of: give --period or --as-of, not both.",
     Hint.RIGHT_DATABASE: "{message}; give the right --db.",
     Hint.VERSION_OF_A_PERIOD: "version: give --version with --period, not with --as-of.",
@@ -87,6 +91,11 @@ _HINTS = {
 its final full stop; `{pool}` the option that names the pool concerned (none for standard,
 the default), `{period}` the period concerned; the request checks are worded by the options
 that make the request."""
+
+
+_OPTIONS_APART = frozenset((Hint.LIVE_IS_NEWEST, Hint.PERIOD_OR_DAY, Hint.VERSION_OF_A_PERIOD))
+"""The hints of a request whose options do not go together: a usage error (exit 2), as the
+command line words it."""
 
 
 _RECORD_HINTS = {
@@ -110,7 +119,7 @@ def _refuse_undecodable(arguments: list[str]) -> None:
     for argument in arguments:
         if any(0xD800 <= ord(character) <= 0xDFFF for character in argument):
             shown = argument.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-            raise InvalidInput(f"an argument is not valid UTF-8 text: {shown}")
+            raise Misuse(f"an argument is not valid UTF-8 text: {shown}")
 
 
 app = typer.Typer(

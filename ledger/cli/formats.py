@@ -35,7 +35,10 @@ from ledger.formats import trf
 
 app = Commands()
 
-FileArgument = Annotated[Path, typer.Argument(metavar="FILE", show_default=False)]
+FileArgument = Annotated[
+    Path,
+    typer.Argument(exists=True, dir_okay=False, readable=True, metavar="FILE", show_default=False),
+]
 
 
 class ExportFormat(StrEnum):
@@ -65,7 +68,10 @@ def import_trf(
     Example: ledger import-trf autumn-cup.trf --check
     """
     content = read_import(file)
-    with progress() as shown, trying(ctx, db) if check else writing(ctx, db) as session:
+    with (
+        progress() as shown,
+        trying(ctx, db) if check else writing(ctx, db, create=True) as session,
+    ):
         by = services.Author(operator)
         summary = services.tournaments.import_trf(
             session, pool, file.name, content, now(), replace, by, allow_repeat, shown
@@ -87,7 +93,7 @@ def import_pgn(
     Example: ledger import-pgn club-night.pgn --pool blitz
     """
     content = read_import(file)
-    with progress() as shown, writing(ctx, db) as session:
+    with progress() as shown, writing(ctx, db, create=True) as session:
         by = services.Author(operator)
         summary = services.imports.import_pgn(
             session, pool, file.name, content, now(), by, allow_repeat, shown
@@ -122,7 +128,11 @@ def import_fide_list(
     Example: ledger import-fide-list players_list_xml.zip --period 2026-10
     """
     the_period = parse_given("period", Period.parse, period)
-    with import_file(file) as stream, progress() as shown, writing(ctx, db) as session:
+    with (
+        import_file(file) as stream,
+        progress() as shown,
+        writing(ctx, db, create=True) as session,
+    ):
         summary = services.list_imports.import_fide_list(
             session,
             stream,

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from ledger import render, services
 from ledger.cli import interrupts
+from ledger.cli.usage import Misuse
 from ledger.core.domain import Pool
 from ledger.core.errors import InvalidInput
 from ledger.core.records import LARGEST_ID
@@ -109,8 +110,8 @@ def database_url(ctx: typer.Context, db: str | None) -> str:
 
 @contextmanager
 def open_ledger(ctx: typer.Context, db: str | None, *, create: bool) -> Iterator[database.Ledger]:
-    """The command's ledger; `create`: a writing command may create it (a reading one
-    never does: a mistyped --db is refused, not made into a new empty ledger)."""
+    """The command's ledger; `create`: the command may create it (see `writing`; a reading
+    one never does: a mistyped --db is refused, not made into a new empty ledger)."""
     ledger = database.open_ledger(database_url(ctx, db), create=create)
     try:
         yield ledger
@@ -126,12 +127,16 @@ def reading(ctx: typer.Context, db: str | None) -> Iterator[Session]:
 
 
 @contextmanager
-def writing(ctx: typer.Context, db: str | None, *, bulk: bool = False) -> Iterator[Session]:
+def writing(
+    ctx: typer.Context, db: str | None, *, bulk: bool = False, create: bool = False
+) -> Iterator[Session]:
     """One transaction on the command's ledger: committed whole, or not at all; an
     interrupt never cuts the commit in two (`interrupts.committing`). `bulk`: a close or a
-    file's import (`Ledger.transaction`)."""
+    file's import (`Ledger.transaction`). `create`: the command brings data into a new
+    ledger (players, a list, a tournament), so it may create one; every other command
+    refuses a missing ledger as a reading one does, so a mistyped --db makes nothing."""
     with (
-        open_ledger(ctx, db, create=True) as ledger,
+        open_ledger(ctx, db, create=create) as ledger,
         ExitStack() as commit,
         ledger.transaction(bulk=bulk) as session,
     ):
@@ -162,19 +167,18 @@ _NOT_REGULAR = (
 def import_file(file: Path) -> Iterator[IO[bytes]]:
     """An import file, open for reading. Anything but a regular file is refused before a
     byte is read: a device never ends, a named pipe without a writer would hang, and the
-    file is opened without waiting for one."""
+    file is opened without waiting for one. A path that names no file to read is a usage
+    error (exit 2), as Typer's check of a file argument makes it."""
     nonblocking = getattr(os, "O_NONBLOCK", 0)  # POSIX: open() of a pipe then never waits
     try:
         descriptor = os.open(file, os.O_RDONLY | nonblocking)
     except OSError as error:
-        raise InvalidInput(f"{file}: {error.strerror or 'cannot be read'}.") from None
+        raise Misuse(f"{file}: {error.strerror or 'cannot be read'}.") from None
     mode = os.fstat(descriptor).st_mode
     if not stat.S_ISREG(mode):
         os.close(descriptor)
         kind = next((kind for is_kind, kind in _NOT_REGULAR if is_kind(mode)), "not a file")
-        raise InvalidInput(
-            f"{file} is {kind}, not a file to import; give the path of the file itself."
-        )
+        raise Misuse(f"{file} is {kind}, not a file to import; give the path of the file itself.")
     if nonblocking:
         os.set_blocking(descriptor, True)
     with os.fdopen(descriptor, "rb") as stream:
@@ -194,11 +198,20 @@ def read_import(file: Path) -> bytes:
 
 
 def parse(field: str, parser: Callable[[str], T], text: str) -> T:
-    """`parser(text)`, its error prefixed with the option's name."""
-    try:
+    """`parser(text)`, its refusal prefixed with the option's name (`typed_values`)."""
+    with typed_values(f"{field}: "):
         return parser(text)
+
+
+@contextmanager
+def typed_values(prefix: str = "") -> Iterator[None]:
+    """A block that reads what was typed on the command line: a value the ledger cannot
+    read, or options that do not go together, is a usage error (exit 2), not a refusal of
+    the ledger's (exit 1)."""
+    try:
+        yield
     except InvalidInput as error:
-        raise InvalidInput(f"{field}: {error}") from None
+        raise Misuse(f"{prefix}{error}") from None
 
 
 def parse_given(field: str, parser: Callable[[str], T], text: str | None) -> T | None:

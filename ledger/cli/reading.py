@@ -18,6 +18,7 @@ from ledger.cli.options import (
     parse_given,
     pool_option,
     reading,
+    typed_values,
 )
 from ledger.cli.usage import Commands
 from ledger.core import calculator
@@ -209,20 +210,21 @@ def calc(
 
     Example: ledger calc --rating 1850 --opponents 2100:1,1950:0.5,1800:0 --games-completed 40
     """
-    request = calculator.Request(
-        rating=rating,
-        k=k,
-        birth_year=birth_year,
-        games_completed=games_completed,
-        ever_2400=ever_2400,
-        opponents=opponents,
-        average=average,
-        score=score,
-        games=games,
-        pool=pool,
-        period=parse_given("period", Period.parse, period) or Period.of(now().date()),
-    )
-    result, why = calculator.calculate(request)
+    with typed_values():  # the calculator reads the command line alone
+        request = calculator.Request(
+            rating=rating,
+            k=k,
+            birth_year=birth_year,
+            games_completed=games_completed,
+            ever_2400=ever_2400,
+            opponents=opponents,
+            average=average,
+            score=score,
+            games=games,
+            pool=pool,
+            period=parse_given("period", Period.parse, period) or Period.of(now().date()),
+        )
+        result, why = calculator.calculate(request)
     render.calculation(result, why, output, logistic=logistic, linear=linear)
 
 

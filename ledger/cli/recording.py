@@ -16,6 +16,7 @@ from ledger.cli.options import (
     NoteOption,
     OperatorOption,
     PoolOption,
+    ReasonOption,
     now,
     parse,
     read_import,
@@ -23,10 +24,9 @@ from ledger.cli.options import (
     writing,
 )
 from ledger.cli.progress import progress
-from ledger.cli.usage import Commands
+from ledger.cli.usage import Commands, Misuse
 from ledger.core import records
 from ledger.core.domain import GameResult, Period, Pool, parse_date
-from ledger.core.errors import InvalidInput
 from ledger.storage.database import as_url
 
 app = Commands()
@@ -86,7 +86,7 @@ def add_player(
         peak=peak,
         today=now().date(),
     )
-    with writing(ctx, db) as session:
+    with writing(ctx, db, create=True) as session:
         added = services.players.add_player(session, pool, player, now(), services.Author(operator))
     render.message(str(added.id))
     render.warnings(added.duplicates)
@@ -130,7 +130,7 @@ def add_game(
     Example: ledger add-game --white 101 --black 102 --result 1/2-1/2 --date 2026-10-03
     """
     if late != (reason is not None):
-        raise InvalidInput("reason: --late and --reason go together: a late game needs a reason.")
+        raise Misuse("reason: --late and --reason go together: a late game needs a reason.")
     game = records.new_game(
         date=parse("date", parse_date, date),
         white=white,
@@ -172,7 +172,8 @@ def import_players(
 
     Example: ledger import-players players.csv
     """
-    imported = _import(ctx, db, pool, file, services.imports.import_players, operator)
+    service = services.imports.import_players
+    imported = _import(ctx, db, pool, file, service, operator, create=True)
     render.warnings(imported.duplicates)
 
 
@@ -200,9 +201,12 @@ def _import(
     file: Path,
     service: services.imports.ImportService[Summary],
     operator: str | None,
+    *,
+    create: bool = False,
 ) -> Summary:
+    """Import `file` with `service`; `create`: the file's rows may start a new ledger."""
     content = read_import(file)
-    with progress() as shown, writing(ctx, db, bulk=True) as session:
+    with progress() as shown, writing(ctx, db, bulk=True, create=create) as session:
         summary = service(
             session, pool, file.name, content, now(), services.Author(operator), shown
         )
@@ -234,7 +238,7 @@ def close_period(
 def reopen_period(
     ctx: typer.Context,
     period: Annotated[str, typer.Argument(metavar="YYYY-MM")],
-    reason: NoteOption = None,
+    reason: ReasonOption,
     operator: OperatorOption = None,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,

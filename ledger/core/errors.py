@@ -35,6 +35,8 @@ class Hint(StrEnum):
     the message)."""
     LIVE_IS_NEWEST = "live-is-newest"
     """A live list was asked for together with an earlier list."""
+    NOTHING_TO_PUBLISH = "nothing-to-publish"
+    """A pool's first close found no rating and no game: players or games come first."""
     PERIOD_OR_DAY = "period-or-day"
     """A list was asked for by its period and by a day at once."""
     RIGHT_DATABASE = "right-database"

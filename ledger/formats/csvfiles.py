@@ -10,7 +10,7 @@ import csv
 import datetime as dt
 import io
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -136,18 +136,43 @@ def _game_reader(at: dict[str, int], today: dt.date) -> _Row[NewGame]:
     rounds = _numbers("round")
 
     def game(fields: list[str], source: str) -> NewGame:
+        try:
+            day, outcome = dates[fields[date]], results[fields[result]]
+            white_id, black_id = whites[fields[white]], blacks[fields[black]]
+            number = rounds[fields[round_]]
+        except InvalidInput:
+            values: list[tuple[Mapping[str, object], str]] = [
+                (dates, fields[date]),
+                (whites, fields[white]),
+                (blacks, fields[black]),
+                (results, fields[result]),
+                (rounds, fields[round_]),
+            ]
+            raise RejectedRecords(_unreadable(source, values)) from None
         return new_game(
-            date=dates[fields[date]],
-            white=whites[fields[white]],
-            black=blacks[fields[black]],
-            result=results[fields[result]],
+            date=day,
+            white=white_id,
+            black=black_id,
+            result=outcome,
             event=fields[event].strip() or None,
-            round=rounds[fields[round_]],
+            round=number,
             source=source,
             today=today,
         )
 
     return game
+
+
+def _unreadable(source: str, values: list[tuple[Mapping[str, object], str]]) -> list[str]:
+    """A problem for each of a row's values (a column's reader, and its text) that cannot be
+    read: a row is refused with all of them at once."""
+    problems = []
+    for column, text in values:
+        try:
+            column[text]
+        except InvalidInput as error:
+            problems.append(problem(source, str(error)))
+    return problems
 
 
 class _Remembered(dict[str, T]):
@@ -209,6 +234,8 @@ def _read(
             fields.append("")
             try:
                 records.append(record(fields, source))
+            except RejectedRecords as refused:
+                problems += refused.problems
             except InvalidInput as error:
                 message = str(error)
                 problems.append(message if message.startswith(source) else problem(source, message))

@@ -199,12 +199,15 @@ def list_diff(
     """Compare two versions of the period's list (default: the one before the current
     version, and the current one)."""
     new = version(session, pool, period, to_version)
-    old = version(session, pool, period, new.number - 1 if from_version is None else from_version)
-    if old.number == new.number and from_version is None:
+    if from_version is None and new.number == 1:
         raise NotFound(
             f"the {pool} list of {period} has only its original version; a re-rate "
             "publishes the next."
+            if to_version is None
+            else f"version 1 of the {pool} list of {period} is its original; no version comes "
+            "before it."
         )
+    old = version(session, pool, period, new.number - 1 if from_version is None else from_version)
     at_old = _ListThen.of(session, pool, period, old.stamp, few=True)
     at_new = _ListThen.of(session, pool, period, new.stamp, few=True)
     involved = at_old.players | at_new.players

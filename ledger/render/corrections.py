@@ -28,6 +28,13 @@ def corrected(outcome: GameCorrected) -> None:
 
 def rerated(outcome: Rerated) -> None:
     """The lists a re-rate published, and how to see what changed."""
+    if not outcome.versions:
+        message(
+            f"Re-rated {outcome.pool}: {outcome.games_rated} games rated, "
+            f"{outcome.players_rated} players rated; every list came out as it was published, "
+            "so nothing was published."
+        )
+        return
     lists = ", ".join(f"{period} (version {number})" for period, number in outcome.versions.items())
     message(
         f"Re-rated {outcome.pool}: {outcome.games_rated} games rated, "

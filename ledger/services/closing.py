@@ -79,7 +79,12 @@ from ledger.storage.models import (
     RatingPeriod,
     stored_period,
 )
-from ledger.storage.periods import is_closed, newest_closed_period, newest_version
+from ledger.storage.periods import (
+    is_closed,
+    newest_closed_period,
+    newest_version,
+    refuse_before_first_list,
+)
 from ledger.storage.staging import (
     EXPECTED_SCORES,
     JOINING_PLAYERS,
@@ -120,8 +125,9 @@ def close_period(
 ) -> ClosedPeriod:
     """Close `period` and every earlier empty open period, in order (FIDE 6), and log it.
 
-    Refused if the period is closed, an earlier open period holds games, or the period has
-    not ended by `now`.
+    Refused if the period is closed (or before the pool's first list), has not ended by
+    `now`, or an earlier open period holds games; and a pool's first close, if it would
+    publish an empty list.
     """
     closed = close_through(session, pool, period, now, progress=progress)
     activity.record(session, "close", closed, author, now, pool, period)
@@ -148,19 +154,22 @@ def close_through(
     lock_pool(session, pool)
     newest = newest_closed_period(session, pool)
     if is_closed(period, newest):
+        refuse_before_first_list(session, pool, period)
         raise Conflict(
             f"period {period} is already closed.",
             Hint.CORRECT_OR_REOPEN,
             pool=pool,
             period=str(period),
         )
-    first = newest + 1 if newest is not None else period
-    _refuse_open_games_before(session, pool, first, period, newest)
     if period >= Period.of(now.date()):
         raise Conflict(
             f"period {period} has not ended yet; close it from {period + 1}-01, once its "
             "games are in."
         )
+    first = newest + 1 if newest is not None else period
+    _refuse_open_games_before(session, pool, first, period, newest)
+    if newest is None and joining is None:  # a re-rate publishes again what was published
+        _refuse_nothing_to_publish(session, pool, period)
     periods = [first + i for i in range(first.months_until(period) + 1)]
     totals = _Totals()
     standings_written = 0
@@ -194,6 +203,20 @@ def _refuse_open_games_before(
             Hint.CLOSE_EARLIER,
             pool=pool,
             period=str(earlier),
+        )
+
+
+def _refuse_nothing_to_publish(session: Session, pool: Pool, period: Period) -> None:
+    """Refuse a pool's first close that would publish an empty list: no player has a
+    rating in the pool and the period has no game (a new or mistaken ledger, a wrong pool)."""
+    rated = exists().where(PlayerRating.pool == pool)
+    played = exists().where(_in_period(pool, period))
+    if not session.scalar(select(rated | played)):
+        raise Conflict(
+            f"{pool} period {period} has nothing to publish: no player has a {pool} rating "
+            "and the period has no game.",
+            Hint.NOTHING_TO_PUBLISH,
+            pool=pool,
         )
 
 

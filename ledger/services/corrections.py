@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
@@ -27,7 +27,12 @@ from ledger.services.activity import OS_USER, Author
 from ledger.storage.batches import AnyRow
 from ledger.storage.database import lock_pool
 from ledger.storage.models import Game, PriorStanding, RatingPeriod
-from ledger.storage.periods import is_closed, newest_closed_period, newest_version
+from ledger.storage.periods import (
+    is_closed,
+    newest_closed_period,
+    newest_version,
+    refuse_before_first_list,
+)
 
 Correction = Callable[[Session], object]
 """A change to the games, applied while the re-rated periods are open."""
@@ -35,7 +40,8 @@ Correction = Callable[[Session], object]
 
 @dataclass(frozen=True, slots=True)
 class Rerated:
-    """What a re-rate published: each period's list and its new version number."""
+    """What a re-rate published: each period's list and its new version number (none when
+    every list came out as published)."""
 
     pool: Pool
     versions: dict[Period, int]
@@ -72,8 +78,17 @@ def rerate(
     author: Author = OS_USER,
     progress: Progress = NO_PROGRESS,
 ) -> Rerated:
-    """Re-rate `start` and every later closed period of `pool` on demand, and log it."""
-    rerated = rerate_from(session, pool, start, now, progress=progress)
+    """Re-rate `start` and every later closed period of `pool` on demand, and log it. When
+    every list comes out as it was published, nothing changed: nothing is published or
+    logged, and the outcome's `versions` are empty."""
+    with session.begin_nested() as trial:
+        rerated = rerate_from(session, pool, start, now, progress=progress)
+        if all(
+            reopening.same_as_version(session, pool, period, version - 1)
+            for period, version in rerated.versions.items()
+        ):
+            trial.rollback()
+            return replace(rerated, versions={})
     activity.record(session, "rerate", rerated, author, now, pool, start)
     return rerated
 
@@ -89,10 +104,12 @@ def rerate_from(
     """Re-rate `start` and every later closed period of `pool`, after applying `correct`,
     unlogged: the correction that asks for it logs it.
 
-    Refused, with nothing written, if `start` has no published list, or a list to re-rate
-    was imported from FIDE or closed before the ledger kept what closes change.
+    Refused, with nothing written, if `start` has no published list (or is before the
+    pool's first), or a list to re-rate was imported from FIDE or closed before the ledger
+    kept what closes change.
     """
     lock_pool(session, pool)
+    refuse_before_first_list(session, pool, start)
     newest = newest_closed_period(session, pool)
     if newest is None or start > newest or newest_version(session, pool, start) is None:
         raise Conflict(

@@ -33,7 +33,12 @@ from ledger.storage.batches import (
 )
 from ledger.storage.database import lock_pool
 from ledger.storage.models import Event, Game, Player
-from ledger.storage.periods import is_closed, newest_closed_period, open_periods
+from ledger.storage.periods import (
+    before_first_list,
+    is_closed,
+    newest_closed_period,
+    open_periods,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +161,7 @@ def _game_rows(
     events = _plan_events(session, pool, games, details)
     periods, distinct = _periods(games, events)
     problems = _unknown_players(session, games) + _closed_period_problems(
-        games, events, periods, distinct, newest_closed
+        session, pool, games, events, (periods, distinct), newest_closed
     )
     repeats = [] if allow_repeat else repeat_problems(session, pool, games, _known(events))
     if problems or repeats:
@@ -248,17 +253,26 @@ def _unknown_players(session: Session, games: Sequence[NewGame]) -> list[str]:
 
 
 def _closed_period_problems(
+    session: Session,
+    pool: Pool,
     games: Sequence[NewGame],
     events: dict[str, _EventPlan],
-    periods: Sequence[Period],
-    distinct: set[Period],
+    periods: tuple[Sequence[Period], set[Period]],
     newest_closed: Period | None,
 ) -> list[str]:
+    """A line for each game that falls in a closed period, or would move its event out of
+    one; `periods`: each game's, and the distinct ones."""
+    of_games, distinct = periods
     olds = {old for plan in events.values() if (old := plan.old_period) is not None}
     if not any(is_closed(period, newest_closed) for period in distinct | olds):
         return []
+    before = {
+        period: before_first_list(session, pool, period)
+        for period in distinct
+        if is_closed(period, newest_closed)
+    }
     problems = []
-    for game, period in zip(games, periods, strict=True):
+    for game, period in zip(games, of_games, strict=True):
         plan = events.get(game.event) if game.event else None
         old = plan.old_period if plan else None
         if old is not None and old != period and is_closed(old, newest_closed):
@@ -269,16 +283,17 @@ def _closed_period_problems(
                     f"a game dated {game.date} cannot extend it. Record it under another event.",
                 )
             )
-        elif is_closed(period, newest_closed):
-            problems.append(
-                problem(
-                    game.source,
-                    f"date: period {period} is closed; a game dated {game.date} "
-                    "cannot be added to it (a late game is added with `ledger add-game "
-                    "--late`, which re-rates).",
-                )
-            )
+        elif period in before:
+            why = before[period] or _closed(period, game.date)
+            problems.append(problem(game.source, f"date: {why}"))
     return problems
+
+
+def _closed(period: Period, day: dt.date) -> str:
+    return (
+        f"period {period} is closed; a game dated {day} cannot be added to it (a late game is "
+        "added with `ledger add-game --late`, which re-rates)."
+    )
 
 
 def _write_events(session: Session, pool: Pool, plans: dict[str, _EventPlan]) -> dict[str, int]:

@@ -54,7 +54,7 @@ from ledger.storage.batches import (
 )
 from ledger.storage.database import is_postgresql, lock_pool, refresh_statistics
 from ledger.storage.models import Game, Import, ListEntry, Player, PlayerRating
-from ledger.storage.periods import newest_closed_period
+from ledger.storage.periods import newest_closed_period, newest_version
 
 
 @dataclass
@@ -199,9 +199,11 @@ def _refuse_period(session: Session, pool: Pool, period: Period) -> None:
     """A FIDE list becomes the next list of the pool, with no open games before it."""
     newest = newest_closed_period(session, pool)
     if newest is not None and period <= newest:
+        published = newest_version(session, pool, period) is not None
+        state = "is already published" if published else "would come before the pool's first"
         raise Conflict(
-            f"the {pool} list of {period} is already published; a FIDE list can be "
-            f"imported as the list of {newest + 1} or later."
+            f"the {pool} list of {period} {state}; a FIDE list can be imported as the list of "
+            f"{newest + 1} or later."
         )
     if newest is not None and period > newest + 1:
         single = newest + 1 == period - 1

@@ -34,7 +34,11 @@ from ledger.storage.models import (
     RatingPeriod,
     SupersededEntry,
 )
-from ledger.storage.periods import newest_closed_period, newest_version
+from ledger.storage.periods import (
+    newest_closed_period,
+    newest_version,
+    refuse_before_first_list,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +104,7 @@ def published_by(session: Session, pool: Pool, period: Period) -> list[Period]:
 
 
 def _refuse_older(session: Session, pool: Pool, period: Period) -> None:
+    refuse_before_first_list(session, pool, period)
     newest = newest_closed_period(session, pool)
     if newest is None or period > newest:
         raise Conflict(f"{pool} period {period} is not closed; there is nothing to reopen.")
@@ -172,6 +177,23 @@ def supersede(session: Session, pool: Pool, period: Period) -> None:
                 entries.pool == pool, entries.period == period
             ),
         )
+    )
+
+
+def same_as_version(session: Session, pool: Pool, period: Period, version: int) -> bool:
+    """Whether the period's list in force holds exactly the rows of its superseded version
+    `version`: every player, with every figure."""
+    entries, kept = ListEntry.__table__.c, SupersededEntry.__table__.c
+    names = ("player_id", *LIST_FIGURES)
+    now = select(*(entries[name] for name in names)).where(
+        entries.pool == pool, entries.period == period
+    )
+    then = select(*(kept[name] for name in names)).where(
+        kept.pool == pool, kept.period == period, kept.version == version
+    )
+    return all(
+        session.execute(except_(one, other).limit(1)).first() is None
+        for one, other in ((now, then), (then, now))
     )
 
 

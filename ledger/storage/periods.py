@@ -1,15 +1,17 @@
-"""Which rating periods of a pool are closed: every period up to the newest closed one."""
+"""Which rating periods of a pool are closed: every period up to the newest closed one; and
+where the pool's ledger starts: the periods before its first list are not the ledger's."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sqlalchemy import func, select
+from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
+from ledger.core.errors import Conflict
 from ledger.storage.database import read_once
-from ledger.storage.models import ListVersion, RatingPeriod
+from ledger.storage.models import ListEntry, ListVersion, RatingPeriod
 
 
 def newest_closed_period(session: Session, pool: Pool) -> Period | None:
@@ -58,3 +60,39 @@ def newest_version(session: Session, pool: Pool, period: Period) -> int | None:
             ListVersion.pool == pool, ListVersion.period == period
         )
     )
+
+
+def before_first_list(session: Session, pool: Pool, period: Period) -> str | None:
+    """Why `period` is not the ledger's, if it comes before the pool's first list (None if
+    not). The ratings that list started from (starting ratings, or a FIDE list imported as
+    it) stand for every game played before it: a game recorded there would count twice, so
+    the ledger records none, and has no list there to close, reopen or re-rate."""
+    first = session.scalar(
+        select(func.min(RatingPeriod.period)).where(
+            RatingPeriod.pool == pool, RatingPeriod.closed_at.is_not(None)
+        )
+    )
+    if first is None or period >= first:
+        return None
+    refusal = (
+        f"{pool} period {period} is before the pool's first list, {first}, whose ratings "
+        f"stand for every game played before it; the ledger rates games from {first} on"
+    )
+    if _imported(session, pool, first):
+        return f"{refusal} (that list was imported from FIDE)."
+    return f"{refusal} (to rate {period}'s games first, reopen the lists back to {first})."
+
+
+def _imported(session: Session, pool: Pool, period: Period) -> bool:
+    """Whether the pool's list of `period` was imported from a FIDE list."""
+    rows = exists().where(
+        ListEntry.pool == pool, ListEntry.period == period, ListEntry.import_id.is_not(None)
+    )
+    return bool(session.scalar(select(rows)))
+
+
+def refuse_before_first_list(session: Session, pool: Pool, period: Period) -> None:
+    """Refuse `period` if it comes before the pool's first list (`before_first_list`)."""
+    refusal = before_first_list(session, pool, period)
+    if refusal is not None:
+        raise Conflict(refusal)

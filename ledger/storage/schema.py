@@ -1,7 +1,8 @@
 """The database schema, which Alembic manages: the revisions shipped with the ledger, the
 revision a database is at, and bringing it to the newest.
 
-An empty database is brought to the newest revision on the first command that writes; an
+An empty database is brought to the newest revision by the first command that may create a
+ledger (`ledger db upgrade`, or one that brings players or a list into it); an
 older one is refused until `ledger db upgrade`; a database holding other tables is never
 touched.
 

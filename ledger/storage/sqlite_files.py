@@ -42,7 +42,8 @@ def check_path(path: Path, where: str, *, create: bool) -> None:
 
     `where` names the database in messages. A new file is created only if `create` and its
     folder exists and is writable; an existing one must be readable (and writable if `create`:
-    a writing command), a SQLite database, and empty or a ledger (Alembic's table in it).
+    a command that may create a ledger writes), a SQLite database, and empty or a ledger
+    (Alembic's table in it).
     """
     if path.is_dir():
         raise LedgerError(f"{path} is a folder, not a ledger file", Hint.RIGHT_DATABASE)
