@@ -35,6 +35,8 @@ READ_COMMANDS = [
     pytest.param(("log",), id="log"),
     pytest.param(("db", "check"), id="db-check"),
     pytest.param(("db", "current"), id="db-current"),
+    pytest.param(("users", "list"), id="users-list"),
+    pytest.param(("tokens", "list"), id="tokens-list"),
 ]
 COMMAND_NAMES = [name for names in COMMANDS.values() for name in names]
 CREATE_HINT = "; create one with `ledger db upgrade`, or give the right --db.\n"
@@ -99,9 +101,17 @@ WRITE_COMMANDS = [
     pytest.param(("rerate", "--from", "2026-10", "--reason", "typo"), id="rerate"),
     pytest.param(("merge-players", "1", "2"), id="merge-players"),
     pytest.param(("edit-player", "1", "--name", "Typo, Ty", "--reason", "typo"), id="edit-player"),
+    pytest.param(
+        ("users", "add", "o@club.test", "--name", "O", "--role", "officer"), id="users-add"
+    ),
+    pytest.param(("users", "disable", "o@club.test"), id="users-disable"),
+    pytest.param(("users", "role", "o@club.test", "officer"), id="users-role"),
+    pytest.param(("tokens", "add", "o@club.test", "--name", "script"), id="tokens-add"),
+    pytest.param(("tokens", "revoke", "1"), id="tokens-revoke"),
 ]
 """Every command that changes a ledger but brings no players or list into a new one: each
-needs a ledger that exists, as the read commands do."""
+needs a ledger that exists, as the read commands do. An account is made in a ledger that
+exists (`ledger db upgrade` makes an empty one): a mistyped --db never gets an officer."""
 CREATING_COMMANDS = [
     pytest.param(("add-player", "--name", "First, Fay"), id="add-player"),
     pytest.param(("import-players", "{players}"), id="import-players"),
