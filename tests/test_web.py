@@ -93,7 +93,6 @@ def cli_json(url: str, *args: str) -> Any:
             ("events", "--period", "2026-09", "--player", "2"),
         ),
         ("/api/v1/events/standard/Oslo%20Open", ("event", "Oslo Open")),
-        ("/api/v1/periods/standard", ("periods",)),
         ("/api/v1/lists/standard/2026-09/diff", ("diff", "--period", "2026-09")),
         (
             "/api/v1/reports/standard/stats?from=1900&band=100",
@@ -112,6 +111,26 @@ def test_each_api_answer_is_the_commands_json(
     assert answer.status_code == 200, answer.text
     assert answer.headers["content-type"] == "application/json"
     assert answer.json() == cli_json(database_url, *command)
+
+
+def test_the_site_and_its_api_name_no_operator(ledger: Ledger, database_url: str) -> None:
+    """Who closed a list is the officers' (`ledger periods`, `ledger log`): the public pages
+    and API answers show when a list was published, never by whom."""
+    ann, bob = player(ledger, "Ann", rating=2000), player(ledger, "Bob", rating=1900)
+    game(ledger, ann, bob, "1-0", "2026-09-05")
+    closed = run("close-period", "2026-09", "--operator", "Olga Officer", db=database_url)
+    assert closed.exit_code == 0, closed.stderr
+    officers = cli_json(database_url, "periods")
+    assert [row["closed_by"] for row in officers] == ["Olga Officer"]
+    with TestClient(create_app(database_url)) as client:
+        shown = {
+            path: client.get(path).text
+            for path in ("/", "/periods/standard", "/lists/standard/2026-09", "/api/v1/home")
+        }
+        public = client.get("/api/v1/periods/standard").json()
+    assert not [path for path, text in shown.items() if "Olga" in text]
+    assert public == [row | {"closed_by": None} for row in officers]
+    assert "Standard Oct 2026 (2026-09)</a>, published 20" in shown["/"]
 
 
 @pytest.mark.parametrize(
