@@ -708,3 +708,45 @@ def test_a_player_added_changes_the_answers(client: TestClient, database_url: st
     assert [(entry["operator"], entry["counts"]) for entry in logged] == [
         ("olga", {"id": int(added.stdout)})
     ]
+
+
+def test_a_first_ratings_calculation_shows_every_pooled_game(
+    ledger: Ledger, database_url: str
+) -> None:
+    """A player first rated on the list of 2026-10 from games of two periods: the page
+    lists all six, as `ledger explain` and the JSON do, and no empty table of rated games."""
+    rated = [player(ledger, f"Rated {n}", rating=1900 + 20 * n) for n in range(6)]
+    newcomer = player(ledger, "Newcomer, Nina")
+    for day, opponent in enumerate(rated[:3], start=1):
+        game(ledger, newcomer, opponent, "1/2-1/2", f"2026-09-{day:02d}", event="Sep Open")
+    close(ledger, "2026-09")
+    for day, opponent in enumerate(rated[3:], start=1):
+        game(ledger, opponent, newcomer, "1-0", f"2026-10-{day:02d}", event="Oct Open")
+    close(ledger, "2026-10")
+    explained = cli_json(database_url, "explain", str(newcomer), "--period", "2026-10")
+    with TestClient(create_app(database_url)) as client:
+        path = f"/players/{newcomer}/calculations/standard/2026-10"
+        page = client.get(path).text
+        assert client.get(f"/api/v1{path}").json() == explained
+    pooled = explained["first_rating"]["games"]
+    assert len(pooled) == 6
+    body = page.split('<table class="pooled">')[1].split("</table>")[0]
+    assert re.findall(r'<a href="/players/(\d+)">', body) == [
+        str(each["opponent"]) for each in pooled
+    ]
+    assert "Sep Open" in body
+    assert "Oct Open" in body
+    assert "6 games counted" in page
+    assert '<table class="calculation">' not in page
+    assert "Games not rated" not in page
+
+
+def test_the_calculation_shows_the_capped_difference_beside_the_difference(
+    ledger: Ledger, database_url: str
+) -> None:
+    strong, weak = player(ledger, "Strong", rating=2400), player(ledger, "Weak", rating=1900)
+    game(ledger, strong, weak, "1-0", "2026-09-05")
+    close(ledger, "2026-09")
+    with TestClient(create_app(database_url)) as client:
+        page = client.get(f"/players/{strong}/calculations/standard/2026-09").text
+    assert '<td class="d">500</td><td class="d400">400</td>' in page
