@@ -750,3 +750,12 @@ def test_the_calculation_shows_the_capped_difference_beside_the_difference(
     with TestClient(create_app(database_url)) as client:
         page = client.get(f"/players/{strong}/calculations/standard/2026-09").text
     assert '<td class="d">500</td><td class="d400">400</td>' in page
+
+
+def test_the_diff_of_a_corrected_list_shows_the_corrections_reason(
+    client: TestClient, database_url: str
+) -> None:
+    page = client.get("/lists/standard/2026-09/diff").text
+    assert '<p class="reason">Reason: arbiter</p>' in page
+    assert client.get("/api/v1/lists/standard/2026-09/diff").json()["reasons"] == ["arbiter"]
+    assert "Reason: arbiter" in run("diff", "--period", "2026-09", db=database_url).stdout
