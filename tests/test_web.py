@@ -460,6 +460,10 @@ def test_the_player_page_has_a_chart_point_and_a_row_per_list(
 ) -> None:
     page = client.get(f"/players/{site['Ann']}").text
     assert page.count("<circle ") == 2
+    assert re.findall(r'<text class="label month"[^>]*>([^<]+)</text>', page) == [
+        "Oct 2026",
+        "Nov 2026",
+    ]
     assert "<title>Oct 2026: " in page
     assert "<title>Nov 2026: " in page
     assert '<table class="history">' in page
@@ -694,17 +698,65 @@ def test_a_csv_download_neutralises_a_formula_name(
     assert ",=HYPERLINK" not in download + api
 
 
-@pytest.mark.parametrize("ratings", [[2000, 2015], [2000, 2000], [1999, 2001, 2018]])
-def test_a_nearly_flat_history_is_drawn_inside_the_chart(ratings: list[int]) -> None:
-    history = [
-        queries.HistoryRow(Period(2026, month), f"list {month}", rating, 0, 5, 20)
-        for month, rating in enumerate(ratings, start=1)
+JANUARY = Period(2026, 1)
+
+
+def _history(ratings: list[int], start: Period = JANUARY) -> list[queries.HistoryRow]:
+    return [
+        queries.HistoryRow(start + month, (start + month).list_name, rating, 0, 5, 20)
+        for month, rating in enumerate(ratings)
     ]
+
+
+@pytest.mark.parametrize(
+    "ratings", [[2000, 2015], [2000, 2000], [1999, 2001, 2018], [2000, 2026], [1420, 2610], [2400]]
+)
+def test_the_value_axis_spans_at_least_100_points_in_round_ticks(ratings: list[int]) -> None:
+    chart = rating_chart(_history(ratings))
+    assert chart is not None
+    assert chart.low <= min(ratings) <= max(ratings) <= chart.high
+    assert chart.high - chart.low >= 100
+    values = [int(tick.label) for tick in chart.rating_ticks]
+    step = values[1] - values[0]
+    assert step in (10, 20, 25, 50, 100, 200, 250, 500)
+    assert values == list(range(chart.low, chart.high + 1, step))
+    assert all(value % step == 0 for value in values)
+    assert len(values) <= 6
+    assert all(chart.top <= point.y <= chart.bottom for point in chart.points)
+    assert all(chart.left <= point.x <= chart.right for point in chart.points)
+
+
+def test_a_26_point_move_is_a_small_part_of_the_chart() -> None:
+    chart = rating_chart(_history([2000, 2026]))
+    assert chart is not None
+    first, second = chart.points
+    assert (first.y - second.y) * 4 <= chart.bottom - chart.top
+
+
+@pytest.mark.parametrize(
+    ("months", "labels"),
+    [
+        (1, ["Feb 2026"]),
+        (4, ["Feb 2026", "Mar 2026", "Apr 2026", "May 2026"]),
+        (14, ["Feb 2026", "May 2026", "Aug 2026", "Nov 2026", "Feb 2027"]),
+        (40, ["Feb 2026", "Feb 2027", "Feb 2028", "Feb 2029"]),
+    ],
+)
+def test_the_time_axis_names_the_lists_months(months: int, labels: list[str]) -> None:
+    chart = rating_chart(_history([2000 + 10 * (n % 3) for n in range(months)]))
+    assert chart is not None
+    assert [tick.label for tick in chart.month_ticks] == labels
+    xs = [tick.at for tick in chart.month_ticks]
+    assert xs == sorted(set(xs))
+    assert {tick.at for tick in chart.month_ticks} <= {point.x for point in chart.points}
+
+
+def test_a_gap_in_the_lists_is_a_gap_on_the_time_axis() -> None:
+    history = _history([2000, 2010]) + _history([2020], Period(2026, 11))
     chart = rating_chart(history)
     assert chart is not None
-    assert chart.low <= min(ratings)
-    assert max(ratings) <= chart.high
-    assert all(chart.margin <= point.y <= chart.bottom for point in chart.points)
+    january, february, november = (point.x for point in chart.points)
+    assert 8 * (february - january) < november - february < 10 * (february - january)
 
 
 def test_a_player_added_changes_the_answers(client: TestClient, database_url: str) -> None:
