@@ -618,12 +618,13 @@ CRAWL_LIMIT = 3000
 
 
 def _kind(link: str) -> str:
-    """A link with its player IDs and page numbers blanked: the crawl opens a few links of
-    each kind, so every route, period, version, event and report linked is opened, while
-    300 players' cards and a long list's pages are not opened one by one."""
+    """A link with its player IDs, page numbers and federations blanked: the crawl opens a
+    few links of each kind, so every route, period, version, event and report linked is
+    opened, while 300 players' cards, a list's pages and its federations' lists are not
+    opened one by one."""
     path, _, query = link.partition("?")
     path = re.sub(r"/[0-9]+(?=/|$)", "/#", path)
-    return path + "?" + re.sub(r"\b(page|player)=[0-9]+", r"\1=#", query)
+    return path + "?" + re.sub(r"\b(page|player|federation)=[0-9A-Z]+", r"\1=#", query)
 
 
 def test_no_page_of_the_demo_links_to_a_page_that_does_not_exist(database_url: str) -> None:
