@@ -5,6 +5,7 @@ nothing can be written through it."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import html
 import json
 import re
@@ -23,9 +24,11 @@ from sqlalchemy import text
 
 from ledger import queries
 from ledger.cli.serving import WEB_APP, listening_socket
-from ledger.core.domain import Period, Pool
+from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.errors import LedgerError
+from ledger.core.records import new_game
 from ledger.services.demo import build_demo
+from ledger.services.games import add_games
 from ledger.storage.database import Ledger
 from ledger.web import api, create_app
 from ledger.web.chart import rating_chart
@@ -827,3 +830,46 @@ def test_the_diff_of_a_corrected_list_shows_the_corrections_reason(
     assert '<p class="reason">Reason: arbiter</p>' in page
     assert client.get("/api/v1/lists/standard/2026-09/diff").json()["reasons"] == ["arbiter"]
     assert "Reason: arbiter" in run("diff", "--period", "2026-09", db=database_url).stdout
+
+
+def test_a_players_games_of_closed_periods_are_listed_newest_first_a_page_at_a_time(
+    ledger: Ledger, database_url: str
+) -> None:
+    """The card shows the newest 20 games of closed periods and links to all of them, 100 a
+    page; a game of the open period is among the open period's games only."""
+    ann, bob = player(ledger, "Ann", rating=2000), player(ledger, "Bob", rating=1900)
+    match = [
+        new_game(
+            date=dt.date(2026, 9, 5),
+            white=(ann, bob)[number % 2],
+            black=(bob, ann)[number % 2],
+            result=GameResult.DRAW,
+            event="Long Match",
+            round=number,
+            today=NOW.date(),
+        )
+        for number in range(1, 106)
+    ]
+    with ledger.transaction() as session:
+        add_games(session, Pool.STANDARD, match)
+    close(ledger, "2026-09")
+    game(ledger, ann, bob, "1-0", "2026-10-03", event="October Game", round=1)
+    with TestClient(create_app(database_url)) as client:
+        card = client.get(f"/players/{ann}").text
+        pages = [client.get(f"/players/{ann}/games/standard?page={n}") for n in (1, 2, 3)]
+    played = card.split('<table class="played">')[1].split("</table>")[0]
+    assert _rounds(played) == list(range(105, 85, -1))
+    assert f'href="/players/{ann}/games/standard">All 105 standard games' in card
+    assert "October Game" not in played
+    assert "October Game" in card.split('<table class="games">')[1]
+    assert [answer.status_code for answer in pages] == [200, 200, 404]
+    assert _rounds(pages[0].text) == list(range(105, 5, -1))
+    assert _rounds(pages[1].text) == [5, 4, 3, 2, 1]
+    assert "page 1 of 2" in pages[0].text
+    assert 'class="next-page" rel="next" href="?page=2"' in pages[0].text
+    assert 'class="prev-page" rel="prev" href="?page=1"' in pages[1].text
+    assert f'href="/players/{ann}/calculations/standard/2026-09">2026-09</a>' in played
+
+
+def _rounds(table: str) -> list[int]:
+    return [int(each) for each in re.findall(r'<td class="optional">(\d+)</td>', table)]

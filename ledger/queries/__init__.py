@@ -25,7 +25,14 @@ if TYPE_CHECKING:
     from ledger.queries.exports import fide_list_file, tournament_report
     from ledger.queries.federations import FederationRanking, FederationRow, federation_ranking
     from ledger.queries.filters import ListFilter
-    from ledger.queries.games import GameFilter, GameStatus, ListedGame, game_listing
+    from ledger.queries.games import (
+        GameFilter,
+        GameStatus,
+        ListedGame,
+        PlayedGames,
+        game_listing,
+        played_games,
+    )
     from ledger.queries.integrity import check_ledger, games_to_review
     from ledger.queries.lists import ListRow, RatingList, Version
     from ledger.queries.log import LogRecord, last_change, log_records
@@ -73,7 +80,14 @@ export_on_use(
         "exports": ("fide_list_file", "tournament_report"),
         "federations": ("FederationRanking", "FederationRow", "federation_ranking"),
         "filters": ("ListFilter",),
-        "games": ("GameFilter", "GameStatus", "ListedGame", "game_listing"),
+        "games": (
+            "GameFilter",
+            "GameStatus",
+            "ListedGame",
+            "PlayedGames",
+            "game_listing",
+            "played_games",
+        ),
         "integrity": ("check_ledger", "games_to_review"),
         "lists": ("ListRow", "RatingList", "Version"),
         "log": ("LogRecord", "last_change", "log_records"),
@@ -136,6 +150,7 @@ __all__ = [
     "LogRecord",
     "PeakRow",
     "PeriodRow",
+    "PlayedGames",
     "PlayerCard",
     "PoolStanding",
     "PooledGame",
@@ -165,6 +180,7 @@ __all__ = [
     "peaks",
     "period_overview",
     "plain",
+    "played_games",
     "player_card",
     "published_list",
     "rank_history",

@@ -131,7 +131,23 @@ def player(session: Reading, kept: Counts, player: int, pool: Pool | None = None
     card = queries.player_card(session, player, pool, kept)
     charts = {each.pool: rating_chart(each.history) for each in card.pools}
     games = {each.pool: views.open_games(session, player, each.pool) for each in card.pools}
-    return page("player.html", card=card, charts=charts, games=games)
+    played = {
+        each.pool: queries.played_games(session, each.pool, player, views.GAMES_ON_CARD)
+        for each in card.pools
+    }
+    return page("player.html", card=card, charts=charts, games=games, played=played)
+
+
+@router.get("/players/{player}/games/{pool}")
+def played_games(
+    session: Reading,
+    player: int,
+    pool: Pool,
+    page_number: Annotated[int, Query(alias="page", ge=1, le=1_000_000)] = 1,
+) -> Response:
+    """Every game of the player's closed periods, newest first, a page at a time."""
+    played = views.played_page(session, pool, player, page_number)
+    return page("played_games.html", played=played, per_page=PAGE_ROWS)
 
 
 @router.get("/players/{player}/calculations/{pool}/{which}")
