@@ -27,6 +27,7 @@ from ledger.cli.serving import WEB_APP, listening_socket
 from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.errors import LedgerError
 from ledger.core.records import new_game
+from ledger.queries.federation_names import federation_name
 from ledger.services.demo import build_demo
 from ledger.services.games import add_games
 from ledger.storage.database import Ledger
@@ -873,3 +874,37 @@ def test_a_players_games_of_closed_periods_are_listed_newest_first_a_page_at_a_t
 
 def _rounds(table: str) -> list[int]:
     return [int(each) for each in re.findall(r'<td class="optional">(\d+)</td>', table)]
+
+
+@pytest.mark.parametrize(
+    ("code", "name"),
+    [
+        ("NOR", "Norway"),
+        ("GER", "Germany"),
+        ("NED", "Netherlands"),
+        ("ENG", "England"),
+        ("BRN", "Bahrain"),
+        ("BRU", "Brunei"),
+        ("SUI", "Switzerland"),
+        ("FID", "FIDE"),
+        ("KOR", "South Korea"),
+        ("ngr", "Nigeria"),
+        ("XXX", None),
+        (None, None),
+    ],
+)
+def test_a_federation_is_named_by_its_fide_code(code: str | None, name: str | None) -> None:
+    assert federation_name(code) == name
+
+
+def test_federations_are_shown_with_their_names_and_home_links_the_special_lists(
+    client: TestClient, site: dict[str, int]
+) -> None:
+    home = client.get("/").text
+    for kind in ("women", "juniors", "girls"):
+        assert f'class="{kind}" href="/lists/standard/latest?{kind}=on"' in home
+    assert '<abbr title="Norway">NOR</abbr>' in home
+    card = client.get(f"/players/{site['Bob']}").text
+    assert "<dd>Germany (GER)</dd>" in card
+    report = client.get("/reports/standard/federations").text
+    assert '?federation=NOR">NOR</a> Norway</td>' in report

@@ -9,6 +9,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from starlette.responses import HTMLResponse
 
 from ledger.core.domain import Period, Pool
+from ledger.queries.federation_names import federation_name
 
 _TEMPLATES = Environment(
     loader=PackageLoader("ledger.web"),
@@ -45,7 +46,12 @@ def text(value: object) -> str:
 
 
 _TEMPLATES.globals.update(
-    pools=list(Pool), list_text=list_text, signed=signed, movement=movement, text=text
+    pools=list(Pool),
+    list_text=list_text,
+    signed=signed,
+    movement=movement,
+    text=text,
+    federation_name=federation_name,
 )
 
 
