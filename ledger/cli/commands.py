@@ -43,6 +43,7 @@ COMMANDS = {
     "identity": ("find", "merge-players", "edit-player"),
     "corrections": ("correct-game", "delete-game", "rerate", "diff", "log"),
     "serving": ("serve",),
+    "site": ("site",),
     "schema": ("db",),
 }
 """The modules of `ledger.cli` and the commands each defines, in the order `ledger --help`

@@ -61,6 +61,7 @@ if TYPE_CHECKING:
         rank_summary,
     )
     from ledger.queries.shape import plain, records_csv, to_csv, to_json
+    from ledger.queries.site import Logo, Site, site, site_logo
     from ledger.queries.versions import ChangedRow, ListDiff, list_diff, versions
 
 export_on_use(
@@ -72,6 +73,7 @@ export_on_use(
             "PlayerCard",
             "PoolStanding",
             "RatingOnDay",
+            "Site",
             "player_card",
             "rating_on",
         ),
@@ -116,6 +118,7 @@ export_on_use(
             "rank_summary",
         ),
         "shape": ("plain", "records_csv", "to_csv", "to_json"),
+        "site": ("Logo", "Site", "site", "site_logo"),
         "versions": ("ChangedRow", "ListDiff", "list_diff", "versions"),
     },
 )
@@ -148,6 +151,7 @@ __all__ = [
     "ListedGame",
     "LiveRating",
     "LogRecord",
+    "Logo",
     "PeakRow",
     "PeriodRow",
     "PlayedGames",
@@ -159,6 +163,7 @@ __all__ = [
     "RankSummary",
     "RatingList",
     "RatingOnDay",
+    "Site",
     "Version",
     "check_ledger",
     "cross_table",
@@ -187,6 +192,8 @@ __all__ = [
     "rank_summary",
     "rating_on",
     "records_csv",
+    "site",
+    "site_logo",
     "to_csv",
     "to_json",
     "tournament_report",

@@ -11,6 +11,7 @@ from ledger.core.packages import export_on_use
 
 if TYPE_CHECKING:
     from ledger.services import demo as demo  # which no other module imports
+    from ledger.services import site as site  # nor this one
     from ledger.services.activity import Author, utc_now
 
 export_on_use(__name__, {"activity": ("Author", "utc_now")})

@@ -19,7 +19,7 @@ from starlette.staticfiles import StaticFiles
 from ledger.core.errors import InvalidInput, LedgerError, NotFound
 from ledger.queries import KeptCounts
 from ledger.storage.database import open_reader, resolve_url
-from ledger.web import api, caching, pages
+from ledger.web import api, caching, pages, site
 from ledger.web.errors import failure, refusal, unexpected
 
 SECURITY_HEADERS = {
@@ -54,7 +54,7 @@ def create_app(url: str) -> FastAPI:
     app.add_exception_handler(Exception, unexpected)
     app.middleware("http")(_answer)
     app.router.on_shutdown.append(app.state.ledger.dispose)
-    app.openapi = _described_with_errors(app)  # type: ignore[method-assign]
+    app.openapi = site.described(app, _described_with_errors(app))  # type: ignore[method-assign]
     return app
 
 
