@@ -13,9 +13,9 @@ from ledger.queries import HistoryRow
 
 WIDTH = 560
 HEIGHT = 240
-LEFT = 48
-"""Room for the ratings on the value axis."""
-RIGHT = 36
+LEFT = 60
+"""Room for the ratings on the value axis (their labels are larger on a phone)."""
+RIGHT = 44
 """Room for half of the last month's label."""
 TOP = 12
 BOTTOM = 30

@@ -264,7 +264,7 @@ def _rapid_months(
     months: list[Period],
     now: dt.datetime,
 ) -> None:
-    """The rapid club's open of each month, seven rounds in a day, each month closed."""
+    """The rapid club's open of each month, seven rounds over four days, each closed."""
     second = _second_pool(pool)
     for period in months:
         event = Event(f"Rapid Open {_day(period, 1):%b %Y}", _day(period, 20), cast.rapid_club, 7)
