@@ -34,6 +34,7 @@ READ_COMMANDS = [
     pytest.param(("log",), id="log"),
     pytest.param(("db", "check"), id="db-check"),
     pytest.param(("db", "current"), id="db-current"),
+    pytest.param(("site", "show"), id="site-show"),
 ]
 CREATE_HINT = "; create one with `ledger db upgrade`, or give the right --db.\n"
 

@@ -55,6 +55,9 @@ CORRECTION = Author(OFFICER.operator, "arbiter's report: the game was drawn, not
 NEWCOMER = "Okafor, Nneka"
 CONGRESS = "Weekend Congress"
 CORRECTED_EVENT = "City Open"
+TRANSFERRED = 11
+"""The roster's player whose federation changes: a titled one."""
+NOON = dt.time(12)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,16 +89,14 @@ def build_demo(url: str, pool: Pool, *, replace: bool, now: dt.datetime) -> Demo
             _play(ledger, pool, randomness, cast, index, period, now)
             closed = _close(ledger, pool, period, now)
             if index == 1:
-                _transfer(ledger, cast.roster[11], dt.datetime.combine(_day(period + 1, 5), NOON))
+                moment = dt.datetime.combine(_day(period + 1, 5), NOON)
+                _transfer(ledger, cast.roster[TRANSFERRED], moment)
         _correct(ledger, pool, months[3], now)
         _rapid_months(ledger, pool, randomness, cast, months[-2:], now)
         suggested = _suggested_game(ledger, pool, months[-1])
     finally:
         ledger.dispose()
     return DemoSummary(closed, _next_steps(url, months, cast.newcomer.id, suggested))
-
-
-NOON = dt.time(12)
 
 
 def _remove_sqlite_file(url: str) -> None:
