@@ -1,5 +1,5 @@
 """The web site in a real browser: Debian's chromium driven by Playwright, over `ledger serve`
-on a demo ledger with two published lists, on SQLite and PostgreSQL.
+on the demo ledger with a month more closed, on SQLite and PostgreSQL.
 
 Playwright is told to use /usr/bin/chromium (it must never download a browser of its own).
 Where that browser is missing the tests skip and say so, unless LEDGER_REQUIRE_BROWSER=1 (as
@@ -45,14 +45,18 @@ FLAGS = [
 DEMO_NOW = dt.datetime(2026, 3, 1, 12)
 DEMO_PERIOD = Period(2026, 2)
 SECOND_PERIOD = DEMO_PERIOD + 1
-PUBLISHED_LISTS = 2
+PUBLISHED_LISTS = 6
 PHONE, DESKTOP = 360, 1280
 ELITE = 10
+CORRECTED = DEMO_PERIOD - 1
+"""The demo corrects a game of January: its list and February's have a second version."""
+FIRST_RATED = DEMO_PERIOD - 2
+"""The demo's newcomer is first rated on December's list, from games of two months."""
 
 
 def _two_lists(url: str) -> None:
-    """The demo (its February closed), then in March a round robin of the ten players of its
-    grandmasters' event, closed too: every player on the lists has two published ratings."""
+    """The demo (October to February closed), then in March a round robin of the ten
+    players of its grandmasters' event, closed too: they have six published ratings."""
     build_demo(url, Pool.STANDARD, replace=False, now=DEMO_NOW)
     march = dt.date(SECOND_PERIOD.year, SECOND_PERIOD.month, 5)
     results = itertools.cycle((GameResult.WHITE_WINS, GameResult.DRAW, GameResult.BLACK_WINS))
@@ -233,3 +237,52 @@ def test_a_desktop_shows_every_column_of_the_list(page: Page) -> None:
     first = page.locator("table.list tbody tr").first
     for column in ("position", "name", "rating", "change", "movement", "games", "k", "peak"):
         expect(first.locator(f"td.{column}")).to_be_visible()
+
+
+def test_the_chart_names_its_months_and_the_list_shows_movement(page: Page) -> None:
+    _open_the_best_players_card(page)
+    months = page.locator("section.standing[data-pool=standard] svg.chart text.month")
+    expect(months.first).to_be_visible()
+    assert len(months.all_text_contents()) >= 2
+    assert all(re.fullmatch(r"[A-Z][a-z]{2} \d{4}", each) for each in months.all_text_contents())
+    page.goto(f"/lists/standard/{DEMO_PERIOD}")
+    arrows = page.locator("table.list td.movement span.up, table.list td.movement span.down")
+    expect(arrows.first).to_be_visible()
+
+
+def test_a_corrected_list_has_a_second_version_and_says_why(page: Page) -> None:
+    page.goto(f"/lists/standard/{CORRECTED}")
+    versions = page.locator("ul#versions a.version")
+    expect(versions).to_have_count(2)
+    page.locator("ul#versions a.diff").click()
+    expect(page.locator("p.reason")).to_contain_text("arbiter's report")
+    expect(page.locator("table.diff tbody tr").first).to_be_visible()
+
+
+def test_a_first_rating_shows_every_game_pooled(page: Page) -> None:
+    page.goto("/")
+    page.fill("#search-q", "Okafor")
+    page.press("#search-q", "Enter")
+    expect(page.locator("h1#player-name")).to_contain_text("Okafor, Nneka")
+    page.locator(f"a.calculation[href$='/{FIRST_RATED}']").first.click()
+    expect(page.locator("table.pooled tbody tr")).to_have_count(6)
+    expect(page.locator("main")).to_contain_text("6 games counted")
+
+
+def test_a_phone_shows_rating_change_and_movement_without_scrolling_sideways(
+    page: Page, phone: Page
+) -> None:
+    _open_the_best_players_card(page)
+    phone.goto(page.url)
+    history = phone.locator("section.standing[data-pool=standard] table.history tbody tr").first
+    phone.goto("/lists/standard/latest")
+    row = phone.locator("table.list tbody tr").first
+    for cell in (row.locator("td.rating"), row.locator("td.change"), row.locator("td.movement")):
+        box = cell.bounding_box()
+        assert box is not None
+        assert box["x"] + box["width"] <= PHONE
+    phone.go_back()
+    for cell in (history.locator("td.rating"), history.locator("td").nth(2)):
+        box = cell.bounding_box()
+        assert box is not None
+        assert box["x"] + box["width"] <= PHONE

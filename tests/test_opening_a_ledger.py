@@ -37,6 +37,7 @@ READ_COMMANDS = [
     pytest.param(("db", "current"), id="db-current"),
     pytest.param(("users", "list"), id="users-list"),
     pytest.param(("tokens", "list"), id="tokens-list"),
+    pytest.param(("site", "show"), id="site-show"),
 ]
 COMMAND_NAMES = [name for names in COMMANDS.values() for name in names]
 CREATE_HINT = "; create one with `ledger db upgrade`, or give the right --db.\n"

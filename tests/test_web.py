@@ -5,10 +5,12 @@ nothing can be written through it."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import html
 import json
 import re
 import socket
+from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
@@ -22,9 +24,12 @@ from sqlalchemy.exc import OperationalError
 
 from ledger import queries
 from ledger.cli.serving import listening_socket
-from ledger.core.domain import Period, Pool
+from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.errors import LedgerError
+from ledger.core.records import new_game
+from ledger.queries.federation_names import federation_name
 from ledger.services.demo import build_demo
+from ledger.services.games import add_games
 from ledger.storage.database import Ledger
 from ledger.web import api, create_app
 from ledger.web.chart import rating_chart
@@ -94,7 +99,6 @@ def cli_json(url: str, *args: str) -> Any:
             ("events", "--period", "2026-09", "--player", "2"),
         ),
         ("/api/v1/events/standard/Oslo%20Open", ("event", "Oslo Open")),
-        ("/api/v1/periods/standard", ("periods",)),
         ("/api/v1/lists/standard/2026-09/diff", ("diff", "--period", "2026-09")),
         (
             "/api/v1/reports/standard/stats?from=1900&band=100",
@@ -113,6 +117,26 @@ def test_each_api_answer_is_the_commands_json(
     assert answer.status_code == 200, answer.text
     assert answer.headers["content-type"] == "application/json"
     assert answer.json() == cli_json(database_url, *command)
+
+
+def test_the_site_and_its_api_name_no_operator(ledger: Ledger, database_url: str) -> None:
+    """Who closed a list is the officers' (`ledger periods`, `ledger log`): the public pages
+    and API answers show when a list was published, never by whom."""
+    ann, bob = player(ledger, "Ann", rating=2000), player(ledger, "Bob", rating=1900)
+    game(ledger, ann, bob, "1-0", "2026-09-05")
+    closed = run("close-period", "2026-09", "--operator", "Olga Officer", db=database_url)
+    assert closed.exit_code == 0, closed.stderr
+    officers = cli_json(database_url, "periods")
+    assert [row["closed_by"] for row in officers] == ["Olga Officer"]
+    with TestClient(create_app(database_url)) as client:
+        shown = {
+            path: client.get(path).text
+            for path in ("/", "/periods/standard", "/lists/standard/2026-09", "/api/v1/home")
+        }
+        public = client.get("/api/v1/periods/standard").json()
+    assert not [path for path, text in shown.items() if "Olga" in text]
+    assert public == [row | {"closed_by": None} for row in officers]
+    assert "Standard Oct 2026 (2026-09)</a>, published 20" in shown["/"]
 
 
 @pytest.mark.parametrize(
@@ -441,6 +465,10 @@ def test_the_player_page_has_a_chart_point_and_a_row_per_list(
 ) -> None:
     page = client.get(f"/players/{site['Ann']}").text
     assert page.count("<circle ") == 2
+    assert re.findall(r'<text class="label month"[^>]*>([^<]+)</text>', page) == [
+        "Oct 2026",
+        "Nov 2026",
+    ]
     assert "<title>Oct 2026: " in page
     assert "<title>Nov 2026: " in page
     assert '<table class="history">' in page
@@ -686,26 +714,41 @@ class _Links(HTMLParser):
                 self.found.append(value)
 
 
-CRAWL_LIMIT = 400
+KIND_VISITS = 3
+"""The crawl opens at most this many links of one kind (`_kind`)."""
+CRAWL_LIMIT = 3000
 
 
-def test_every_link_from_the_demos_home_page_answers(database_url: str) -> None:
+def _kind(link: str) -> str:
+    """A link with its player IDs, page numbers and federations blanked: the crawl opens a
+    few links of each kind, so every route, period, version, event and report linked is
+    opened, while 300 players' cards, a list's pages and its federations' lists are not
+    opened one by one."""
+    path, _, query = link.partition("?")
+    path = re.sub(r"/[0-9]+(?=/|$)", "/#", path)
+    return path + "?" + re.sub(r"\b(page|player|federation)=[0-9A-Z]+", r"\1=#", query)
+
+
+def test_no_page_of_the_demo_links_to_a_page_that_does_not_exist(database_url: str) -> None:
+    """From the home page, every same-site link (a few of each kind) answers 200: no page
+    links to a 4xx."""
     build_demo(database_url, Pool.STANDARD, replace=False, now=NOW)
-    seen, queue = {"/"}, ["/"]
+    seen, queue, opened = {"/"}, ["/"], Counter[str]()
     with TestClient(create_app(database_url)) as client:
-        while queue and len(seen) < CRAWL_LIMIT:
+        while queue and opened.total() < CRAWL_LIMIT:
             path = queue.pop(0)
+            if opened[_kind(path)] == KIND_VISITS:
+                continue
+            opened[_kind(path)] += 1
             answer = client.get(path)
             assert answer.status_code == 200, (path, answer.text[:300])
-            if not answer.headers["content-type"].startswith("text/html"):
-                continue
-            links = _Links()
-            links.feed(answer.text)
-            for link in links.found:
-                if link not in seen:
-                    seen.add(link)
-                    queue.append(link)
-    assert len(seen) >= CRAWL_LIMIT
+            if answer.headers["content-type"].startswith("text/html"):
+                links = _Links()
+                links.feed(answer.text)
+                queue += [link for link in dict.fromkeys(links.found) if link not in seen]
+                seen.update(links.found)
+    assert not queue
+    assert {"/lists/standard/live", "/reports/standard/stats?period=2029-12"} <= seen
 
 
 def test_serve_refuses_a_missing_ledger_in_one_line(tmp_path: Path) -> None:
@@ -757,17 +800,65 @@ def test_a_csv_download_neutralises_a_formula_name(
     assert ",=HYPERLINK" not in download + api
 
 
-@pytest.mark.parametrize("ratings", [[2000, 2015], [2000, 2000], [1999, 2001, 2018]])
-def test_a_nearly_flat_history_is_drawn_inside_the_chart(ratings: list[int]) -> None:
-    history = [
-        queries.HistoryRow(Period(2026, month), f"list {month}", rating, 0, 5, 20)
-        for month, rating in enumerate(ratings, start=1)
+JANUARY = Period(2026, 1)
+
+
+def _history(ratings: list[int], start: Period = JANUARY) -> list[queries.HistoryRow]:
+    return [
+        queries.HistoryRow(start + month, (start + month).list_name, rating, 0, 5, 20)
+        for month, rating in enumerate(ratings)
     ]
+
+
+@pytest.mark.parametrize(
+    "ratings", [[2000, 2015], [2000, 2000], [1999, 2001, 2018], [2000, 2026], [1420, 2610], [2400]]
+)
+def test_the_value_axis_spans_at_least_100_points_in_round_ticks(ratings: list[int]) -> None:
+    chart = rating_chart(_history(ratings))
+    assert chart is not None
+    assert chart.low <= min(ratings) <= max(ratings) <= chart.high
+    assert chart.high - chart.low >= 100
+    values = [int(tick.label) for tick in chart.rating_ticks]
+    step = values[1] - values[0]
+    assert step in (10, 20, 25, 50, 100, 200, 250, 500)
+    assert values == list(range(chart.low, chart.high + 1, step))
+    assert all(value % step == 0 for value in values)
+    assert len(values) <= 6
+    assert all(chart.top <= point.y <= chart.bottom for point in chart.points)
+    assert all(chart.left <= point.x <= chart.right for point in chart.points)
+
+
+def test_a_26_point_move_is_a_small_part_of_the_chart() -> None:
+    chart = rating_chart(_history([2000, 2026]))
+    assert chart is not None
+    first, second = chart.points
+    assert (first.y - second.y) * 4 <= chart.bottom - chart.top
+
+
+@pytest.mark.parametrize(
+    ("months", "labels"),
+    [
+        (1, ["Feb 2026"]),
+        (4, ["Feb 2026", "Mar 2026", "Apr 2026", "May 2026"]),
+        (14, ["Feb 2026", "May 2026", "Aug 2026", "Nov 2026", "Feb 2027"]),
+        (40, ["Feb 2026", "Feb 2027", "Feb 2028", "Feb 2029"]),
+    ],
+)
+def test_the_time_axis_names_the_lists_months(months: int, labels: list[str]) -> None:
+    chart = rating_chart(_history([2000 + 10 * (n % 3) for n in range(months)]))
+    assert chart is not None
+    assert [tick.label for tick in chart.month_ticks] == labels
+    xs = [tick.at for tick in chart.month_ticks]
+    assert xs == sorted(set(xs))
+    assert {tick.at for tick in chart.month_ticks} <= {point.x for point in chart.points}
+
+
+def test_a_gap_in_the_lists_is_a_gap_on_the_time_axis() -> None:
+    history = _history([2000, 2010]) + _history([2020], Period(2026, 11))
     chart = rating_chart(history)
     assert chart is not None
-    assert chart.low <= min(ratings)
-    assert max(ratings) <= chart.high
-    assert all(chart.margin <= point.y <= chart.bottom for point in chart.points)
+    january, february, november = (point.x for point in chart.points)
+    assert 8 * (february - january) < november - february < 10 * (february - january)
 
 
 def test_a_player_added_changes_the_answers(client: TestClient, database_url: str) -> None:
@@ -786,3 +877,131 @@ def test_a_player_added_changes_the_answers(client: TestClient, database_url: st
     assert [(entry["operator"], entry["counts"]) for entry in logged] == [
         ("olga", {"id": int(added.stdout)})
     ]
+
+
+def test_a_first_ratings_calculation_shows_every_pooled_game(
+    ledger: Ledger, database_url: str
+) -> None:
+    """A player first rated on the list of 2026-10 from games of two periods: the page
+    lists all six, as `ledger explain` and the JSON do, and no empty table of rated games."""
+    rated = [player(ledger, f"Rated {n}", rating=1900 + 20 * n) for n in range(6)]
+    newcomer = player(ledger, "Newcomer, Nina")
+    for day, opponent in enumerate(rated[:3], start=1):
+        game(ledger, newcomer, opponent, "1/2-1/2", f"2026-09-{day:02d}", event="Sep Open")
+    close(ledger, "2026-09")
+    for day, opponent in enumerate(rated[3:], start=1):
+        game(ledger, opponent, newcomer, "1-0", f"2026-10-{day:02d}", event="Oct Open")
+    close(ledger, "2026-10")
+    explained = cli_json(database_url, "explain", str(newcomer), "--period", "2026-10")
+    with TestClient(create_app(database_url)) as client:
+        path = f"/players/{newcomer}/calculations/standard/2026-10"
+        page = client.get(path).text
+        assert client.get(f"/api/v1{path}").json() == explained
+    pooled = explained["first_rating"]["games"]
+    assert len(pooled) == 6
+    body = page.split('<table class="pooled">')[1].split("</table>")[0]
+    assert re.findall(r'<a href="/players/(\d+)">', body) == [
+        str(each["opponent"]) for each in pooled
+    ]
+    assert "Sep Open" in body
+    assert "Oct Open" in body
+    assert "6 games counted" in page
+    assert '<table class="calculation">' not in page
+    assert "Games not rated" not in page
+
+
+def test_the_calculation_shows_the_capped_difference_beside_the_difference(
+    ledger: Ledger, database_url: str
+) -> None:
+    strong, weak = player(ledger, "Strong", rating=2400), player(ledger, "Weak", rating=1900)
+    game(ledger, strong, weak, "1-0", "2026-09-05")
+    close(ledger, "2026-09")
+    with TestClient(create_app(database_url)) as client:
+        page = client.get(f"/players/{strong}/calculations/standard/2026-09").text
+    assert '<td class="d">500</td><td class="d400">400</td>' in page
+
+
+def test_the_diff_of_a_corrected_list_shows_the_corrections_reason(
+    client: TestClient, database_url: str
+) -> None:
+    page = client.get("/lists/standard/2026-09/diff").text
+    assert '<p class="reason">Reason: arbiter</p>' in page
+    assert client.get("/api/v1/lists/standard/2026-09/diff").json()["reasons"] == ["arbiter"]
+    assert "Reason: arbiter" in run("diff", "--period", "2026-09", db=database_url).stdout
+
+
+def test_a_players_games_of_closed_periods_are_listed_newest_first_a_page_at_a_time(
+    ledger: Ledger, database_url: str
+) -> None:
+    """The card shows the newest 20 games of closed periods and links to all of them, 100 a
+    page; a game of the open period is among the open period's games only."""
+    ann, bob = player(ledger, "Ann", rating=2000), player(ledger, "Bob", rating=1900)
+    match = [
+        new_game(
+            date=dt.date(2026, 9, 5),
+            white=(ann, bob)[number % 2],
+            black=(bob, ann)[number % 2],
+            result=GameResult.DRAW,
+            event="Long Match",
+            round=number,
+            today=NOW.date(),
+        )
+        for number in range(1, 106)
+    ]
+    with ledger.transaction() as session:
+        add_games(session, Pool.STANDARD, match)
+    close(ledger, "2026-09")
+    game(ledger, ann, bob, "1-0", "2026-10-03", event="October Game", round=1)
+    with TestClient(create_app(database_url)) as client:
+        card = client.get(f"/players/{ann}").text
+        pages = [client.get(f"/players/{ann}/games/standard?page={n}") for n in (1, 2, 3)]
+    played = card.split('<table class="played">')[1].split("</table>")[0]
+    assert _rounds(played) == list(range(105, 85, -1))
+    assert f'href="/players/{ann}/games/standard">All 105 standard games' in card
+    assert "October Game" not in played
+    assert "October Game" in card.split('<table class="games">')[1]
+    assert [answer.status_code for answer in pages] == [200, 200, 404]
+    assert _rounds(pages[0].text) == list(range(105, 5, -1))
+    assert _rounds(pages[1].text) == [5, 4, 3, 2, 1]
+    assert "page 1 of 2" in pages[0].text
+    assert 'class="next-page" rel="next" href="?page=2"' in pages[0].text
+    assert 'class="prev-page" rel="prev" href="?page=1"' in pages[1].text
+    assert f'href="/players/{ann}/calculations/standard/2026-09">2026-09</a>' in played
+
+
+def _rounds(table: str) -> list[int]:
+    return [int(each) for each in re.findall(r'<td class="optional">(\d+)</td>', table)]
+
+
+@pytest.mark.parametrize(
+    ("code", "name"),
+    [
+        ("NOR", "Norway"),
+        ("GER", "Germany"),
+        ("NED", "Netherlands"),
+        ("ENG", "England"),
+        ("BRN", "Bahrain"),
+        ("BRU", "Brunei"),
+        ("SUI", "Switzerland"),
+        ("FID", "FIDE"),
+        ("KOR", "South Korea"),
+        ("ngr", "Nigeria"),
+        ("XXX", None),
+        (None, None),
+    ],
+)
+def test_a_federation_is_named_by_its_fide_code(code: str | None, name: str | None) -> None:
+    assert federation_name(code) == name
+
+
+def test_federations_are_shown_with_their_names_and_home_links_the_special_lists(
+    client: TestClient, site: dict[str, int]
+) -> None:
+    home = client.get("/").text
+    for kind in ("women", "juniors", "girls"):
+        assert f'class="{kind}" href="/lists/standard/latest?{kind}=on"' in home
+    assert '<abbr title="Norway">NOR</abbr>' in home
+    card = client.get(f"/players/{site['Bob']}").text
+    assert "<dd>Germany (GER)</dd>" in card
+    report = client.get("/reports/standard/federations").text
+    assert '?federation=NOR">NOR</a> Norway</td>' in report

@@ -45,6 +45,7 @@ COMMANDS = {
     "serving": ("serve",),
     "users": ("users",),
     "tokens": ("tokens",),
+    "site": ("site",),
     "schema": ("db",),
 }
 """The modules of `ledger.cli` and the commands each defines, in the order `ledger --help`

@@ -343,7 +343,7 @@ def periods(
     Example: ledger periods --pool rapid
     """
     with reading(ctx, db) as session:
-        rows = queries.period_overview(session, pool)
+        rows = queries.period_overview(session, pool, with_operators=True)
     render.period_overview(rows, pool, output)
 
 

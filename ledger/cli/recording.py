@@ -269,7 +269,7 @@ def demo(
         typer.Option("--db", metavar="URL", help="Default: sqlite:///ledger-demo.db."),
     ] = None,
 ) -> None:
-    """Build a demo ledger in its own database, close its period and show the top 10.
+    """Build a demo ledger in its own database (five months closed) and show the top 10.
 
     Example: ledger demo, then ledger --db sqlite:///ledger-demo.db list
     """

@@ -25,7 +25,14 @@ if TYPE_CHECKING:
     from ledger.queries.exports import fide_list_file, tournament_report
     from ledger.queries.federations import FederationRanking, FederationRow, federation_ranking
     from ledger.queries.filters import ListFilter
-    from ledger.queries.games import GameFilter, GameStatus, ListedGame, game_listing
+    from ledger.queries.games import (
+        GameFilter,
+        GameStatus,
+        ListedGame,
+        PlayedGames,
+        game_listing,
+        played_games,
+    )
     from ledger.queries.integrity import check_ledger, games_to_review
     from ledger.queries.lists import ListRow, RatingList, Version
     from ledger.queries.log import LogRecord, last_change, log_records
@@ -54,6 +61,7 @@ if TYPE_CHECKING:
         rank_summary,
     )
     from ledger.queries.shape import plain, records_csv, to_csv, to_json
+    from ledger.queries.site import Logo, Site, site, site_logo
     from ledger.queries.versions import ChangedRow, ListDiff, list_diff, versions
 
 export_on_use(
@@ -65,6 +73,7 @@ export_on_use(
             "PlayerCard",
             "PoolStanding",
             "RatingOnDay",
+            "Site",
             "player_card",
             "rating_on",
         ),
@@ -73,7 +82,14 @@ export_on_use(
         "exports": ("fide_list_file", "tournament_report"),
         "federations": ("FederationRanking", "FederationRow", "federation_ranking"),
         "filters": ("ListFilter",),
-        "games": ("GameFilter", "GameStatus", "ListedGame", "game_listing"),
+        "games": (
+            "GameFilter",
+            "GameStatus",
+            "ListedGame",
+            "PlayedGames",
+            "game_listing",
+            "played_games",
+        ),
         "integrity": ("check_ledger", "games_to_review"),
         "lists": ("ListRow", "RatingList", "Version"),
         "log": ("LogRecord", "last_change", "log_records"),
@@ -102,6 +118,7 @@ export_on_use(
             "rank_summary",
         ),
         "shape": ("plain", "records_csv", "to_csv", "to_json"),
+        "site": ("Logo", "Site", "site", "site_logo"),
         "versions": ("ChangedRow", "ListDiff", "list_diff", "versions"),
     },
 )
@@ -134,8 +151,10 @@ __all__ = [
     "ListedGame",
     "LiveRating",
     "LogRecord",
+    "Logo",
     "PeakRow",
     "PeriodRow",
+    "PlayedGames",
     "PlayerCard",
     "PoolStanding",
     "PooledGame",
@@ -144,6 +163,7 @@ __all__ = [
     "RankSummary",
     "RatingList",
     "RatingOnDay",
+    "Site",
     "Version",
     "check_ledger",
     "cross_table",
@@ -165,12 +185,15 @@ __all__ = [
     "peaks",
     "period_overview",
     "plain",
+    "played_games",
     "player_card",
     "published_list",
     "rank_history",
     "rank_summary",
     "rating_on",
     "records_csv",
+    "site",
+    "site_logo",
     "to_csv",
     "to_json",
     "tournament_report",

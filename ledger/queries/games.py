@@ -12,6 +12,8 @@ from sqlalchemy import func, select, union_all
 from sqlalchemy.orm import Session, aliased
 
 from ledger.core.domain import Period, Pool
+from ledger.core.errors import NotFound
+from ledger.storage.batches import AnySelect
 from ledger.storage.database import LIKE_ESCAPE, like_escaped
 from ledger.storage.models import Event, Game, GameRating, Player
 from ledger.storage.periods import is_closed, newest_closed_period
@@ -62,8 +64,49 @@ class GameFilter:
 
 def game_listing(session: Session, pool: Pool, only: GameFilter) -> list[ListedGame]:
     """The pool's games that pass the filter, by date, event, round and ID."""
+    order = (Game.date, func.coalesce(Event.name, ""), Game.round, Game.id)
+    statement = _games().where(*_conditions(pool, only)).order_by(*order)
+    newest = newest_closed_period(session, pool)
+    return [_listed(row, is_closed(row.Game.period, newest)) for row in session.execute(statement)]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGames:
+    """A page of a player's games of a pool's closed periods, newest first: `games`, the
+    `top` after the `skip` newer ones, of `total`."""
+
+    player: int
+    name: str
+    pool: Pool
+    games: list[ListedGame]
+    skip: int
+    total: int
+
+
+def played_games(
+    session: Session, pool: Pool, player_id: int, top: int, skip: int = 0
+) -> PlayedGames:
+    """`player_id`'s games of the closed periods of `pool`, rated or not (and why), newest
+    first: `top` of them after the `skip` newest."""
+    player = session.get(Player, player_id)
+    if player is None:
+        raise NotFound(f"no player with ID {player_id}.")
+    newest = newest_closed_period(session, pool)
+    if newest is None:
+        return PlayedGames(player_id, player.name, pool, [], skip, 0)
+    closed = [*_conditions(pool, GameFilter(player_id)), Game.period <= newest]
+    total = session.scalar(select(func.count()).select_from(Game).where(*closed)) or 0
+    order = (Game.date.desc(), func.coalesce(Event.name, "").desc(), Game.round.desc())
+    statement = _games().where(*closed).order_by(*order, Game.id.desc())
+    rows = session.execute(statement.offset(skip).limit(top))
+    games = [_listed(row, closed=True) for row in rows]
+    return PlayedGames(player_id, player.name, pool, games, skip, total)
+
+
+def _games() -> AnySelect:
+    """The games with their event, players' names and the figures of their close."""
     white, black = aliased(Player), aliased(Player)
-    statement = (
+    return (
         select(
             Game,
             Event.name,
@@ -77,11 +120,7 @@ def game_listing(session: Session, pool: Pool, only: GameFilter) -> list[ListedG
         .join(black, black.id == Game.black_id)
         .outerjoin(Event, Event.id == Game.event_id)
         .outerjoin(GameRating, GameRating.game_id == Game.id)
-        .where(*_conditions(pool, only))
-        .order_by(Game.date, func.coalesce(Event.name, ""), Game.round, Game.id)
     )
-    newest = newest_closed_period(session, pool)
-    return [_listed(row, is_closed(row.Game.period, newest)) for row in session.execute(statement)]
 
 
 def _conditions(pool: Pool, only: GameFilter) -> list[Any]:

@@ -26,9 +26,9 @@ from ledger.storage.periods import is_closed, newest_closed_period
 @dataclass(frozen=True, slots=True)
 class PeriodRow:
     """One rating period: open or closed, its games recorded and rated, when its list was
-    published and by whom (the operator of that close, re-rate or import), the period whose
-    close published it when it went along as an empty period, and every version of its
-    list."""
+    published and by whom (the operator of that close, re-rate or import; None where the
+    operators are not asked for), the period whose close published it when it went along
+    as an empty period, and every version of its list."""
 
     period: Period
     list_name: str
@@ -41,8 +41,12 @@ class PeriodRow:
     versions: list[Version]
 
 
-def period_overview(session: Session, pool: Pool) -> list[PeriodRow]:
-    """Every period of `pool` that holds games or a published list, newest first."""
+def period_overview(
+    session: Session, pool: Pool, *, with_operators: bool = False
+) -> list[PeriodRow]:
+    """Every period of `pool` that holds games or a published list, newest first; who
+    published each list `with_operators` only (the officers' overview: the public site
+    names no operator)."""
     periods = session.execute(
         select(RatingPeriod.period, RatingPeriod.closed_at, RatingPeriod.closed_by)
         .where(RatingPeriod.pool == pool)
@@ -61,7 +65,8 @@ def period_overview(session: Session, pool: Pool) -> list[PeriodRow]:
             .group_by(Game.period)
         )
     }
-    operators = _operators(session, pool, [row.closed_at for row in periods if row.closed_at])
+    published = [row.closed_at for row in periods if row.closed_at]
+    operators = _operators(session, pool, published) if with_operators else {}
     return [
         PeriodRow(
             row.period,
@@ -79,13 +84,13 @@ def period_overview(session: Session, pool: Pool) -> list[PeriodRow]:
 
 @dataclass(frozen=True, slots=True)
 class PublishedRow:
-    """A published list: its period, when its list was published and by whom, and the
-    period whose close published it when it went along as an empty period."""
+    """A published list: its period, when its list was published, and the period whose
+    close published it when it went along as an empty period. (The home page's list of
+    lists: it names no operator.)"""
 
     period: Period
     list_name: str
     closed_at: dt.datetime
-    closed_by: str | None
     published_with: Period | None
 
 
@@ -98,13 +103,11 @@ def latest_lists(session: Session, pool: Pool, latest: int) -> list[PublishedRow
         .order_by(RatingPeriod.closed_at.desc(), RatingPeriod.period.desc())
         .limit(latest)
     ).all()
-    operators = _operators(session, pool, [row.closed_at for row in periods])
     return [
         PublishedRow(
             row.period,
             row.period.list_name,
             row.closed_at,
-            operators.get(row.closed_at),
             row.closed_by if row.closed_by not in (None, row.period) else None,
         )
         for row in periods

@@ -31,6 +31,7 @@ from ledger.storage.models import (
     STANDING_COLUMNS,
     ListEntry,
     ListVersion,
+    LogEntry,
     Player,
     SupersededEntry,
 )
@@ -177,7 +178,8 @@ class ChangedRow:
 @dataclass(frozen=True, slots=True)
 class ListDiff:
     """Two versions of a period's list compared: counts of the players new to the later
-    one, removed from it, changed and unchanged, and each changed player's figures."""
+    one, removed from it, changed and unchanged, each changed player's figures, and the
+    reasons given for the changes that published the versions after `old` up to `new`."""
 
     pool: Pool
     period: Period
@@ -187,6 +189,7 @@ class ListDiff:
     removed_players: list[int]
     changed: list[ChangedRow]
     unchanged: int
+    reasons: list[str]
 
 
 def list_diff(
@@ -237,7 +240,27 @@ def list_diff(
         sorted(set(before) - set(after)),
         sorted(changed, key=lambda row: (row.name, row.id)),
         at_new.size() - len(new_players) - len(changed),
+        _reasons(session, pool, period, old, new),
     )
+
+
+def _reasons(session: Session, pool: Pool, period: Period, old: Version, new: Version) -> list[str]:
+    """The reasons logged with the changes (a correction, a re-rate) that published the
+    versions after `old` up to `new`: each change is logged at the moment its versions were
+    published, as `ledger periods` finds who published a list."""
+    moments = [
+        each.published_at
+        for each in versions(session, pool, period)
+        if old.number < each.number <= new.number
+    ]
+    if not moments:
+        return []
+    reasons = session.scalars(
+        select(LogEntry.reason)
+        .where(LogEntry.at.in_(moments), LogEntry.pool == pool, LogEntry.reason.is_not(None))
+        .order_by(LogEntry.id)
+    )
+    return [reason for reason in reasons if reason]
 
 
 def _figures(row: Any) -> tuple[int, int | None, int]:

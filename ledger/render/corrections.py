@@ -60,6 +60,8 @@ def list_diff(diff: ListDiff, output: Format) -> None:
         f"{len(diff.new_players)} new, {len(diff.removed_players)} removed, "
         f"{len(diff.changed)} changed, {diff.unchanged} unchanged."
     )
+    for reason in diff.reasons:
+        message(f"Reason: {reason}")
     for label, players in (("New", diff.new_players), ("Removed", diff.removed_players)):
         if players:
             message(f"{label}: {', '.join(str(each) for each in players)}")

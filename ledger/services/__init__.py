@@ -11,7 +11,8 @@ from ledger.core.packages import export_on_use
 
 if TYPE_CHECKING:
     from ledger.services import accounts as accounts  # which no other module imports
-    from ledger.services import demo as demo
+    from ledger.services import demo as demo  # nor these
+    from ledger.services import site as site
     from ledger.services.activity import Author, utc_now
 
 export_on_use(__name__, {"activity": ("Author", "utc_now")})

@@ -23,6 +23,7 @@ from sqlalchemy import (
     Enum,
     ForeignKey,
     Index,
+    LargeBinary,
     MetaData,
     String,
     TypeDecorator,
@@ -350,6 +351,23 @@ class LogEntry(Base):
     """The signed-in account that made the change on the web (None: the command line)."""
     address: Mapped[str | None] = mapped_column(String(45))
     """The address the change came from, on the web."""
+
+
+class SiteSettings(Base):
+    """The federation's public site, as `ledger site set` gives it: its name, short name
+    (the header's), footer (contact, the data's licence) and logo (its bytes and media
+    type), shared by every worker that serves the ledger. One row, or none (the defaults)."""
+
+    __tablename__ = "site_settings"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    name: Mapped[str | None] = mapped_column(String(200))
+    short_name: Mapped[str | None] = mapped_column(String(40))
+    footer: Mapped[str | None] = mapped_column(String(1000))
+    logo: Mapped[bytes | None] = mapped_column(LargeBinary)
+    logo_type: Mapped[str | None] = mapped_column(String(20))
+
+    __table_args__ = (CheckConstraint("id = 1", name="one_row"),)
 
 
 STANDING_COLUMNS = (

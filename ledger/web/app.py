@@ -19,7 +19,7 @@ from ledger.core.access import Forbidden, NotSignedIn, TooManyAttempts
 from ledger.core.errors import Conflict, InvalidInput, LedgerError, NotFound
 from ledger.queries import KeptCounts
 from ledger.storage.database import UNCHANGING_VARIABLE, open_reader, open_writer, resolve_url
-from ledger.web import api, desk, pages, signing
+from ledger.web import api, desk, pages, signing, site
 from ledger.web.admission import WAITING, WORKING, Admission
 from ledger.web.answering import Answering
 from ledger.web.errors import failure, not_signed_in, refusal, too_many_attempts, unexpected
@@ -67,7 +67,7 @@ def create_app(
     app.router.on_shutdown.append(app.state.ledger.dispose)
     if app.state.writer is not None:
         app.router.on_shutdown.append(app.state.writer.dispose)
-    app.openapi = _described_with_errors(app)  # type: ignore[method-assign]
+    app.openapi = site.described(app, _described_with_errors(app))  # type: ignore[method-assign]
     return app
 
 

@@ -13,10 +13,11 @@ from starlette.responses import RedirectResponse, Response
 
 from ledger import queries
 from ledger.core.access import Action, Role, permits
-from ledger.queries import accounts
+from ledger.queries import Site, accounts
 from ledger.services import accounts as account_changes
 from ledger.web.gate import Account, serves
 from ledger.web.inputs import Reading
+from ledger.web.site import SiteShown
 from ledger.web.templating import page
 from ledger.web.writing import author, now, writing
 
@@ -30,33 +31,35 @@ Email = Annotated[str, Form(max_length=254)]
 
 @router.get("/desk")
 @serves(Action.SEE_OWN_ACCOUNT)
-def desk(who: Account) -> Response:
+def desk(site: SiteShown, who: Account) -> Response:
     may = {action.value: permits(who.role, action) for action in Action}
-    return page("desk.html", who=who, may=may)
+    return page(site, "desk.html", who=who, may=may)
 
 
 @router.get("/desk/tokens")
 @serves(Action.MANAGE_OWN_TOKENS)
-def tokens(session: Reading, who: Account) -> Response:
-    return _tokens_page(session, who, made=None)
+def tokens(session: Reading, site: SiteShown, who: Account) -> Response:
+    return _tokens_page(session, site, who, made=None)
 
 
-def _tokens_page(session: Session, who: accounts.SignedIn, made: str | None) -> Response:
+def _tokens_page(
+    session: Session, site: Site, who: accounts.SignedIn, made: str | None
+) -> Response:
     mine = accounts.token_list(session, who.account_id)
     roles = [role for role in Role if role is not Role.READER and role.rank <= who.role.rank]
-    return page("tokens.html", who=who, tokens=mine, made=made, roles=roles)
+    return page(site, "tokens.html", who=who, tokens=mine, made=made, roles=roles)
 
 
 @router.post("/desk/tokens")
 @serves(Action.MANAGE_OWN_TOKENS)
-def add_token(request: Request, who: Account, name: Text, role: Text) -> Response:
+def add_token(request: Request, site: SiteShown, who: Account, name: Text, role: Text) -> Response:
     """The token is shown on this page, once; the list beside it is read as written."""
     scope = Role.of_account(role)
     with writing(request) as writes:
         made = account_changes.add_token(
             writes, who.email, name, scope, now(), author(request, who)
         )
-        return _tokens_page(writes, who, made)
+        return _tokens_page(writes, site, who, made)
 
 
 @router.post("/desk/tokens/{token}/revoke")
@@ -71,27 +74,29 @@ def revoke_token(request: Request, who: Account, token: int) -> Response:
 
 @router.get("/desk/accounts")
 @serves(Action.MANAGE_ACCOUNTS)
-def account_list(session: Reading, who: Account) -> Response:
-    return _accounts_page(session, who, made=None)
+def account_list(session: Reading, site: SiteShown, who: Account) -> Response:
+    return _accounts_page(session, site, who, made=None)
 
 
 def _accounts_page(
-    session: Session, who: accounts.SignedIn, made: account_changes.AccountMade | None
+    session: Session, site: Site, who: accounts.SignedIn, made: account_changes.AccountMade | None
 ) -> Response:
     rows = accounts.account_list(session)
     roles = [Role.ORGANISER, Role.OFFICER]
-    return page("accounts.html", who=who, rows=rows, made=made, roles=roles)
+    return page(site, "accounts.html", who=who, rows=rows, made=made, roles=roles)
 
 
 @router.post("/desk/accounts")
 @serves(Action.MANAGE_ACCOUNTS)
-def add_account(request: Request, who: Account, email: Email, name: Text, role: Text) -> Response:
+def add_account(
+    request: Request, site: SiteShown, who: Account, email: Email, name: Text, role: Text
+) -> Response:
     """The new account's one-time link is shown on this page, once."""
     with writing(request) as writes:
         made = account_changes.add_account(
             writes, email, name, Role.of_account(role), author(request, who), now()
         )
-        return _accounts_page(writes, who, made)
+        return _accounts_page(writes, site, who, made)
 
 
 @router.post("/desk/accounts/{account}/disable")
@@ -114,5 +119,5 @@ def change_role(request: Request, who: Account, account: str, role: Text) -> Res
 
 @router.get("/desk/log")
 @serves(Action.SEE_LOG)
-def log(session: Reading, who: Account) -> Response:
-    return page("desk_log.html", who=who, records=queries.log_records(session, LOG_SHOWN))
+def log(session: Reading, site: SiteShown, who: Account) -> Response:
+    return page(site, "desk_log.html", who=who, records=queries.log_records(session, LOG_SHOWN))

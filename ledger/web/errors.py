@@ -16,8 +16,10 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from ledger import queries
 from ledger.core.access import TooManyAttempts
-from ledger.queries import to_json
+from ledger.queries import Site, to_json
+from ledger.queries.site import DEFAULT_SITE
 from ledger.web.caching import NOT_KEPT
 from ledger.web.gate import utc_now
 from ledger.web.templating import page
@@ -50,7 +52,17 @@ def answer(request: Request, status: int, message: str) -> Response:
     if request.url.path.startswith("/api/"):
         body = to_json({"error": message})
         return Response(body, status, media_type="application/json")
-    return page("error.html", status, status=status, message=message)
+    return page(_site(request, status), "error.html", status, status=status, message=message)
+
+
+def _site(request: Request, status: int) -> Site:
+    """The site's settings for an error page: read with the request's session where a
+    request was refused (4xx), the defaults where the ledger may be what failed (5xx) or
+    no session was opened."""
+    session = getattr(request.state, "session", None)
+    if session is None or status >= 500:
+        return DEFAULT_SITE
+    return queries.site(session)
 
 
 def refusal(status: int) -> Handler:

@@ -37,32 +37,35 @@ from ledger.web.inputs import (
     period_in_path,
 )
 from ledger.web.inputs import period_of as period_given
+from ledger.web.site import SiteShown
 from ledger.web.templating import page
 
 router = APIRouter(include_in_schema=False)
 
 
 @router.get("/")
-def home(session: Reading, kept: Counts) -> Response:
-    return page("home.html", home=views.home(session, kept))
+def home(session: Reading, site: SiteShown, kept: Counts) -> Response:
+    return page(site, "home.html", home=views.home(session, kept))
 
 
 @router.get("/search")
 def search(
     session: Reading,
+    site: SiteShown,
     q: SearchText = "",
     pool: Pool = Pool.STANDARD,
 ) -> Response:
     found = queries.find_players(session, q, pool) if q.strip() else []
     if len(found) == 1:
         return RedirectResponse(f"/players/{found[0].id}", status_code=303)
-    return page("search.html", q=q, pool=pool, found=found)
+    return page(site, "search.html", q=q, pool=pool, found=found)
 
 
 @router.get("/lists/{pool}/{which}")
 def rating_list(
     request: Request,
     session: Reading,
+    site: SiteShown,
     kept: Counts,
     pool: Pool,
     which: str,
@@ -75,6 +78,7 @@ def rating_list(
     shown = views.list_page(session, asked, page_number, PAGE_ROWS, kept)
     query = [(key, value) for key, value in request.query_params.multi_items() if key != "page"]
     return page(
+        site,
         "list.html",
         shown=shown,
         which=which,
@@ -119,90 +123,115 @@ def _attachment(body: str, media_type: str, name: str) -> Response:
 @router.get("/lists/{pool}/{period}/diff")
 def list_diff(
     session: Reading,
+    site: SiteShown,
     pool: Pool,
     period: str,
     from_version: VersionOrNone = None,
     to_version: VersionOrNone = None,
 ) -> Response:
     changes = queries.list_diff(session, pool, period_in_path(period), from_version, to_version)
-    return page("diff.html", diff=changes)
+    return page(site, "diff.html", diff=changes)
 
 
 @router.get("/players/{player}")
-def player(session: Reading, kept: Counts, player: int, pool: Pool | None = None) -> Response:
+def player(
+    session: Reading, site: SiteShown, kept: Counts, player: int, pool: Pool | None = None
+) -> Response:
     card = queries.player_card(session, player, pool, kept)
     charts = {each.pool: rating_chart(each.history) for each in card.pools}
     games = {each.pool: views.open_games(session, player, each.pool) for each in card.pools}
-    return page("player.html", card=card, charts=charts, games=games)
+    played = {
+        each.pool: queries.played_games(session, each.pool, player, views.GAMES_ON_CARD)
+        for each in card.pools
+    }
+    return page(site, "player.html", card=card, charts=charts, games=games, played=played)
+
+
+@router.get("/players/{player}/games/{pool}")
+def played_games(
+    session: Reading,
+    site: SiteShown,
+    player: int,
+    pool: Pool,
+    page_number: Annotated[int, Query(alias="page", ge=1, le=1_000_000)] = 1,
+) -> Response:
+    """Every game of the player's closed periods, newest first, a page at a time."""
+    played = views.played_page(session, pool, player, page_number)
+    return page(site, "played_games.html", played=played, per_page=PAGE_ROWS)
 
 
 @router.get("/players/{player}/calculations/{pool}/{which}")
-def calculation(session: Reading, player: int, pool: Pool, which: str) -> Response:
+def calculation(session: Reading, site: SiteShown, player: int, pool: Pool, which: str) -> Response:
     explained = queries.explain(session, pool, player, views.calculation_period(which))
-    return page("calculation.html", explained=explained)
+    return page(site, "calculation.html", explained=explained)
 
 
 @router.get("/events")
 def events(
     session: Reading,
+    site: SiteShown,
     pool: Pool = Pool.STANDARD,
     period: PeriodText = None,
     player: PlayerOrNone = None,
 ) -> Response:
     rows = queries.event_listing(session, pool, queries.EventFilter(period_given(period), player))
-    return page("events.html", rows=rows, pool=pool)
+    return page(site, "events.html", rows=rows, pool=pool)
 
 
 @router.get("/events/{pool}/{name:path}")
-def event(session: Reading, pool: Pool, name: str) -> Response:
-    return page("event.html", table=queries.cross_table(session, pool, name))
+def event(session: Reading, site: SiteShown, pool: Pool, name: str) -> Response:
+    return page(site, "event.html", table=queries.cross_table(session, pool, name))
 
 
 @router.get("/periods/{pool}")
-def periods(session: Reading, pool: Pool) -> Response:
+def periods(session: Reading, site: SiteShown, pool: Pool) -> Response:
     rows = queries.period_overview(session, pool)
-    return page("periods.html", rows=rows, pool=pool)
+    return page(site, "periods.html", rows=rows, pool=pool)
 
 
 @router.get("/reports/{pool}/stats")
 def stats(
     session: Reading,
+    site: SiteShown,
     pool: Pool,
     period: PeriodText = None,
     start: BandStart = 2200,
     band: BandWidth = 50,
 ) -> Response:
     report = queries.list_statistics(session, pool, period_given(period), start, band)
-    return page("stats.html", report=report)
+    return page(site, "stats.html", report=report)
 
 
 @router.get("/reports/{pool}/federations")
 def federations(
     session: Reading,
+    site: SiteShown,
     pool: Pool,
     period: PeriodText = None,
     top: TopPlayers = FEDERATION_TOP_PLAYERS,
     women: bool = False,
 ) -> Response:
     ranking = queries.federation_ranking(session, pool, period_given(period), top, women)
-    return page("federations.html", ranking=ranking)
+    return page(site, "federations.html", ranking=ranking)
 
 
 @router.get("/reports/{pool}/peaks")
 def peaks(
     session: Reading,
+    site: SiteShown,
     pool: Pool,
     min_rating: RatingOrNone = None,
     federation: FederationOrNone = None,
     women: bool = False,
 ) -> Response:
     rows = queries.peaks(session, pool, min_rating, federation or None, women)
-    return page("peaks.html", rows=rows, pool=pool)
+    return page(site, "peaks.html", rows=rows, pool=pool)
 
 
 @router.get("/reports/{pool}/rank-history")
 def rank_history(
     session: Reading,
+    site: SiteShown,
     pool: Pool,
     rank: Rank = 1,
     federation: FederationOrNone = None,
@@ -215,13 +244,22 @@ def rank_history(
         rows: list[object] = list(queries.rank_summary(session, pool, rank, fed, women, active))
     else:
         rows = list(queries.rank_history(session, pool, rank, fed, women, active))
-    return page("rank_history.html", rows=rows, summary=summary, rank=rank, pool=pool)
+    return page(site, "rank_history.html", rows=rows, summary=summary, rank=rank, pool=pool)
+
+
+@router.get("/site/logo")
+def logo(session: Reading) -> Response:
+    """The site's logo (`ledger site set --logo`), served from the site itself."""
+    found = queries.site_logo(session)
+    if found is None:
+        raise NotFound("the site has no logo; `ledger site set --logo FILE` gives it one.")
+    return Response(found.content, media_type=found.media_type)
 
 
 @router.get("/api/v1/docs")
-def api_docs(request: Request) -> Response:
+def api_docs(request: Request, site: SiteShown) -> Response:
     """The API's description, rendered from its OpenAPI document (no script, no CDN)."""
-    return page("api_docs.html", openapi=request.app.openapi())
+    return page(site, "api_docs.html", openapi=request.app.openapi())
 
 
 serves_all(router, Action.READ_PUBLIC)

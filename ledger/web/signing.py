@@ -17,6 +17,7 @@ from ledger.core.access import Action
 from ledger.core.errors import InvalidInput
 from ledger.services import accounts
 from ledger.web.gate import SESSION_COOKIE, serves
+from ledger.web.site import SiteShown
 from ledger.web.templating import page
 from ledger.web.writing import address_of, now, writing
 
@@ -34,18 +35,20 @@ def _next_page(asked: str) -> str:
 
 @router.get("/sign-in")
 @serves(Action.SIGN_IN)
-def sign_in_form(next: str = "/desk") -> Response:
-    return page("sign_in.html", next=_next_page(next), problem=None, email="")
+def sign_in_form(site: SiteShown, next: str = "/desk") -> Response:
+    return page(site, "sign_in.html", next=_next_page(next), problem=None, email="")
 
 
 @router.post("/sign-in")
 @serves(Action.SIGN_IN)
-def sign_in(request: Request, email: Email, password: Password, next: Next = "/desk") -> Response:
+def sign_in(
+    request: Request, site: SiteShown, email: Email, password: Password, next: Next = "/desk"
+) -> Response:
     with writing(request) as session:
         secret = accounts.sign_in(session, email, password, address_of(request), now())
     if secret is None:
         problem = accounts.WRONG_PASSWORD
-        return page("sign_in.html", 400, next=_next_page(next), problem=problem, email=email)
+        return page(site, "sign_in.html", 400, next=_next_page(next), problem=problem, email=email)
     signed_in = RedirectResponse(_next_page(next), status_code=303)
     signed_in.set_cookie(
         SESSION_COOKIE,
@@ -72,19 +75,21 @@ def sign_out(request: Request) -> Response:
 
 @router.get("/account/password/{link}")
 @serves(Action.SIGN_IN)
-def password_form(link: str) -> Response:
-    return page("password.html", link=quote(link, safe=""), problem=None)
+def password_form(site: SiteShown, link: str) -> Response:
+    return page(site, "password.html", link=quote(link, safe=""), problem=None)
 
 
 @router.post("/account/password/{link}")
 @serves(Action.SIGN_IN)
-def set_password(request: Request, link: str, password: Password, again: Password) -> Response:
+def set_password(
+    request: Request, site: SiteShown, link: str, password: Password, again: Password
+) -> Response:
     if password != again:
         problem = "the two passwords differ; type the same one twice."
-        return page("password.html", 400, link=quote(link, safe=""), problem=problem)
+        return page(site, "password.html", 400, link=quote(link, safe=""), problem=problem)
     try:
         with writing(request) as session:
             accounts.set_password_by_link(session, link, password, now())
     except InvalidInput as refused:
-        return page("password.html", 400, link=quote(link, safe=""), problem=str(refused))
+        return page(site, "password.html", 400, link=quote(link, safe=""), problem=str(refused))
     return RedirectResponse("/sign-in", status_code=303)

@@ -9,6 +9,8 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from starlette.responses import HTMLResponse
 
 from ledger.core.domain import Period, Pool
+from ledger.queries import Site
+from ledger.queries.federation_names import federation_name
 
 _TEMPLATES = Environment(
     loader=PackageLoader("ledger.web"),
@@ -45,10 +47,15 @@ def text(value: object) -> str:
 
 
 _TEMPLATES.globals.update(
-    pools=list(Pool), list_text=list_text, signed=signed, movement=movement, text=text
+    pools=list(Pool),
+    list_text=list_text,
+    signed=signed,
+    movement=movement,
+    text=text,
+    federation_name=federation_name,
 )
 
 
-def page(name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
-    """The page of template `name`."""
-    return HTMLResponse(_TEMPLATES.get_template(name).render(**context), status_code)
+def page(site: Site, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    """The page of template `name` on the federation's site (its header and footer)."""
+    return HTMLResponse(_TEMPLATES.get_template(name).render(site=site, **context), status_code)

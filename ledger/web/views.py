@@ -12,7 +12,7 @@ from ledger import queries
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import NotFound
 from ledger.queries import ListFilter, ListRequest, RatingList
-from ledger.web.inputs import LATEST, LIVE, period_of
+from ledger.web.inputs import LATEST, LIVE, PAGE_ROWS, period_of
 
 HOME_TOP = 10
 HOME_LATEST = 10
@@ -104,6 +104,19 @@ def open_games(session: Session, player_id: int, pool: Pool) -> list[queries.Lis
     """The player's games recorded in open periods: those the live rating counts."""
     listed = queries.game_listing(session, pool, queries.GameFilter(player=player_id))
     return [game for game in listed if game.status is queries.GameStatus.OPEN]
+
+
+GAMES_ON_CARD = 20
+"""The newest games of closed periods a player's page shows; the rest are paged."""
+
+
+def played_page(session: Session, pool: Pool, player_id: int, page: int) -> queries.PlayedGames:
+    """Page `page` of the player's games of closed periods, `PAGE_ROWS` a page."""
+    skipped = (page - 1) * PAGE_ROWS
+    played = queries.played_games(session, pool, player_id, PAGE_ROWS, skipped)
+    if page > 1 and skipped >= played.total:
+        raise NotFound(f"player {player_id} has {played.total} games; page {page} is past the end.")
+    return played
 
 
 def calculation_period(which: str) -> Period | None:
