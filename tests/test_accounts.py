@@ -121,10 +121,6 @@ def test_a_password_set_from_a_prompt(database_url: str) -> None:
             "error: email: 'not-an-address' is not an e-mail address (name@example.org).\n",
         ),
         (
-            ("users", "add", "x@club.test", "--name", "X", "--role", "reader"),
-            "error: role: 'reader' is not a role an account has; choose organiser or officer.\n",
-        ),
-        (
             ("users", "add", "x@club.test", "--name", " ", "--role", "officer"),
             "error: name: give the account holder's name (at most 200 characters).\n",
         ),
@@ -154,6 +150,24 @@ def test_the_command_line_refuses_in_one_line(
     _account(ledger, Role.ORGANISER)
     refused = run(*arguments, db=database_url)
     assert (refused.exit_code, refused.stderr) == (1, error)
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ("users", "add", "x@club.test", "--name", "X", "--role", "reader"),
+        ("users", "role", "olga@federation.test", "reader"),
+        ("tokens", "add", "olga@federation.test", "--name", "x", "--role", "boss"),
+    ],
+)
+def test_a_role_that_is_not_one_is_a_usage_error(
+    ledger: Ledger, database_url: str, arguments: tuple[str, ...]
+) -> None:
+    _account(ledger, Role.OFFICER)
+    refused = run(*arguments, db=database_url)
+    assert refused.exit_code == 2
+    assert refused.stderr.startswith("error: role: '")
+    assert refused.stderr.endswith("' is not a role an account has; choose organiser or officer.\n")
 
 
 def test_a_token_is_shown_once_kept_as_a_digest_and_revoked(
