@@ -12,6 +12,7 @@ from starlette.responses import RedirectResponse, Response
 from ledger import queries
 from ledger.core.domain import FEDERATION_TOP_PLAYERS, Pool
 from ledger.core.errors import NotFound
+from ledger.core.records import MOST_RANKS
 from ledger.queries import ListRow, records_csv, to_json
 from ledger.web import views
 from ledger.web.chart import rating_chart
@@ -19,11 +20,16 @@ from ledger.web.inputs import (
     PAGE_ROWS,
     BandStart,
     BandWidth,
+    CalculationWhich,
     Counts,
     Day,
+    EventName,
     FederationOrNone,
     Filter,
+    ListWhich,
+    PeriodInPath,
     PeriodText,
+    PlayerId,
     PlayerOrNone,
     Rank,
     RatingOrNone,
@@ -32,6 +38,7 @@ from ledger.web.inputs import (
     TopPlayers,
     VersionOrNone,
     day_of,
+    given,
     period_in_path,
 )
 from ledger.web.inputs import period_of as period_given
@@ -63,9 +70,9 @@ def rating_list(
     session: Reading,
     kept: Counts,
     pool: Pool,
-    which: str,
+    which: ListWhich,
     only: Filter,
-    page_number: Annotated[int, Query(alias="page", ge=1, le=1_000_000)] = 1,
+    page_number: Annotated[int, Query(alias="page", ge=1, le=MOST_RANKS)] = 1,
     as_of: Day = None,
     version: VersionOrNone = None,
 ) -> Response:
@@ -88,7 +95,7 @@ def rating_list(
 def download(
     session: Reading,
     pool: Pool,
-    which: str,
+    which: ListWhich,
     kind: str,
     only: Filter,
     as_of: Day = None,
@@ -118,7 +125,7 @@ def _attachment(body: str, media_type: str, name: str) -> Response:
 def list_diff(
     session: Reading,
     pool: Pool,
-    period: str,
+    period: PeriodInPath,
     from_version: VersionOrNone = None,
     to_version: VersionOrNone = None,
 ) -> Response:
@@ -127,7 +134,7 @@ def list_diff(
 
 
 @router.get("/players/{player}")
-def player(session: Reading, kept: Counts, player: int, pool: Pool | None = None) -> Response:
+def player(session: Reading, kept: Counts, player: PlayerId, pool: Pool | None = None) -> Response:
     card = queries.player_card(session, player, pool, kept)
     charts = {each.pool: rating_chart(each.history) for each in card.pools}
     games = {each.pool: views.open_games(session, player, each.pool) for each in card.pools}
@@ -135,7 +142,9 @@ def player(session: Reading, kept: Counts, player: int, pool: Pool | None = None
 
 
 @router.get("/players/{player}/calculations/{pool}/{which}")
-def calculation(session: Reading, player: int, pool: Pool, which: str) -> Response:
+def calculation(
+    session: Reading, player: PlayerId, pool: Pool, which: CalculationWhich
+) -> Response:
     explained = queries.explain(session, pool, player, views.calculation_period(which))
     return page("calculation.html", explained=explained)
 
@@ -152,7 +161,7 @@ def events(
 
 
 @router.get("/events/{pool}/{name:path}")
-def event(session: Reading, pool: Pool, name: str) -> Response:
+def event(session: Reading, pool: Pool, name: EventName) -> Response:
     return page("event.html", table=queries.cross_table(session, pool, name))
 
 
@@ -194,7 +203,7 @@ def peaks(
     federation: FederationOrNone = None,
     women: bool = False,
 ) -> Response:
-    rows = queries.peaks(session, pool, min_rating, federation or None, women)
+    rows = queries.peaks(session, pool, given(min_rating), federation or None, women)
     return page("peaks.html", rows=rows, pool=pool)
 
 
@@ -208,7 +217,7 @@ def rank_history(
     active: bool = False,
     summary: bool = False,
 ) -> Response:
-    fed = federation or None
+    fed, rank = federation or None, given(rank) or 1
     if summary:
         rows: list[object] = list(queries.rank_summary(session, pool, rank, fed, women, active))
     else:
