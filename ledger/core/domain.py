@@ -93,7 +93,7 @@ web's description states them (`KEPT_PERIOD`) and a read accepts a period today 
 will in ten years; what must not lie in the future (a game, a close, a list imported) is
 refused by the write that knows its clock."""
 FIRST_DAY = dt.date(FIRST_PERIOD.year, FIRST_PERIOD.month, 1)
-LAST_DAY = dt.date(LAST_PERIOD.year, LAST_PERIOD.month, 31)
+LAST_DAY = dt.date((LAST_PERIOD + 1).year, (LAST_PERIOD + 1).month, 1) - dt.timedelta(days=1)
 KEPT = f"the ledger keeps the periods from {FIRST_PERIOD} to {LAST_PERIOD}"
 
 KEPT_PERIOD = "(19[7-9][0-9]|20[0-9]{2})-(0[1-9]|1[0-2])"

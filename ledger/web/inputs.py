@@ -138,14 +138,14 @@ async def list_filter(
 ) -> ListFilter:
     """The filters of `ledger list`; an empty field (a form's) is no filter."""
     return ListFilter(
-        federation or None,
-        women,
-        juniors,
-        girls,
-        active,
-        title or None,
-        given(min_rating),
-        given(max_rating),
+        federation=federation or None,
+        women=women,
+        juniors=juniors,
+        girls=girls,
+        active=active,
+        title=title or None,
+        min_rating=given(min_rating),
+        max_rating=given(max_rating),
     )
 
 
