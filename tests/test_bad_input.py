@@ -36,6 +36,7 @@ from hypothesis import strategies as st
 from typer.testing import Result
 
 from ledger.cli import app
+from ledger.core.domain import FIRST_DAY, LAST_DAY
 from ledger.core.records import LARGEST_ID
 
 from builders import run
@@ -316,17 +317,19 @@ def whole(text: str) -> int | None:
 
 
 def maybe_period(text: str) -> bool:
-    return re.fullmatch(r"[0-9]{4}-(0[1-9]|1[0-2])", text.strip()) is not None
+    """A period the ledger keeps, 1970-01 to 2099-12."""
+    return re.fullmatch(r"(19[7-9][0-9]|20[0-9]{2})-(0[1-9]|1[0-2])", text.strip()) is not None
 
 
 def maybe_date(text: str) -> bool:
+    """A day of a period the ledger keeps."""
     if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text.strip()):
         return False
     try:
-        dt.date.fromisoformat(text.strip())
+        day = dt.date.fromisoformat(text.strip())
     except ValueError:
         return False
-    return True
+    return FIRST_DAY <= day <= LAST_DAY
 
 
 def maybe_pool(text: str) -> bool:
@@ -493,7 +496,7 @@ def game_is_surely_invalid(
         return True
     day = dt.date.fromisoformat(date.strip())
     closed = str(day).startswith(CLOSED) and options.get("--pool", "standard") == "standard"
-    if day.year < 1800 or day > TODAY or closed:
+    if day > TODAY or closed:
         return True
     if "--round" in options and not 1 <= round_ <= 1000:
         return True

@@ -286,3 +286,95 @@ def test_a_phone_shows_rating_change_and_movement_without_scrolling_sideways(
         box = cell.bounding_box()
         assert box is not None
         assert box["x"] + box["width"] <= PHONE
+
+
+FORMS = (
+    pytest.param("/", "form#search", {"q": "an"}, id="the header's search"),
+    pytest.param("/search", "main form", {"q": "", "pool": "rapid"}, id="the search page"),
+    pytest.param(
+        "/lists/standard/latest",
+        "form#list-filter",
+        {"federation": "", "title": "", "min_rating": "", "max_rating": "", "as_of": ""},
+        id="the list's filter left empty",
+    ),
+    pytest.param(
+        "/lists/standard/latest",
+        "form#list-filter",
+        {"min_rating": "2400", "max_rating": "", "women": "check"},
+        id="the list's filter from a rating",
+    ),
+    pytest.param(
+        f"/lists/standard/{DEMO_PERIOD}",
+        "form#list-filter",
+        {"federation": "", "min_rating": "", "max_rating": "2600", "active": "check"},
+        id="a period's list filtered to a rating",
+    ),
+    pytest.param(
+        "/lists/standard/live",
+        "form#list-filter",
+        {"title": "GM", "min_rating": "", "max_rating": ""},
+        id="the live list's filter",
+    ),
+    pytest.param(
+        "/reports/standard/rank-history",
+        "main form",
+        {"rank": "", "federation": "", "summary": "check"},
+        id="the rank history with the rank left empty",
+    ),
+)
+"""Every form of the site, filled in part as a person does: some fields filled, the others
+left empty (an empty number field is sent as `name=`, which is no filter)."""
+FORM_PAGES = (
+    "/",
+    "/search",
+    "/lists/standard/latest",
+    "/lists/standard/live",
+    f"/lists/standard/{DEMO_PERIOD}",
+    "/events",
+    "/periods/standard",
+    "/reports/standard/stats",
+    "/reports/standard/federations",
+    "/reports/standard/peaks",
+    "/reports/standard/rank-history",
+)
+
+
+def _form_key(page: Page, form: str) -> str:
+    key: str = page.locator(form).evaluate("form => form.id || new URL(form.action).pathname")
+    return key
+
+
+@pytest.mark.parametrize(("address", "form", "fields"), FORMS)
+def test_each_form_submitted_as_a_person_fills_it_shows_its_page(
+    page: Page, address: str, form: str, fields: dict[str, str]
+) -> None:
+    page.goto(address)
+    for name, value in fields.items():
+        field = page.locator(f"{form} [name={name}]")
+        if value == "check":
+            field.check()
+        elif field.evaluate("field => field.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+    with page.expect_navigation() as navigation:
+        page.locator(f"{form} button[type=submit]").click()
+    answer = navigation.value
+    assert answer is not None
+    assert answer.status == 200, (page.url, page.locator("p.error").all_inner_texts())
+    for name, value in fields.items():
+        if value not in ("", "check"):
+            assert f"{name}={value}" in page.url
+
+
+def test_every_form_of_the_site_is_submitted_by_a_test(page: Page) -> None:
+    submitted = set()
+    for address, form, _ in (each.values for each in FORMS):
+        page.goto(address)
+        submitted.add(_form_key(page, form))
+    found = set()
+    for address in FORM_PAGES:
+        page.goto(address)
+        forms = page.locator("form")
+        found |= {_form_key(page, f"form >> nth={n}") for n in range(forms.count())}
+    assert found <= submitted, found - submitted

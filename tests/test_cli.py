@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from ledger import services
+from ledger.core.domain import KEPT
 
 from builders import NOW, fingerprint, run
 
@@ -259,8 +260,137 @@ BAD_INPUT = [
     ),
     pytest.param(
         ["add-game", "--white", "101", "--black", "102", "--result", "1-0", "--date", "0001-01-01"],
-        "error: date: 0001-01-01 is not a plausible date for a game.",
-        id="implausible date",
+        f"error: date: 0001-01-01 is outside the ledger's periods; {KEPT}.",
+        id="a day before the ledger's periods",
+    ),
+    pytest.param(
+        ["add-game", "--white", "101", "--black", "102", "--result", "1-0", "--date", "1969-12-31"],
+        f"error: date: 1969-12-31 is outside the ledger's periods; {KEPT}.",
+        id="the day before the first period",
+    ),
+    pytest.param(
+        ["edit-player", "101", "--federation", "ENG", "--from", "9999-12", "--reason", "x"],
+        f"error: from: 9999-12 is outside the ledger's periods; {KEPT}.",
+        id="a federation carried from the year 9999",
+    ),
+    pytest.param(
+        ["edit-player", "101", "--title", "GM", "--from", "2100-01", "--reason", "x"],
+        f"error: from: 2100-01 is outside the ledger's periods; {KEPT}.",
+        id="a title carried from after the last period",
+    ),
+    pytest.param(
+        ["list", "--period", "0001-01"],
+        f"error: period: 0001-01 is outside the ledger's periods; {KEPT}.",
+        id="a list of the year 1",
+    ),
+    pytest.param(
+        ["list", "--as-of", "9999-12-31"],
+        f"error: as-of: 9999-12-31 is outside the ledger's periods; {KEPT}.",
+        id="a list in force in the year 9999",
+    ),
+    pytest.param(
+        ["games", "--period", "1969-12"],
+        f"error: period: 1969-12 is outside the ledger's periods; {KEPT}.",
+        id="games of the period before the first",
+    ),
+    pytest.param(
+        ["close-period", "0001-01"],
+        f"error: period: 0001-01 is outside the ledger's periods; {KEPT}.",
+        id="a close of the year 1",
+    ),
+    pytest.param(
+        [
+            "add-game",
+            "--white",
+            "101",
+            "--black",
+            "102",
+            "--result",
+            "1-0",
+            "--date",
+            "2026-10-01",
+            "--event",
+            ".",
+        ],
+        "error: event: the name '.' has no letter or digit; give it one that shows.",
+        id="an event named by a dot",
+    ),
+    pytest.param(
+        [
+            "add-game",
+            "--white",
+            "101",
+            "--black",
+            "102",
+            "--result",
+            "1-0",
+            "--date",
+            "2026-10-01",
+            "--event",
+            "..",
+        ],
+        "error: event: the name '..' has no letter or digit; give it one that shows.",
+        id="an event named by two dots",
+    ),
+    pytest.param(
+        [
+            "add-game",
+            "--white",
+            "101",
+            "--black",
+            "102",
+            "--result",
+            "1-0",
+            "--date",
+            "2026-10-01",
+            "--event",
+            "Open \u2067Cup",
+        ],
+        "error: event: the name holds the right-to-left isolate U+2067, which reorders the "
+        "text shown around it; names, titles and events are plain text.",
+        id="an event with a right-to-left isolate",
+    ),
+    pytest.param(
+        ["add-player", "--name", "Carlsen\u202e, Magnus"],
+        "error: name: the name holds the right-to-left override U+202E, which reorders the "
+        "text shown around it; names, titles and events are plain text.",
+        id="a name with a right-to-left override",
+    ),
+    pytest.param(
+        ["add-player", "--name", "\u200b\u200b"],
+        "error: name: the name '\\u200b\\u200b' has no letter or digit; give it one that shows.",
+        id="a name of zero-width spaces",
+    ),
+    pytest.param(
+        ["add-player", "--name", "\u3164"],
+        "error: name: the name '\u3164' has no letter or digit; give it one that shows.",
+        id="a name of a Hangul filler",
+    ),
+    pytest.param(
+        ["edit-player", "101", "--name", "\u202dHou, Yifan", "--reason", "x"],
+        "error: name: the name holds the left-to-right override U+202D, which reorders the "
+        "text shown around it; names, titles and events are plain text.",
+        id="a name edited to hold a left-to-right override",
+    ),
+    pytest.param(
+        ["correct-game", "1", "--result", "0-1", "--reason", "x" * 1001],
+        "error: reason: the text is 1001 characters long; the log keeps at most 1000.",
+        id="a reason longer than the log keeps",
+    ),
+    pytest.param(
+        ["add-player", "--name", "X", "--operator", "o" * 101],
+        "error: operator: the text is 101 characters long; the log keeps at most 100.",
+        id="an operator longer than the log keeps",
+    ),
+    pytest.param(
+        ["find", "Carl\x00sen"],
+        "error: the argument 'Carl\\x00sen' holds the character NUL, which no text holds.",
+        id="a NUL in a search",
+    ),
+    pytest.param(
+        ["event", "Oslo\x00Masters"],
+        "error: the argument 'Oslo\\x00Masters' holds the character NUL, which no text holds.",
+        id="a NUL in an event's name",
     ),
     pytest.param(
         [

@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.core.domain import GameResult, Period, Pool, parse_date
+from ledger.core.domain import (
+    FIRST_PERIOD,
+    KEPT,
+    KEPT_DATE,
+    KEPT_PERIOD,
+    LAST_PERIOD,
+    GameResult,
+    Period,
+    Pool,
+    parse_date,
+    parse_period,
+)
 from ledger.core.errors import InvalidInput, LedgerError
 
 # -- periods ----------------------------------------------------------------------------------
@@ -51,6 +63,51 @@ def test_period_parse_rejects(text: str) -> None:
 def test_period_parse_rejects_year_0000() -> None:
     with pytest.raises(InvalidInput, match="there is no period"):
         Period.parse("0000-01")
+
+
+KEPT_OR_NOT = {
+    "the first period the ledger keeps": ("1970-01", True),
+    "the last": ("2099-12", True),
+    "a period of today": ("2026-10", True),
+    "the period before the first": ("1969-12", False),
+    "the period after the last": ("2100-01", False),
+    "the year 1": ("0001-01", False),
+    "the year 9999": ("9999-12", False),
+}
+
+
+@pytest.mark.parametrize(("text", "kept"), list(KEPT_OR_NOT.values()), ids=list(KEPT_OR_NOT))
+def test_parse_period_keeps_the_ledgers_periods(text: str, kept: bool) -> None:
+    if kept:
+        assert parse_period(text) == Period.parse(text)
+    else:
+        with pytest.raises(InvalidInput, match=f"^{text} is outside the ledger's periods; {KEPT}"):
+            parse_period(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [("1970-01-01", True), ("2099-12-31", True), ("1969-12-31", False), ("2100-01-01", False)],
+)
+def test_parse_date_keeps_the_days_of_the_ledgers_periods(text: str, kept: bool) -> None:
+    if kept:
+        assert parse_date(text) == dt.date.fromisoformat(text)
+    else:
+        with pytest.raises(InvalidInput, match=f"^{text} is outside the ledger's periods; {KEPT}"):
+            parse_date(text)
+
+
+@given(st.integers(1, 9999), st.integers(1, 12))
+def test_the_period_pattern_admits_exactly_the_kept_periods(year: int, month: int) -> None:
+    period = Period(year, month)
+    admitted = re.fullmatch(KEPT_PERIOD, str(period)) is not None
+    assert admitted == (FIRST_PERIOD <= period <= LAST_PERIOD)
+
+
+@given(st.dates())
+def test_the_date_pattern_admits_exactly_the_kept_days(day: dt.date) -> None:
+    admitted = re.fullmatch(KEPT_DATE, day.isoformat()) is not None
+    assert admitted == (FIRST_PERIOD <= Period.of(day) <= LAST_PERIOD)
 
 
 def test_period_parse_error_quotes_the_input() -> None:

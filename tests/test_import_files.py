@@ -18,6 +18,7 @@ import pytest
 from sqlalchemy import update
 
 from ledger.cli import options
+from ledger.core.domain import KEPT
 from ledger.core.records import LARGEST_ID
 from ledger.formats.fide_list import open_fide_list
 from ledger.formats.trf import read_trf
@@ -132,6 +133,19 @@ CSV_REFUSALS = {
         b"date,white,black,result,event\n2026-10-03,101,102,1-0,C\x00up\n",
         "error: games.csv: the encoding is wrong: the file holds NUL bytes",
     ),
+    "a game before the ledger's periods": (
+        b"date,white,black,result\n1969-12-31,101,102,1-0\n",
+        f"error: games.csv:2: date: 1969-12-31 is outside the ledger's periods; {KEPT}.",
+    ),
+    "an event named by two dots": (
+        b"date,white,black,result,event\n2026-10-03,101,102,1-0,..\n",
+        "error: games.csv:2: event: the name '..' has no letter or digit; give it one that shows.",
+    ),
+    "an event with a right-to-left override": (
+        "date,white,black,result,event\n2026-10-03,101,102,1-0,Cup \u202epO\n".encode(),
+        "error: games.csv:2: event: the name holds the right-to-left override U+202E, which "
+        "reorders the text shown around it; names, titles and events are plain text.",
+    ),
 }
 
 
@@ -165,6 +179,15 @@ PLAYER_REFUSALS = {
     "a title longer than its column": (
         '201,"Doe, Jane",ENG,F,GRANDMASTER,1990,,,\n',
         "error: players.csv:2: title: 'GRANDMASTER' is longer than 8 characters.",
+    ),
+    "a name of invisible characters": (
+        '201,"\u2060\u200b\ufeff",ENG,F,,1990,,,\n',
+        "error: players.csv:2: name: the name '\\u2060\\u200b\\ufeff' has no letter or "
+        "digit; give it one that shows.",
+    ),
+    "a name with a right-to-left override": (
+        '201,"Doe\u202e, Jane",ENG,F,,1990,,,\n',
+        "error: players.csv:2: name: the name holds the right-to-left override U+202E",
     ),
 }
 
@@ -345,6 +368,12 @@ def _xml_with(element: str, value: str) -> bytes:
         pytest.param("fideid", HUGE, "fideid: 999999999999... (5000 digits) is too large", id="id"),
         pytest.param("k", HUGE, "k: 999999999999... (5000 digits) is too large", id="K digits"),
         pytest.param("k", "99999999999", "standard K: 99999999999 is not a K factor", id="K"),
+        pytest.param(
+            "k",
+            "99",
+            "standard K: 99 is not a K factor; a list gives one of 40, 30, 25, 20, 15, 10 (8.3.3).",
+            id="K 99",
+        ),
         pytest.param("games", "3000000000", "standard games: 3000000000 is more games", id="games"),
         pytest.param("o_title", "x" * 101, "other titles: the text is longer than 100", id="title"),
         pytest.param("name", "Evil\u009b2J", "name: the name holds the control char", id="name"),
@@ -400,6 +429,16 @@ def _pgn(event: str = "Cup", round: str = "1", white: str = "Müller, Jörg", id
             id="a FIDE ID of 5,000 digits",
         ),
         pytest.param(
+            _pgn().replace("2026.10.03", "1969.12.31"),
+            f"error: g.pgn:1: date: 1969-12-31 is outside the ledger's periods; {KEPT}.",
+            id="a game before the ledger's periods",
+        ),
+        pytest.param(
+            _pgn(event="."),
+            "error: g.pgn:1: event: the name '.' has no letter or digit; give it one that shows.",
+            id="an event named by a dot",
+        ),
+        pytest.param(
             _pgn(white=f"Evil{ESCAPE}"),
             "error: g.pgn:1: name: the name holds the control character \\x1b; names, titles and "
             "events are plain text.",
@@ -411,6 +450,51 @@ def test_a_pgn_value_the_ledger_cannot_store_is_refused(
     database_url: str, tmp_path: Path, game: str, message: str
 ) -> None:
     assert _refused(database_url, "import-pgn", _write(tmp_path, "g.pgn", game)) == [message]
+
+
+def test_a_pgn_whose_comment_runs_over_the_games_after_it_is_refused(
+    database_url: str, tmp_path: Path
+) -> None:
+    games = [_pgn(round=str(number)) for number in range(1, 101)]
+    games[1] = games[1].replace("\n1-0\n", "\n1. e4 { a stray brace 1-0\n")
+    path = _write(tmp_path, "g.pgn", "".join(games))
+    assert _refused(database_url, "import-pgn", path) == [
+        "error: g.pgn:17: a comment opens here with { and is not closed before the game at "
+        "line 19, so 98 games would be read as part of it; close the comment with }."
+    ]
+    assert run("log", "--format", "json", db=database_url).stdout == "[]\n"
+
+
+def test_a_pgn_game_without_the_empty_line_after_its_moves_is_refused(
+    database_url: str, tmp_path: Path
+) -> None:
+    games = [_pgn(round=str(number), ids='[Site "Oslo"]') for number in range(1, 4)]
+    path = _write(tmp_path, "g.pgn", "".join(games).replace("\n\n", "\n"))
+    assert _refused(database_url, "import-pgn", path) == [
+        "error: g.pgn:9: the game beginning here follows the moves of the game at line 1 "
+        "without an empty line, so 2 games would be read as part of it; leave an empty line "
+        "after a game's moves."
+    ]
+
+
+def test_a_trf_report_of_1995_imports_as_1995(database_url: str, tmp_path: Path) -> None:
+    report = (DATA / "trf" / "round_robin.trf").read_bytes()
+    report = report.replace(b"2025/04/1", b"1995/04/1").replace(b"25/04/1", b"95/04/1")
+    result = run("import-trf", _write(tmp_path, "r.trf", report), db=database_url)
+    assert result.exit_code == 0, result.stderr
+    games = json.loads(
+        run("games", "--period", "1995-04", "--format", "json", db=database_url).stdout
+    )
+    assert {game["date"] for game in games} == {f"1995-04-{day}" for day in range(10, 15)}
+
+
+def test_a_fide_list_of_a_period_before_the_ledgers_is_refused(
+    database_url: str, tmp_path: Path
+) -> None:
+    path = _write(tmp_path, "list.txt", COMBINED)
+    assert _refused(database_url, "import-fide-list", path, "--period", "0001-01") == [
+        f"error: period: 0001-01 is outside the ledger's periods; {KEPT}."
+    ]
 
 
 def test_a_pgn_mixing_utf8_and_latin1_keeps_its_names(database_url: str, tmp_path: Path) -> None:

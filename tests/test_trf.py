@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.core.domain import GameResult
+from ledger.core.domain import FIRST_DAY, KEPT, LAST_DAY, GameResult
 from ledger.formats.texts import decode
 from ledger.formats.trf import (
     TournamentReport,
@@ -409,6 +409,28 @@ REJECTIONS = {
         trf(player(1), header=("012 Test Open", "052 2025/13/01")),
         "f.trf:2: the end date '2025/13/01' is not a date; write it as YYYY/MM/DD.",
     ),
+    "a round date without its century": (
+        trf(player(1), header=("012 Test Open", round_dates("95/04/10"))),
+        "f.trf:2: round 1: the date '95/04/10' does not say its century and the report has no "
+        "start or end date (042, 052) to take it from; write it as YYYY/MM/DD.",
+    ),
+    "an end date before the ledger's periods": (
+        trf(player(1), header=("012 Test Open", "052 1925/04/14")),
+        f"f.trf:2: the end date: 1925-04-14 is outside the ledger's periods; {KEPT}.",
+    ),
+    "a round date before the ledger's periods": (
+        trf(player(1), header=(*HEADER, round_dates("1925/04/14"))),
+        f"f.trf:3: round 1: 1925-04-14 is outside the ledger's periods; {KEPT}.",
+    ),
+    "an event named by two dots": (
+        trf(player(1), header=("012 ..", "052 2025/06/01")),
+        "f.trf:1: event: the name '..' has no letter or digit; give it one that shows.",
+    ),
+    "an event with a right-to-left override": (
+        trf(player(1), header=("012 Open \u202eCup", "052 2025/06/01")),
+        "f.trf:1: event: the name holds the right-to-left override U+202E, which reorders the "
+        "text shown around it; names, titles and events are plain text.",
+    ),
     "an unreadable round date": (
         trf(player(1), header=(*HEADER, round_dates("25/06/01", "25/02/30"))),
         "f.trf:3: round 2: the date '25/02/30' is not a date; write it as YY/MM/DD in "
@@ -528,6 +550,34 @@ def test_round_dates_in_yy_or_yyyy_and_blank_rounds() -> None:
         None,
         dt.date(2025, 5, 31),
     )
+
+
+@pytest.mark.parametrize(
+    ("dates", "rounds", "read_as"),
+    [
+        pytest.param(
+            ("042 1995/04/10", "052 1995/04/14"),
+            ("95/04/10", "95/04/14"),
+            (dt.date(1995, 4, 10), dt.date(1995, 4, 14)),
+            id="1995",
+        ),
+        pytest.param(
+            ("042 1999/12/30", "052 2000/01/02"),
+            ("99/12/31", "00/01/02"),
+            (dt.date(1999, 12, 31), dt.date(2000, 1, 2)),
+            id="over New Year 2000",
+        ),
+        pytest.param(
+            ("052 1987/03/02",), ("87/03/01",), (dt.date(1987, 3, 1),), id="from the end date"
+        ),
+        pytest.param(("042 2071/05/01",), ("71/05/01",), (dt.date(2071, 5, 1),), id="2071"),
+    ],
+)
+def test_a_round_date_in_yy_takes_the_century_of_the_reports_own_dates(
+    dates: tuple[str, ...], rounds: tuple[str, ...], read_as: tuple[dt.date, ...]
+) -> None:
+    header = ("012 Test Open", *dates, round_dates(*rounds))
+    assert read(trf(player(1), header=header)).event.round_dates == read_as
 
 
 def test_a_round_without_a_132_date_takes_the_end_date() -> None:
@@ -706,11 +756,21 @@ def test_written_swiss_player_lines() -> None:
     )
 
 
-def test_dates_outside_2000_to_2099_are_written_in_full() -> None:
-    report = read(trf(player(1), header=(*HEADER, round_dates("1999/12/31"))))
+@pytest.mark.parametrize(
+    ("header", "day", "written_as"),
+    [
+        pytest.param(HEADER, dt.date(1999, 12, 31), "99/12/31", id="the century nearest"),
+        pytest.param(HEADER, dt.date(1970, 1, 1), "1970/01/01", id="another century nearer"),
+        pytest.param(("012 Test Open",), dt.date(2025, 5, 31), "2025/05/31", id="no dates"),
+    ],
+)
+def test_a_round_date_is_written_in_yy_where_the_reports_dates_give_its_century(
+    header: tuple[str, ...], day: dt.date, written_as: str
+) -> None:
+    report = read(trf(player(1), header=(*header, round_dates(f"{day:%Y/%m/%d}"))))
     written = write_trf(report)
-    assert f"{'132':<91}1999/12/31" in written.split("\r\n")
-    assert read(written.encode()).event.round_dates == (dt.date(1999, 12, 31),)
+    assert f"{'132':<91}{written_as}" in written.split("\r\n")
+    assert read(written.encode()).event.round_dates == (day,)
 
 
 def test_a_long_name_and_title_are_cut_to_their_columns() -> None:
@@ -735,12 +795,17 @@ OUTCOMES = [
     (GameResult.BLACK_WINS_BY_FORFEIT, False),
     (GameResult.DOUBLE_FORFEIT, False),
 ]
-DATES = st.dates(dt.date(1950, 1, 1), dt.date(2099, 12, 31))
-NAMES = st.lists(
-    st.text(alphabet="abcdefghijklmnopqrstuvwxyzÄÖÜäöüßéñøłšÆ',-", min_size=1, max_size=10),
-    min_size=1,
-    max_size=3,
-).map(" ".join)
+DATES = st.dates(FIRST_DAY, LAST_DAY)
+NAMES = (
+    st.lists(
+        st.text(alphabet="abcdefghijklmnopqrstuvwxyzÄÖÜäöüßéñøłšÆ',-", min_size=1, max_size=10),
+        min_size=1,
+        max_size=3,
+    )
+    .map(" ".join)
+    .filter(lambda name: any(character.isalpha() for character in name))
+)
+"""Names with a letter: a name of punctuation alone is no event's (`records.event_name`)."""
 FEDERATIONS = st.none() | st.from_regex(r"[A-Z]{3}", fullmatch=True)
 
 

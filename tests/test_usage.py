@@ -252,7 +252,22 @@ def test_every_option_of_every_command_refuses_a_wrong_value_in_one_line(
             ["list", "--format", "html"],
             "error: format: unknown format 'html'; use one of table, csv, json.",
         ),
-        (["list", "--top", "abc"], "error: top: 'abc' is not a whole number of at least 1."),
+        (
+            ["list", "--top", "abc"],
+            "error: top: 'abc' is not a whole number from 1 to 2147483647.",
+        ),
+        (
+            ["merge-players", "1", "99999999999999999999"],
+            "error: drop: '99999999999999999999' is not a whole number from 1 to 2147483647.",
+        ),
+        (
+            ["list", "--min-rating", "-1"],
+            "error: min-rating: '-1' is not a whole number from 0 to 4000.",
+        ),
+        (
+            ["history", "--rank", "9223372036854775808"],
+            "error: rank: '9223372036854775808' is not a whole number from 1 to 1000000.",
+        ),
         (["stats", "--band", "0"], "error: band: '0' is not a whole number from 1 to 4000."),
         (["add-game", "--white", "x"], "error: white: 'x' is not a whole number."),
         (

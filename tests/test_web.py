@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 import pytest
 from fastapi.testclient import TestClient
@@ -212,10 +213,55 @@ def test_the_rating_in_force_on_a_day(client: TestClient, site: dict[str, int]) 
         ("/api/v1/lists/rapid/latest", 404, "no rapid list has been published yet."),
         (
             "/api/v1/lists/standard/2026-13",
-            400,
-            "period: '2026-13' is not a period; write it as YYYY-MM",
+            422,
+            "period: '2026-13' is not a list; give latest, live or a period YYYY-MM (the "
+            "ledger keeps the periods from 1970-01 to 2099-12).",
         ),
-        ("/api/v1/lists/standard/soon", 400, "period: 'soon' is not a period"),
+        ("/api/v1/lists/standard/soon", 422, "period: 'soon' is not a list; give latest,"),
+        ("/api/v1/lists/standard/0001-01", 422, "period: '0001-01' is not a list; give latest"),
+        ("/api/v1/lists/standard/9999-12/versions", 422, "period: '9999-12' is not a period;"),
+        ("/api/v1/lists/standard/1969-12/diff", 422, "period: '1969-12' is not a period;"),
+        (
+            "/api/v1/lists/standard/latest?as_of=9999-12-31",
+            422,
+            "as_of: '9999-12-31' is not a date; write it as YYYY-MM-DD (the ledger keeps the "
+            "periods from 1970-01 to 2099-12).",
+        ),
+        ("/api/v1/events?period=0001-01", 422, "period: '0001-01' is not a period; write it"),
+        (
+            "/api/v1/players/1/calculations/standard/2100-01",
+            422,
+            "period: '2100-01' is not a period; give latest or a period YYYY-MM",
+        ),
+        (
+            "/api/v1/players/2147483648",
+            422,
+            "player: input should be less than or equal to 2147483647.",
+        ),
+        (
+            "/api/v1/players/99999999999999999999999999/history",
+            422,
+            "player: input should be less than or equal to 2147483647.",
+        ),
+        ("/api/v1/players/0/games", 422, "player: input should be greater than or equal to 1."),
+        (
+            "/api/v1/events?player=2147483648",
+            422,
+            "player: input should be less than or equal to 2147483647.",
+        ),
+        (
+            "/api/v1/lists/standard/2026-09?version=2147483648",
+            422,
+            "version: input should be less than or equal to 2147483647.",
+        ),
+        (
+            "/api/v1/search?q=Carl%00sen",
+            422,
+            "q: 'Carl\\x00sen' holds a control character; names, titles and events are plain text.",
+        ),
+        ("/api/v1/events/standard/Oslo%00Open", 422, "name: 'Oslo\\x00Open' holds a control"),
+        ("/api/v1/lists/standard/latest?federation=N%00R", 422, "federation: 'N\\x00R' holds"),
+        ("/api/v1/reports/standard/peaks?federation=%00", 422, "federation: '\\x00' holds"),
         (
             "/api/v1/lists/standard/latest?page=9",
             404,
@@ -260,11 +306,16 @@ def test_the_rating_in_force_on_a_day(client: TestClient, site: dict[str, int]) 
         ),
         (
             "/api/v1/players/1/rating?date=yesterday",
+            422,
+            "date: 'yesterday' is not a date; write it as YYYY-MM-DD (the ledger keeps",
+        ),
+        (
+            "/api/v1/players/1/rating?date=2026-02-30",
             400,
-            "date: 'yesterday' is not a date; write it as YYYY-MM-DD.",
+            "date: '2026-02-30' is not a date; write it as YYYY-MM-DD.",
         ),
         ("/api/v1/players/1/rating", 422, "date: field required."),
-        ("/api/v1/players/1/rating?date=", 400, "date: '' is not a date"),
+        ("/api/v1/players/1/rating?date=", 422, "date: '' is not a date"),
         (
             "/api/v1/players/1/rating?date=2001-01-01",
             404,
@@ -296,6 +347,14 @@ def test_each_api_error_is_one_plain_sentence(
             422,
             "min_rating: input should be a valid integer",
         ),
+        (
+            "/lists/standard/latest?max_rating=4001",
+            422,
+            "max_rating: input should be less than or equal to 4000.",
+        ),
+        ("/reports/standard/rank-history?rank=0", 422, "rank: input should be greater than"),
+        ("/players/2147483648", 422, "player: input should be less than or equal to 2147483647"),
+        ("/lists/standard/0001-01", 422, "period: '0001-01' is not a list; give latest, live"),
         ("/lists/standard/latest/download.pdf", 404, "there is no pdf download"),
         ("/events/standard/Nowhere", 404, "no standard event named 'Nowhere'"),
         ("/nothing-here", 404, "there is no such page."),
@@ -336,6 +395,12 @@ PAGES = (
     "/reports/standard/rank-history?rank=2",
     "/reports/standard/rank-history?summary=on",
     "/api/v1/docs",
+    # what a browser sends for a form's empty fields: no filter, or the parameter's default
+    "/lists/standard/latest?federation=&title=&min_rating=&max_rating=&as_of=",
+    "/lists/standard/latest?min_rating=2100&max_rating=",
+    "/lists/standard/2026-09?min_rating=&max_rating=2300",
+    "/reports/standard/rank-history?rank=&federation=",
+    "/reports/standard/peaks?min_rating=&federation=",
 )
 
 
@@ -350,6 +415,27 @@ def test_every_page_renders_linked_and_styled_by_its_own_sheet(
     assert 'id="search"' in answer.text
     assert "<script" not in answer.text
     assert "style=" not in answer.text
+
+
+@pytest.mark.parametrize(
+    ("emptied", "plain"),
+    [
+        (
+            "/api/v1/lists/standard/latest?federation=&title=&min_rating=&max_rating=&as_of=",
+            "/api/v1/lists/standard/latest",
+        ),
+        ("/api/v1/lists/standard/2026-09?max_rating=", "/api/v1/lists/standard/2026-09"),
+        ("/api/v1/reports/standard/peaks?min_rating=", "/api/v1/reports/standard/peaks"),
+        (
+            "/api/v1/reports/standard/rank-history?rank=&federation=",
+            "/api/v1/reports/standard/rank-history",
+        ),
+    ],
+)
+def test_a_field_left_empty_is_no_filter(client: TestClient, emptied: str, plain: str) -> None:
+    answer = client.get(emptied)
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == client.get(plain).json()
 
 
 def test_the_list_page_shows_the_figures_of_ledger_list(
@@ -505,6 +591,26 @@ def test_hostile_names_show_as_text(client: TestClient, path: str) -> None:
     assert "<script>alert" not in shown
     assert "<img src=x" not in shown
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in shown or "&#34;&gt;&lt;img" in shown
+
+
+LINKED_EVENTS = ("a/../b", "x/./y", "b", "y", "Open 50%? #2", "Cup (a+b) & Co")
+"""Events whose names hold what a link's path reads otherwise: `/`, dot segments, `%`, `?`,
+`#`; and "b" and "y", where a path that lost its dot segments would land."""
+
+
+def test_every_event_links_to_its_own_page(ledger: Ledger, database_url: str) -> None:
+    ids = [player(ledger, f"Player {n}", rating=2000 + n) for n in range(2)]
+    for day, name in enumerate(LINKED_EVENTS, start=1):
+        game(ledger, ids[0], ids[1], "1-0", f"2026-09-{day:02d}", event=name, round=1)
+    with TestClient(create_app(database_url)) as client:
+        listed = client.get("/events?period=2026-09").text
+        links = re.findall(r'<a class="event" href="([^"]+)">([^<]+)</a>', listed)
+        assert sorted(html.unescape(name) for _, name in links) == sorted(LINKED_EVENTS)
+        for href, name in links:
+            address = urljoin("http://testserver/events", html.unescape(href))
+            shown = client.get(address)
+            assert shown.status_code == 200, (href, shown.text)
+            assert f"<h1>{name}</h1>" in shown.text, href
 
 
 @pytest.mark.parametrize(

@@ -115,11 +115,14 @@ def _in_our_words(refused: LedgerError) -> str:
 
 
 def _refuse_undecodable(arguments: list[str]) -> None:
-    """Refuse arguments that are not text: bytes the terminal could not decode."""
+    """Refuse arguments that are not text: bytes the terminal could not decode, and NUL,
+    which no text holds (PostgreSQL refuses it in any value; so does the ledger, on both)."""
     for argument in arguments:
         if any(0xD800 <= ord(character) <= 0xDFFF for character in argument):
             shown = argument.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
             raise Misuse(f"an argument is not valid UTF-8 text: {shown}")
+        if "\x00" in argument:
+            raise Misuse(f"the argument {argument!r} holds the character NUL, which no text holds.")
 
 
 app = typer.Typer(

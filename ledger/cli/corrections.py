@@ -21,7 +21,7 @@ from ledger.cli.options import (
 )
 from ledger.cli.progress import progress
 from ledger.cli.usage import Commands
-from ledger.core.domain import GameResult, Period, Pool
+from ledger.core.domain import GameResult, Pool, parse_period
 from ledger.core.records import LARGEST_ID
 
 app = Commands()
@@ -92,7 +92,7 @@ def rerate(
 
     Example: ledger rerate --from 2026-09 --reason 'corrected K factors'
     """
-    the_period = parse("from", Period.parse, start)
+    the_period = parse("from", parse_period, start)
     with progress() as shown, writing(ctx, db) as session:
         by = services.Author(operator, reason)
         rerated = services.corrections.rerate(session, pool, the_period, now(), by, shown)
@@ -106,12 +106,18 @@ def diff(
     from_version: Annotated[
         int | None,
         typer.Option(
-            "--from-version", metavar="N", min=1, help="Default: the version before the current."
+            "--from-version",
+            metavar="N",
+            min=1,
+            max=LARGEST_ID,
+            help="Default: the version before the current.",
         ),
     ] = None,
     to_version: Annotated[
         int | None,
-        typer.Option("--to-version", metavar="N", min=1, help="Default: the current version."),
+        typer.Option(
+            "--to-version", metavar="N", min=1, max=LARGEST_ID, help="Default: the current version."
+        ),
     ] = None,
     output: FormatOption = render.Format.TABLE,
     pool: PoolOption = Pool.STANDARD,
@@ -121,7 +127,7 @@ def diff(
 
     Example: ledger diff --period 2026-10
     """
-    the_period = parse("period", Period.parse, period)
+    the_period = parse("period", parse_period, period)
     with reading(ctx, db) as session:
         changes = queries.list_diff(session, pool, the_period, from_version, to_version)
     render.list_diff(changes, output)

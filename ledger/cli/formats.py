@@ -30,7 +30,7 @@ from ledger.cli.options import (
 from ledger.cli.outputs import ForceOption, OutputOption, written
 from ledger.cli.progress import progress
 from ledger.cli.usage import Commands
-from ledger.core.domain import Period, Pool
+from ledger.core.domain import Pool, parse_period
 from ledger.formats import trf
 
 app = Commands()
@@ -127,7 +127,7 @@ def import_fide_list(
 
     Example: ledger import-fide-list players_list_xml.zip --period 2026-10
     """
-    the_period = parse_given("period", Period.parse, period)
+    the_period = parse_given("period", parse_period, period)
     with (
         import_file(file) as stream,
         progress() as shown,
@@ -167,7 +167,7 @@ def export_list(
 
     Example: ledger export-list --format fide-txt --period 2026-10 -o nov2026.txt
     """
-    the_period = parse_given("period", Period.parse, period)
+    the_period = parse_given("period", parse_period, period)
     with progress(prints_data=output is None) as shown, reading(ctx, db) as session:
         request = queries.ListRequest(pool or Pool.STANDARD, the_period)
         if output_format in (ExportFormat.CSV, ExportFormat.JSON):

@@ -23,7 +23,8 @@ from ledger.cli.options import (
     writing,
 )
 from ledger.cli.usage import Commands
-from ledger.core.domain import Period, Pool
+from ledger.core.domain import Pool, parse_period
+from ledger.core.records import LARGEST_ID
 
 app = Commands()
 
@@ -55,9 +56,18 @@ def find(
 @app.command("merge-players")
 def merge_players(
     ctx: typer.Context,
-    keep: Annotated[int, typer.Argument(metavar="KEEP", help="The ledger ID that stays.")],
+    keep: Annotated[
+        int,
+        typer.Argument(metavar="KEEP", min=1, max=LARGEST_ID, help="The ledger ID that stays."),
+    ],
     drop: Annotated[
-        int, typer.Argument(metavar="DROP", help="The ledger ID merged into KEEP and removed.")
+        int,
+        typer.Argument(
+            metavar="DROP",
+            min=1,
+            max=LARGEST_ID,
+            help="The ledger ID merged into KEEP and removed.",
+        ),
     ],
     reason: NoteOption = None,
     operator: OperatorOption = None,
@@ -111,7 +121,7 @@ def edit_player(
         sex,
         birth_year,
         fide_id,
-        parse_given("from", Period.parse, carried_from),
+        parse_given("from", parse_period, carried_from),
     )
     with writing(ctx, db) as session:
         edited = services.edits.edit_player(

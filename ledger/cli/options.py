@@ -20,7 +20,7 @@ from ledger.cli import interrupts
 from ledger.cli.usage import Misuse
 from ledger.core.domain import Pool
 from ledger.core.errors import InvalidInput
-from ledger.core.records import LARGEST_ID
+from ledger.core.records import LARGEST_ID, OPERATOR_LENGTH, REASON_LENGTH, logged_text
 from ledger.storage import database
 
 T = TypeVar("T")
@@ -73,13 +73,22 @@ NamedPlayerArgument = Annotated[
     ),
 ]
 
+
+def _operator(text: str | None) -> str | None:
+    """Who makes the change, refused before the ledger is opened where the log cannot
+    keep it whole."""
+    return None if text is None else logged_text("operator", text, OPERATOR_LENGTH)
+
+
 OperatorOption = Annotated[
     str | None,
     typer.Option(
         "--operator",
         metavar="NAME",
         envvar="LEDGER_OPERATOR",
-        help="Who makes the change, for `ledger log` (default: the OS user).",
+        callback=_operator,
+        help=f"Who makes the change, for `ledger log` (default: the OS user; at most "
+        f"{OPERATOR_LENGTH} characters).",
         show_default=False,
     ),
 ]
@@ -88,18 +97,26 @@ OperatorOption = Annotated[
 def _reason(text: str | None) -> str | None:
     if text is not None and not text.strip():
         raise typer.BadParameter("give the reason for the change, e.g. 'arbiter report'.")
-    return text
+    return None if text is None else logged_text("reason", text, REASON_LENGTH)
 
 
 ReasonOption = Annotated[
     str,
     typer.Option(
-        "--reason", metavar="TEXT", callback=_reason, help="Why, for `ledger log` (required)."
+        "--reason",
+        metavar="TEXT",
+        callback=_reason,
+        help=f"Why, for `ledger log` (required; at most {REASON_LENGTH} characters).",
     ),
 ]
 NoteOption = Annotated[
     str | None,
-    typer.Option("--reason", metavar="TEXT", callback=_reason, help="Why, for `ledger log`."),
+    typer.Option(
+        "--reason",
+        metavar="TEXT",
+        callback=_reason,
+        help=f"Why, for `ledger log` (at most {REASON_LENGTH} characters).",
+    ),
 ]
 
 

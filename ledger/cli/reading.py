@@ -22,10 +22,17 @@ from ledger.cli.options import (
 )
 from ledger.cli.usage import Commands
 from ledger.core import calculator
-from ledger.core.domain import FEDERATION_TOP_PLAYERS, Period, Pool, parse_date
-from ledger.core.records import LARGEST_ID
+from ledger.core.domain import FEDERATION_TOP_PLAYERS, Period, Pool, parse_date, parse_period
+from ledger.core.records import HIGHEST_FILTER_RATING, LARGEST_ID, MOST_RANKS, MOST_TOP_PLAYERS
 
 app = Commands()
+
+MinRatingOption = Annotated[
+    int | None, typer.Option("--min-rating", metavar="RATING", min=0, max=HIGHEST_FILTER_RATING)
+]
+MaxRatingOption = Annotated[
+    int | None, typer.Option("--max-rating", metavar="RATING", min=0, max=HIGHEST_FILTER_RATING)
+]
 
 
 @app.command("list")
@@ -42,11 +49,13 @@ def list_(
             "--version",
             metavar="N",
             min=1,
+            max=LARGEST_ID,
             help="An earlier version of a re-rated list (1: the original).",
         ),
     ] = None,
     top: Annotated[
-        int | None, typer.Option("--top", metavar="N", min=1, help="Only the first N rows.")
+        int | None,
+        typer.Option("--top", metavar="N", min=1, max=LARGEST_ID, help="Only the first N rows."),
     ] = None,
     federation: FederationOption = None,
     women: Annotated[bool, typer.Option("--women")] = False,
@@ -54,8 +63,8 @@ def list_(
     girls: Annotated[bool, typer.Option("--girls")] = False,
     active: Annotated[bool, typer.Option("--active", help="Hide inactive players.")] = False,
     title: Annotated[str | None, typer.Option("--title", metavar="TITLE", help="E.g. GM.")] = None,
-    min_rating: Annotated[int | None, typer.Option("--min-rating", metavar="RATING")] = None,
-    max_rating: Annotated[int | None, typer.Option("--max-rating", metavar="RATING")] = None,
+    min_rating: MinRatingOption = None,
+    max_rating: MaxRatingOption = None,
     live: Annotated[
         bool,
         typer.Option("--live", help="Unofficial: the newest list plus the games recorded since."),
@@ -70,7 +79,7 @@ def list_(
     """
     request = queries.ListRequest(
         pool,
-        parse_given("period", Period.parse, period),
+        parse_given("period", parse_period, period),
         parse_given("as-of", parse_date, as_of),
         version,
         top,
@@ -109,7 +118,7 @@ def games(
 
     Example: ledger games --player 101 --period 2026-10 --format json
     """
-    only = queries.GameFilter(player, event, parse_given("period", Period.parse, period))
+    only = queries.GameFilter(player, event, parse_given("period", parse_period, period))
     with reading(ctx, db) as session:
         listed = queries.game_listing(session, pool, only)
     render.game_listing(listed, output)
@@ -133,7 +142,7 @@ def explain(
 
     Example: ledger explain 'Carlsen, Magnus' --period 2026-10
     """
-    the_period = parse_given("period", Period.parse, period)
+    the_period = parse_given("period", parse_period, period)
     with reading(ctx, db) as session:
         explained = queries.explain(session, pool, queries.one_player(session, player), the_period)
     render.explanation(explained, output)
@@ -222,7 +231,7 @@ def calc(
             score=score,
             games=games,
             pool=pool,
-            period=parse_given("period", Period.parse, period) or Period.of(now().date()),
+            period=parse_given("period", parse_period, period) or Period.of(now().date()),
         )
         result, why = calculator.calculate(request)
     render.calculation(result, why, output, logistic=logistic, linear=linear)
@@ -235,13 +244,21 @@ def stats(
     start: Annotated[
         int,
         typer.Option(
-            "--from", metavar="RATING", min=0, max=4000, help="Lowest rating counted in bands."
+            "--from",
+            metavar="RATING",
+            min=0,
+            max=HIGHEST_FILTER_RATING,
+            help="Lowest rating counted in bands.",
         ),
     ] = 2200,
     band: Annotated[
         int,
         typer.Option(
-            "--band", metavar="POINTS", min=1, max=4000, help="Band width in rating points."
+            "--band",
+            metavar="POINTS",
+            min=1,
+            max=HIGHEST_FILTER_RATING,
+            help="Band width in rating points.",
         ),
     ] = 50,
     output: FormatOption = render.Format.TABLE,
@@ -252,7 +269,7 @@ def stats(
 
     Example: ledger stats --period 2026-10 --from 2000 --band 100
     """
-    the_period = parse_given("period", Period.parse, period)
+    the_period = parse_given("period", parse_period, period)
     with reading(ctx, db) as session:
         report = queries.list_statistics(session, pool, the_period, start, band)
     render.statistics(report, output)
@@ -264,7 +281,13 @@ def federations(
     period: ListPeriodOption = None,
     top: Annotated[
         int,
-        typer.Option("--top", metavar="N", min=1, help="How many active players make the average."),
+        typer.Option(
+            "--top",
+            metavar="N",
+            min=1,
+            max=MOST_TOP_PLAYERS,
+            help="How many active players make the average.",
+        ),
     ] = FEDERATION_TOP_PLAYERS,
     women: Annotated[bool, typer.Option("--women", help="Women only.")] = False,
     output: FormatOption = render.Format.TABLE,
@@ -275,7 +298,7 @@ def federations(
 
     Example: ledger federations --top 10 --women
     """
-    the_period = parse_given("period", Period.parse, period)
+    the_period = parse_given("period", parse_period, period)
     with reading(ctx, db) as session:
         ranking = queries.federation_ranking(session, pool, the_period, top, women)
     render.federation_ranking(ranking, output)
@@ -284,7 +307,7 @@ def federations(
 @app.command("peaks")
 def peaks(
     ctx: typer.Context,
-    min_rating: Annotated[int | None, typer.Option("--min-rating", metavar="RATING")] = None,
+    min_rating: MinRatingOption = None,
     federation: FederationOption = None,
     women: Annotated[bool, typer.Option("--women")] = False,
     output: FormatOption = render.Format.TABLE,
@@ -303,7 +326,10 @@ def peaks(
 @app.command("history")
 def history(
     ctx: typer.Context,
-    rank: Annotated[int, typer.Option("--rank", metavar="N", help="The rank to follow.")] = 1,
+    rank: Annotated[
+        int,
+        typer.Option("--rank", metavar="N", min=1, max=MOST_RANKS, help="The rank to follow."),
+    ] = 1,
     federation: FederationOption = None,
     women: Annotated[bool, typer.Option("--women", help="The rank among women.")] = False,
     active: Annotated[
@@ -367,7 +393,7 @@ def events(
 
     Example: ledger events --period 2026-10
     """
-    only = queries.EventFilter(parse_given("period", Period.parse, period), player)
+    only = queries.EventFilter(parse_given("period", parse_period, period), player)
     with reading(ctx, db) as session:
         rows = queries.event_listing(session, pool, only)
     render.event_listing(rows, pool, output)

@@ -26,7 +26,7 @@ from ledger.cli.options import (
 from ledger.cli.progress import progress
 from ledger.cli.usage import Commands, Misuse
 from ledger.core import records
-from ledger.core.domain import GameResult, Period, Pool, parse_date
+from ledger.core.domain import GameResult, Pool, parse_date, parse_period
 from ledger.storage.database import as_url
 
 app = Commands()
@@ -226,7 +226,7 @@ def close_period(
 
     Example: ledger close-period 2026-10
     """
-    the_period = parse("period", Period.parse, period)
+    the_period = parse("period", parse_period, period)
     with progress() as shown, writing(ctx, db, bulk=True) as session:
         summary = services.closing.close_period(
             session, pool, the_period, now(), services.Author(operator), progress=shown
@@ -247,7 +247,7 @@ def reopen_period(
 
     Example: ledger reopen-period 2026-10 --reason 'wrong result in round 3'
     """
-    the_period = parse("period", Period.parse, period)
+    the_period = parse("period", parse_period, period)
     with writing(ctx, db) as session:
         by = services.Author(operator, reason)
         reopened = services.reopening.reopen_period(session, pool, the_period, now(), by)

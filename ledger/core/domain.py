@@ -47,6 +47,8 @@ class Period:
 
     @classmethod
     def parse(cls, text: str) -> Period:
+        """A period written `YYYY-MM`, whichever year (as the database stores any); what a
+        user gives is read by `parse_period`, which keeps it within the ledger's periods."""
         match = _PERIOD_PATTERN.fullmatch(text.strip())
         if match is None or not 1 <= int(match[2]) <= 12:
             raise InvalidInput(f"{text!r} is not a period; write it as YYYY-MM, e.g. 2026-10.")
@@ -78,14 +80,56 @@ class Period:
         return (other.year - self.year) * 12 + other.month - self.month
 
 
+FIRST_PERIOD = Period(1970, 1)
+LAST_PERIOD = Period(2099, 12)
+"""The periods the ledger keeps, and so the days of the games, events and lists it records:
+from 1970, when FIDE took up Elo's system (its first list appeared in 1971), so that a
+federation can record its history from the start, to 2099, far beyond any list to come
+(a new federation may be carried from a later list). Every period and day given to the
+ledger, by a command, a file or the web, is within them: a read steps a few periods either
+side of what it was given (the list before, the 26 months of 8.2), which a `Period` holds
+only well inside the years 1 to 9999. Fixed rather than moving with the clock, so that the
+web's description states them (`KEPT_PERIOD`) and a read accepts a period today as it
+will in ten years; what must not lie in the future (a game, a close, a list imported) is
+refused by the write that knows its clock."""
+FIRST_DAY = dt.date(FIRST_PERIOD.year, FIRST_PERIOD.month, 1)
+LAST_DAY = dt.date((LAST_PERIOD + 1).year, (LAST_PERIOD + 1).month, 1) - dt.timedelta(days=1)
+KEPT = f"the ledger keeps the periods from {FIRST_PERIOD} to {LAST_PERIOD}"
+
+KEPT_PERIOD = "(19[7-9][0-9]|20[0-9]{2})-(0[1-9]|1[0-2])"
+KEPT_DATE = f"{KEPT_PERIOD}-(0[1-9]|[12][0-9]|3[01])"
+"""A period and a day within the ledger's periods, as regular expressions (unanchored): the
+patterns the web's parameters are described and checked by. A day's admits 2026-02-30,
+which `parse_date` refuses and a JSON schema's `format: date` does not admit."""
+
+
+def parse_period(text: str) -> Period:
+    """A period written YYYY-MM, one the ledger keeps (`FIRST_PERIOD` to `LAST_PERIOD`)."""
+    return kept_period(Period.parse(text))
+
+
+def kept_period(period: Period) -> Period:
+    """`period`; raises InvalidInput if the ledger does not keep it."""
+    if not FIRST_PERIOD <= period <= LAST_PERIOD:
+        raise InvalidInput(f"{period} is outside the ledger's periods; {KEPT}.")
+    return period
+
+
 def parse_date(text: str) -> dt.date:
-    """A calendar date written YYYY-MM-DD."""
+    """A calendar date written YYYY-MM-DD, in a period the ledger keeps."""
     try:
         if _DATE_PATTERN.fullmatch(text.strip()):
-            return dt.date.fromisoformat(text.strip())
+            return kept_day(dt.date.fromisoformat(text.strip()))
     except ValueError:
         pass
     raise InvalidInput(f"{text!r} is not a date; write it as YYYY-MM-DD.")
+
+
+def kept_day(day: dt.date) -> dt.date:
+    """`day`; raises InvalidInput if it is not in a period the ledger keeps."""
+    if not FIRST_DAY <= day <= LAST_DAY:
+        raise InvalidInput(f"{day} is outside the ledger's periods; {KEPT}.")
+    return day
 
 
 class GameResult(StrEnum):

@@ -36,6 +36,12 @@ def name_words(query: str) -> list[str]:
     return list(dict.fromkeys(_words(query)))
 
 
+def has_words(text: str) -> bool:
+    """True if `text` has a letter or a digit in any script: a word `name_key` keeps. Zero-
+    width spaces, fillers and punctuation alone have none."""
+    return _ASCII_WORD.search(text) is not None or bool(_words(text))
+
+
 def search_form(key: str) -> str:
     """A key or query word with the spelled-out umlauts made single letters, so that
     "mueller" and "Müller" meet ("muller"). Applied alike to both sides of a search; the
@@ -47,6 +53,9 @@ def search_form(key: str) -> str:
 
 _WORD = re.compile(r"[^\W_]+")
 """A run of letters and digits (`str.isalnum`)."""
+_ASCII_WORD = re.compile(r"[A-Za-z0-9]")
+"""A letter or digit that every name in Latin letters has: found, the name has a word,
+without transliterating it (a list's million names)."""
 
 
 def _words(text: str) -> list[str]:

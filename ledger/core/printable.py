@@ -11,6 +11,11 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 """C0 (with tab, newline and carriage return), DEL and C1: an escape sequence (`\\x1b[2J`,
 an OSC title) starts with one, and XML 1.0 allows none of them but tab, CR and LF."""
 _CONTROL_BUT_LINES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_REORDERING = re.compile("[\u202a-\u202e\u2066-\u2069]")
+"""The embeddings, overrides and isolates of Unicode's bidirectional algorithm (UAX #9):
+each reorders the text shown after it (the "Trojan Source" attack, CVE-2021-42574), so a
+name holding one can show as another. The marks (U+200E, U+200F), which reorder nothing,
+are text."""
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """What a spreadsheet reads as the start of a formula (OWASP, CSV injection)."""
 _NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
@@ -23,6 +28,12 @@ def control_character(text: str, *, tab: bool = False) -> str | None:
         if not (tab and match[0] == "\t"):
             return match[0]
     return None
+
+
+def reordering_character(text: str) -> str | None:
+    """The first character of `text` that reorders the text shown around it, or None."""
+    match = _REORDERING.search(text)
+    return None if match is None else match[0]
 
 
 def is_c1(character: str) -> bool:

@@ -8,25 +8,34 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ledger.core.domain import GameResult
+from ledger.core.domain import GameResult, kept_day
 from ledger.core.errors import InvalidInput
-from ledger.core.printable import control_character, escaped, is_c1
-from ledger.core.rules import K_PRODUCT_CAP, RATING_FLOOR
+from ledger.core.names import has_words
+from ledger.core.printable import control_character, escaped, is_c1, reordering_character
+from ledger.core.rules import LISTED_K_FACTORS, RATING_FLOOR
 
 HIGHEST_RATING = 3500
 EARLIEST_BIRTH_YEAR = 1850
 LARGEST_ID = 2_147_483_647
 """IDs are stored as 32-bit integers, as FIDE's are."""
 MOST_GAMES = 100_000
+HIGHEST_FILTER_RATING = 4000
+"""The highest rating a list's filter or a report's bands may name, above any rating."""
+MOST_RANKS = 1_000_000
+"""The highest rank, or page of a list, that may be asked for: beyond any list."""
+MOST_TOP_PLAYERS = 1_000
+"""The most of a federation's players its average may take."""
 MOST_ROUNDS = 1_000
-EARLIEST_GAME_YEAR = 1800
 NAME_LENGTH = 200
 TITLE_LENGTH = 8
 OTHER_TITLES_LENGTH = 100
 CITY_LENGTH = 100
+REASON_LENGTH = 1000
+OPERATOR_LENGTH = 100
 """The lengths of the stored text columns (`ledger.storage.models`), the same on SQLite and
 PostgreSQL: a text longer than its column is refused here, on either."""
 MOST_DIGITS = 18
@@ -62,14 +71,26 @@ def stored_text(field: str, text: str, length: int, source: str | None = None) -
     return text
 
 
+def logged_text(field: str, text: str, length: int) -> str:
+    """`text` as the log keeps it (who made a change, why): at most `length` characters,
+    else InvalidInput naming the field, never cut short."""
+    if len(text) > length:
+        raise InvalidInput(
+            f"{field}: the text is {len(text)} characters long; the log keeps at most {length}."
+        )
+    return text
+
+
 def refuse_controls(
     field: str, what: str, text: str, source: str | None = None, *, tab: bool = True
 ) -> None:
     """Raises InvalidInput where `text` holds a control character (a terminal escape, a NUL;
-    a tab where `tab`, to be read as a space): C1 characters come of a file read in another
-    encoding than it was written in, and the message says so."""
+    a tab where `tab`, to be read as a space) or one that reorders the text shown around it
+    (a right-to-left override): C1 characters come of a file read in another encoding than
+    it was written in, and the message says so."""
     if text.isprintable():
         return  # no control character is printable: the common case, checked fast
+    _refuse_reordering(field, what, text, source)
     character = control_character(text, tab=tab)
     if character is None:
         return
@@ -82,6 +103,32 @@ def refuse_controls(
             source, f"{field}: {what} holds the control character {escaped(character)}; {hint}."
         )
     )
+
+
+def _refuse_reordering(field: str, what: str, text: str, source: str | None) -> None:
+    character = reordering_character(text)
+    if character is not None:
+        raise InvalidInput(
+            problem(
+                source,
+                f"{field}: {what} holds the {unicodedata.name(character).lower()} "
+                f"U+{ord(character):04X}, which reorders the text shown around it; names, "
+                "titles and events are plain text.",
+            )
+        )
+
+
+def _refuse_wordless(field: str, what: str, text: str, source: str | None) -> None:
+    """Raises InvalidInput where `text` has no letter or digit: a name made of invisible
+    characters (zero-width spaces, a Hangul filler) or of dots alone shows as nothing, is
+    found by no search, and as an event's name is no part of a link."""
+    if not has_words(text):
+        raise InvalidInput(
+            problem(
+                source,
+                f"{field}: {what} {text!r} has no letter or digit; give it one that shows.",
+            )
+        )
 
 
 def next_free_id(highest: int | None, source: str | None = None) -> int:
@@ -187,6 +234,7 @@ def new_player(
     name = " ".join(name.split())
     if not name:
         raise _bad(source, "name", "a player needs a name.")
+    _refuse_wordless("name", "the name", name, source)
     if len(name) > NAME_LENGTH:
         raise _bad(source, "name", f"the name is longer than {NAME_LENGTH} characters.")
     for field, number in (("id", id), ("fide-id", fide_id)):
@@ -274,28 +322,43 @@ def new_game(
                 )
     if white == black:
         raise _bad(source, "black", f"player {white} cannot play themselves.")
-    if date.year < EARLIEST_GAME_YEAR:
-        raise _bad(source, "date", f"{date} is not a plausible date for a game.")
+    try:
+        kept_day(date)
+    except InvalidInput as error:
+        raise _bad(source, "date", str(error)) from None
     if date > today:
         raise _bad(source, "date", f"{date} is in the future.")
     if round is not None and not 1 <= round <= MOST_ROUNDS:
         raise _bad(source, "round", f"{round} is not a round number.")
     if event:
-        refuse_controls("event", "the name", event, source)
-        event = " ".join(event.split())
-        if len(event) > NAME_LENGTH:
-            raise _bad(source, "event", f"the name is longer than {NAME_LENGTH} characters.")
+        event = event_name(event, source)
     return NewGame(date, white, black, result, event or None, round, source, rated)
+
+
+def event_name(name: str, source: str | None = None) -> str:
+    """An event's name as the ledger records it, whitespace collapsed (empty: no event);
+    raises InvalidInput where it cannot be one."""
+    refuse_controls("event", "the name", name, source)
+    name = " ".join(name.split())
+    if len(name) > NAME_LENGTH:
+        raise _bad(source, "event", f"the name is longer than {NAME_LENGTH} characters.")
+    if name:
+        _refuse_wordless("event", "the name", name, source)
+    return name
 
 
 def listed_figures(pool: str, games: int, k: int | None, source: str | None = None) -> None:
     """Refuse the games and K of a published list's row that no list can hold: more games
-    than a player completes, a K beyond the 700 that 8.3.3 caps K x games at."""
+    than a player completes, a K that no list has given (`rules.LISTED_K_FACTORS`)."""
     if not 0 <= games <= MOST_GAMES:
         raise InvalidInput(
             problem(source, f"{pool} games: {games} is more games than a list holds.")
         )
-    if k is not None and not 0 <= k <= K_PRODUCT_CAP:
+    if k is not None and k not in LISTED_K_FACTORS:
+        factors = ", ".join(str(factor) for factor in sorted(LISTED_K_FACTORS, reverse=True))
         raise InvalidInput(
-            problem(source, f"{pool} K: {k} is not a K factor (8.3.3: at most {K_PRODUCT_CAP}).")
+            problem(
+                source,
+                f"{pool} K: {k} is not a K factor; a list gives one of {factors} (8.3.3).",
+            )
         )

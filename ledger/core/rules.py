@@ -36,6 +36,9 @@ WIDE_PAIRING_TOP_RATING = 2600
 
 K_PRODUCT_CAP = 700
 """8.3.3: K times the number of games in a period may not exceed 700."""
+LISTED_K_FACTORS = frozenset((40, 30, 25, 20, 15, 10))
+"""The K factors a published list gives for the next period: 40, 20 and 10 under 8.3.3
+(since July 2014); 30, 25 and 15 on FIDE's lists before, which a federation may import."""
 
 EVER_2400 = 2400
 JUNIOR_RATING_LIMIT = 2300

@@ -31,8 +31,6 @@ _RESULTS = {
     result.value: result
     for result in (GameResult.WHITE_WINS, GameResult.BLACK_WINS, GameResult.DRAW)
 }
-_GAME_START = re.compile(r"^\[Event ", re.MULTILINE)
-"""Where a game begins, for counting a file's games: at its first tag, the Event."""
 _UNKNOWN = ("", "?", "-")
 """How PGN writes a value nobody knows."""
 
@@ -71,16 +69,83 @@ def read_pgn(
         text = file_text(content, file_name)
     except InvalidInput as error:
         return games, [str(error)]
-    stage = progress.stage(f"Reading {file_name}", len(_GAME_START.findall(text)), "games")
+    lines = io.StringIO(text, newline=None).read().split("\n")
+    begun = [number for number, line in enumerate(lines, start=1) if line.startswith("[Event ")]
+    read: list[int] = []
+    stage = progress.stage(f"Reading {file_name}", len(begun), "games")
     for number, headers in enumerate(counted(_headers(text), stage), start=1):
+        read.append(headers.line)
         try:
             games.append(_game(number, headers))
         except RejectedRecords as rejected:
             source = f"{file_name}:{headers.line}"
             problems += [problem(source, f"game {number}: {text}") for text in rejected.problems]
+    if len(read) < len(begun):
+        problems += _lost_games(lines, begun, read, file_name)
     if not games and not problems:
         problems.append(f"{file_name}: no games found.")
     return games, problems
+
+
+def _lost_games(lines: list[str], begun: list[int], read: list[int], file_name: str) -> list[str]:
+    """A problem for each game read whose moves ran on over the games after it: the games
+    that begin (an `[Event` line) in the moves of another, which python-chess reads as part of
+    them. Each names the line where a comment that is never closed opens, or the game that
+    follows the moves without the empty line that ends them. (An `[Event` line among a
+    game's headers is a tag given twice, refused as such.)"""
+    lost: dict[int, list[int]] = {}
+    for start in begun:
+        owner = max((line for line in read if line <= start), default=None)
+        if owner is not None and _moves_start(lines, owner) < start:
+            lost.setdefault(owner, []).append(start)
+    return [_lost(lines, owner, starts, file_name) for owner, starts in lost.items()]
+
+
+def _moves_start(lines: list[str], first: int) -> int:
+    """The first line after the headers of the game that begins at line `first`."""
+    number = first
+    while number <= len(lines) and lines[number - 1].startswith("["):
+        number += 1
+    return number
+
+
+def _lost(lines: list[str], owner: int, starts: list[int], file_name: str) -> str:
+    count = f"{len(starts)} game{'s' if len(starts) > 1 else ''}"
+    opened = _open_comment(lines, _moves_start(lines, owner), starts[0])
+    if opened is not None:
+        return (
+            f"{file_name}:{opened}: a comment opens here with {{ and is not closed before "
+            f"the game at line {starts[0]}, so {count} would be read as part of it; close the "
+            "comment with }."
+        )
+    return (
+        f"{file_name}:{starts[0]}: the game beginning here follows the moves of the game at "
+        f"line {owner} without an empty line, so {count} would be read as part of it; leave "
+        "an empty line after a game's moves."
+    )
+
+
+_SKIPPED = re.compile(r"[{};]")
+"""What python-chess looks for in a game's moves it skips: a comment's start and end, and
+`;`, which makes the rest of its line a comment."""
+
+
+def _open_comment(lines: list[str], first: int, last: int) -> int | None:
+    """The line where a `{` comment opens that is still open at line `last`, reading the
+    lines from `first` on as python-chess skips a game's moves; None if none is."""
+    opened = None
+    for number in range(first, last):
+        line = lines[number - 1]
+        if opened is None and line.startswith("%"):
+            continue
+        for token in _SKIPPED.findall(line):
+            if token == "{":
+                opened = opened or number
+            elif token == "}":
+                opened = None
+            elif opened is None:
+                break
+    return opened
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from ledger.core.access import Role, TooManyAttempts, digest
 from ledger.core.errors import Conflict, InvalidInput, NotFound
+from ledger.core.records import OPERATOR_LENGTH
 from ledger.services import activity
 from ledger.services.activity import Author
 from ledger.storage.models import Account, AccountSecret, SecretKind, SignInFailure
@@ -54,10 +55,13 @@ class AccountMade:
 
 
 def email_of(text: str) -> str:
-    """An account's e-mail as kept (lower case), or a refusal naming the option."""
+    """An account's e-mail as kept (lower case), or a refusal naming the option. It names
+    the account in the log, so it is no longer than the log's operators."""
     email = text.strip().lower()
-    if len(email) > 254 or not _EMAIL.fullmatch(email):
+    if not _EMAIL.fullmatch(email):
         raise InvalidInput(f"email: '{text}' is not an e-mail address (name@example.org).")
+    if len(email) > OPERATOR_LENGTH:
+        raise InvalidInput(f"email: an account's e-mail has at most {OPERATOR_LENGTH} characters.")
     return email
 
 

@@ -11,11 +11,10 @@ from enum import StrEnum
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
+from ledger.core.records import OPERATOR_LENGTH, REASON_LENGTH, logged_text
 from ledger.storage.models import LogEntry
 
 SUMMARY_LENGTH = 1000
-REASON_LENGTH = 1000
-OPERATOR_LENGTH = 100
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -29,6 +28,13 @@ class Author:
     """The signed-in account that makes the change on the web (None: the command line)."""
     address: str | None = None
     """The address the change comes from, on the web."""
+
+    def __post_init__(self) -> None:
+        """Who and why are logged whole: a longer text than the log keeps is refused."""
+        if self.operator is not None:
+            logged_text("operator", self.operator, OPERATOR_LENGTH)
+        if self.reason is not None:
+            logged_text("reason", self.reason, REASON_LENGTH)
 
     @property
     def name(self) -> str:
@@ -64,11 +70,11 @@ def record(
     session.add(
         LogEntry(
             at=at,
-            operator=author.name[:OPERATOR_LENGTH],
+            operator=author.name,
             action=action,
             pool=pool,
             period=period,
-            reason=author.reason[:REASON_LENGTH] if author.reason else None,
+            reason=author.reason or None,
             summary=summary(outcome)[:SUMMARY_LENGTH],
             account_id=author.account_id,
             address=author.address,

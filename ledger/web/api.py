@@ -20,13 +20,19 @@ from ledger.web.inputs import (
     PAGE_ROWS,
     BandStart,
     BandWidth,
+    CalculationWhich,
     Counts,
     Day,
+    DayText,
+    EventName,
     FederationOrNone,
     Filter,
+    ListWhich,
     Page,
+    PeriodInPath,
     PeriodText,
     PerPage,
+    PlayerId,
     PlayerOrNone,
     Rank,
     RatingOrNone,
@@ -35,14 +41,13 @@ from ledger.web.inputs import (
     TopPlayers,
     VersionOrNone,
     day_of,
+    given,
     parsed,
     period_in_path,
 )
 from ledger.web.inputs import period_of as period_given
 
 router = APIRouter(tags=["ledger"])
-
-Which = Annotated[str, "latest, live or a period YYYY-MM"]
 
 
 class ListFormat(StrEnum):
@@ -99,7 +104,7 @@ def rating_list(
     session: Reading,
     kept: Counts,
     pool: Pool,
-    which: Which,
+    which: ListWhich,
     only: Filter,
     page: Page = 1,
     per_page: PerPage = PAGE_ROWS,
@@ -115,7 +120,7 @@ def rating_list(
 
 
 @router.get("/lists/{pool}/{period}/versions", summary="Every version of a period's list")
-def list_versions(session: Reading, pool: Pool, period: str) -> Response:
+def list_versions(session: Reading, pool: Pool, period: PeriodInPath) -> Response:
     the_period = period_in_path(period)
     listed = queries.versions(session, pool, the_period)
     if not listed:
@@ -127,7 +132,7 @@ def list_versions(session: Reading, pool: Pool, period: str) -> Response:
 def list_diff(
     session: Reading,
     pool: Pool,
-    period: str,
+    period: PeriodInPath,
     from_version: VersionOrNone = None,
     to_version: VersionOrNone = None,
 ) -> Response:
@@ -136,12 +141,12 @@ def list_diff(
 
 
 @router.get("/players/{player}", summary="ledger player --format json")
-def player(session: Reading, kept: Counts, player: int, pool: Pool | None = None) -> Response:
+def player(session: Reading, kept: Counts, player: PlayerId, pool: Pool | None = None) -> Response:
     return json_answer(queries.player_card(session, player, pool, kept))
 
 
 @router.get("/players/{player}/history", summary="A player's history on each pool's lists")
-def history(session: Reading, player: int, pool: Pool | None = None) -> Response:
+def history(session: Reading, player: PlayerId, pool: Pool | None = None) -> Response:
     card = queries.player_card(session, player, pool)
     return json_answer([{"pool": each.pool, "history": each.history} for each in card.pools])
 
@@ -149,8 +154,8 @@ def history(session: Reading, player: int, pool: Pool | None = None) -> Response
 @router.get("/players/{player}/rating", summary="A player's rating in force on a day")
 def rating_on(
     session: Reading,
-    player: int,
-    date: Annotated[str, Query(description="YYYY-MM-DD.", max_length=10)],
+    player: PlayerId,
+    date: Annotated[DayText, Query(description="YYYY-MM-DD.")],
     pool: Pool = Pool.STANDARD,
 ) -> Response:
     day = parsed("date", parse_date, date)
@@ -159,14 +164,16 @@ def rating_on(
 
 @router.get("/players/{player}/games", summary="ledger games --player ID --format json")
 def games(
-    session: Reading, player: int, pool: Pool = Pool.STANDARD, period: PeriodText = None
+    session: Reading, player: PlayerId, pool: Pool = Pool.STANDARD, period: PeriodText = None
 ) -> Response:
     only = queries.GameFilter(player, None, period_given(period))
     return json_answer(queries.game_listing(session, pool, only))
 
 
 @router.get("/players/{player}/calculations/{pool}/{which}", summary="ledger explain --format json")
-def calculation(session: Reading, player: int, pool: Pool, which: Which) -> Response:
+def calculation(
+    session: Reading, player: PlayerId, pool: Pool, which: CalculationWhich
+) -> Response:
     explained = queries.explain(session, pool, player, views.calculation_period(which))
     return json_answer(explained)
 
@@ -183,7 +190,7 @@ def events(
 
 
 @router.get("/events/{pool}/{name:path}", summary="ledger event --format json")
-def event(session: Reading, pool: Pool, name: str) -> Response:
+def event(session: Reading, pool: Pool, name: EventName) -> Response:
     return json_answer(queries.cross_table(session, pool, name))
 
 
@@ -224,7 +231,7 @@ def peaks(
     federation: FederationOrNone = None,
     women: bool = False,
 ) -> Response:
-    return json_answer(queries.peaks(session, pool, min_rating, federation or None, women))
+    return json_answer(queries.peaks(session, pool, given(min_rating), federation or None, women))
 
 
 @router.get("/reports/{pool}/rank-history", summary="ledger history --format json")
@@ -238,7 +245,8 @@ def rank_history(
     summary: Annotated[bool, Query(description="Each holder once.")] = False,
 ) -> Response:
     holders = queries.rank_summary if summary else queries.rank_history
-    return json_answer(holders(session, pool, rank, federation or None, women, active))
+    held = holders(session, pool, given(rank) or 1, federation or None, women, active)
+    return json_answer(held)
 
 
 serves_all(router, Action.READ_PUBLIC)

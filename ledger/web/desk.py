@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Form, Path, Request
 from sqlalchemy.orm import Session
 from starlette.responses import RedirectResponse, Response
 
 from ledger import queries
 from ledger.core.access import Action, Role, permits
+from ledger.core.records import LARGEST_ID
 from ledger.queries import Site, accounts
 from ledger.services import accounts as account_changes
 from ledger.web.gate import Account, serves
@@ -27,6 +28,7 @@ LOG_SHOWN = 200
 
 Text = Annotated[str, Form(max_length=200)]
 Email = Annotated[str, Form(max_length=254)]
+TokenId = Annotated[int, Path(ge=1, le=LARGEST_ID)]
 
 
 @router.get("/desk")
@@ -64,7 +66,7 @@ def add_token(request: Request, site: SiteShown, who: Account, name: Text, role:
 
 @router.post("/desk/tokens/{token}/revoke")
 @serves(Action.MANAGE_OWN_TOKENS)
-def revoke_token(request: Request, who: Account, token: int) -> Response:
+def revoke_token(request: Request, who: Account, token: TokenId) -> Response:
     with writing(request) as writes:
         account_changes.revoke_token(
             writes, token, now(), author(request, who), owner=who.account_id

@@ -22,6 +22,7 @@ from ledger.queries import Site, to_json
 from ledger.queries.site import DEFAULT_SITE
 from ledger.web.caching import NOT_KEPT
 from ledger.web.gate import utc_now
+from ledger.web.inputs import PATTERN_WORDS
 from ledger.web.templating import page
 
 Handler = Callable[[Request, Any], Awaitable[Response]]
@@ -82,11 +83,22 @@ def _words(error: Exception) -> str:
 
 def _validation_words(error: RequestValidationError) -> str:
     """The first problem of a parameter as a sentence: "per_page: input should be less
-    than or equal to 500." (FastAPI's own answer is a dump of the validation library's)."""
+    than or equal to 500." (FastAPI's own answer is a dump of the validation library's); a
+    value that does not match the parameter's pattern as what it is not ("period: '2026-13'
+    is not a period; ...")."""
     problem = error.errors()[0]
-    name = str(problem.get("loc", ("", "parameter"))[-1])
+    location = problem.get("loc", ("", "parameter"))
+    name = _NAMES.get(str(location[1]), str(location[1])) if len(location) > 1 else "parameter"
+    words = PATTERN_WORDS.get(str(problem.get("ctx", {}).get("pattern")))
+    if problem.get("type") == "string_pattern_mismatch" and words is not None:
+        return f"{name}: {problem.get('input')!r} {words}."
     said = str(problem.get("msg", "is not valid")).rstrip(".")
     return f"{name}: {said[:1].lower()}{said[1:]}."
+
+
+_NAMES = {"which": "period"}
+"""Parameters by the name the sentence gives them: the `{which}` of a list or calculation
+is its period (or latest, live)."""
 
 
 async def failure(request: Request, error: Exception) -> Response:

@@ -9,13 +9,21 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import AsyncIterator, Callable
-from typing import Annotated, TypeVar
+from typing import Annotated, Literal, TypeVar
 
-from fastapi import Depends, Query, Request
+from fastapi import Depends, Path, Query, Request
+from pydantic import Field
 from sqlalchemy.orm import Session
 
-from ledger.core.domain import Period, parse_date
+from ledger.core.domain import KEPT, KEPT_DATE, KEPT_PERIOD, Period, parse_date, parse_period
 from ledger.core.errors import InvalidInput
+from ledger.core.records import (
+    HIGHEST_FILTER_RATING,
+    LARGEST_ID,
+    MOST_RANKS,
+    MOST_TOP_PLAYERS,
+    NAME_LENGTH,
+)
 from ledger.queries import KeptCounts, ListFilter
 from ledger.storage.database import Ledger
 
@@ -28,6 +36,28 @@ LATEST = "latest"
 LIVE = "live"
 
 
+def _anchored(*alternatives: str) -> str:
+    return f"^({'|'.join(alternatives)})$"
+
+
+PERIOD = _anchored(KEPT_PERIOD)
+PERIOD_OR_EMPTY = _anchored(KEPT_PERIOD, "")
+LIST = _anchored(LATEST, LIVE, KEPT_PERIOD)
+CALCULATION = _anchored(LATEST, KEPT_PERIOD)
+DATE = _anchored(KEPT_DATE)
+TEXT = "^[^\\x00-\\x1f\\x7f-\\x9f]*$"
+PATTERN_WORDS = {
+    PERIOD: f"is not a period; write it as YYYY-MM ({KEPT})",
+    PERIOD_OR_EMPTY: f"is not a period; write it as YYYY-MM ({KEPT})",
+    LIST: f"is not a list; give latest, live or a period YYYY-MM ({KEPT})",
+    CALCULATION: f"is not a period; give latest or a period YYYY-MM ({KEPT})",
+    DATE: f"is not a date; write it as YYYY-MM-DD ({KEPT})",
+    TEXT: "holds a control character; names, titles and events are plain text",
+}
+"""The parameters' patterns, which the description states and FastAPI checks, and what a
+value that does not match them is (`ledger.web.errors` words the refusal)."""
+
+
 async def reading(request: Request) -> AsyncIterator[Session]:
     """The request's read session (`ledger.web.app` opens it for the ETag, so both read one
     snapshot), its database failures as one-line ledger errors."""
@@ -38,16 +68,31 @@ async def reading(request: Request) -> AsyncIterator[Session]:
 
 Reading = Annotated[Session, Depends(reading)]
 
-SearchText = Annotated[str, Query(max_length=200)]
-PlayerOrNone = Annotated[int | None, Query(ge=1)]
-VersionOrNone = Annotated[int | None, Query(ge=1)]
-RatingOrNone = Annotated[int | None, Query(ge=0, le=4000)]
-FederationOrNone = Annotated[str | None, Query(max_length=3)]
-BandStart = Annotated[int, Query(alias="from", ge=0, le=4000)]
-BandWidth = Annotated[int, Query(ge=1, le=4000)]
-TopPlayers = Annotated[int, Query(ge=1, le=1000)]
-Rank = Annotated[int, Query(ge=1, le=1_000_000)]
+Empty = Literal[""]
+"""What a form's number field left empty sends: no filter, or the parameter's default."""
+SearchText = Annotated[str, Query(max_length=200, pattern=TEXT)]
+PlayerId = Annotated[int, Path(ge=1, le=LARGEST_ID, description="A ledger ID.")]
+PlayerOrNone = Annotated[int | None, Query(ge=1, le=LARGEST_ID)]
+VersionOrNone = Annotated[int | None, Query(ge=1, le=LARGEST_ID)]
+Rating = Annotated[int, Field(ge=0, le=HIGHEST_FILTER_RATING)]
+RatingOrNone = Annotated[Rating | Empty | None, Query(description="Empty: no filter.")]
+FederationOrNone = Annotated[str | None, Query(max_length=3, pattern=TEXT)]
+BandStart = Annotated[int, Query(alias="from", ge=0, le=HIGHEST_FILTER_RATING)]
+BandWidth = Annotated[int, Query(ge=1, le=HIGHEST_FILTER_RATING)]
+TopPlayers = Annotated[int, Query(ge=1, le=MOST_TOP_PLAYERS)]
+Rank = Annotated[Annotated[int, Field(ge=1, le=MOST_RANKS)] | Empty, Query(description="Empty: 1.")]
 """The query parameters a page and its API twin share, with the CLI options' bounds."""
+ListWhich = Annotated[str, Path(pattern=LIST, description="latest, live or a period YYYY-MM.")]
+CalculationWhich = Annotated[
+    str, Path(pattern=CALCULATION, description="latest or a period YYYY-MM.")
+]
+PeriodInPath = Annotated[str, Path(pattern=PERIOD, description="YYYY-MM.")]
+EventName = Annotated[str, Path(max_length=NAME_LENGTH, pattern=TEXT)]
+
+
+def given(value: T | Empty | None) -> T | None:
+    """A form's field: None where it was left empty."""
+    return None if value == "" else value
 
 
 async def rating_counts(request: Request) -> KeptCounts:
@@ -68,11 +113,11 @@ def parsed(field: str, parser: Callable[[str], T], text: str) -> T:
 
 
 def period_of(text: str | None, field: str = "period") -> Period | None:
-    return None if not text else parsed(field, Period.parse, text)
+    return None if not text else parsed(field, parse_period, text)
 
 
 def period_in_path(text: str) -> Period:
-    return parsed("period", Period.parse, text)
+    return parsed("period", parse_period, text)
 
 
 def day_of(text: str | None, field: str) -> dt.date | None:
@@ -80,23 +125,33 @@ def day_of(text: str | None, field: str) -> dt.date | None:
 
 
 async def list_filter(
-    federation: Annotated[str | None, Query(description="E.g. NOR.", max_length=3)] = None,
+    federation: Annotated[
+        str | None, Query(description="E.g. NOR.", max_length=3, pattern=TEXT)
+    ] = None,
     women: bool = False,
     juniors: Annotated[bool, Query(description="Born in the last 20 years.")] = False,
     girls: bool = False,
     active: Annotated[bool, Query(description="Hide inactive players.")] = False,
-    title: Annotated[str | None, Query(description="E.g. GM.", max_length=3)] = None,
-    min_rating: Annotated[int | None, Query(ge=0, le=4000)] = None,
-    max_rating: Annotated[int | None, Query(ge=0, le=4000)] = None,
+    title: Annotated[str | None, Query(description="E.g. GM.", max_length=3, pattern=TEXT)] = None,
+    min_rating: RatingOrNone = None,
+    max_rating: RatingOrNone = None,
 ) -> ListFilter:
-    """The filters of `ledger list`; an empty text field (a form's) is no filter."""
+    """The filters of `ledger list`; an empty field (a form's) is no filter."""
     return ListFilter(
-        federation or None, women, juniors, girls, active, title or None, min_rating, max_rating
+        federation=federation or None,
+        women=women,
+        juniors=juniors,
+        girls=girls,
+        active=active,
+        title=title or None,
+        min_rating=given(min_rating),
+        max_rating=given(max_rating),
     )
 
 
 Filter = Annotated[ListFilter, Depends(list_filter)]
-Page = Annotated[int, Query(ge=1, le=1_000_000, description="From 1.")]
+Page = Annotated[int, Query(ge=1, le=MOST_RANKS, description="From 1.")]
 PerPage = Annotated[int, Query(ge=1, le=MOST_PER_PAGE, description="At most 500.")]
-Day = Annotated[str | None, Query(description="YYYY-MM-DD.", max_length=10)]
-PeriodText = Annotated[str | None, Query(description="YYYY-MM.", max_length=7)]
+DayText = Annotated[str, Field(pattern=DATE, json_schema_extra={"format": "date"})]
+Day = Annotated[DayText | Empty | None, Query(description="YYYY-MM-DD; empty: none.")]
+PeriodText = Annotated[str | None, Query(description="YYYY-MM.", pattern=PERIOD_OR_EMPTY)]

@@ -13,6 +13,7 @@ from ledger import queries
 from ledger.core.access import Action
 from ledger.core.domain import FEDERATION_TOP_PLAYERS, Pool
 from ledger.core.errors import NotFound
+from ledger.core.records import MOST_RANKS
 from ledger.queries import ListRow, records_csv, to_json
 from ledger.web import views
 from ledger.web.chart import rating_chart
@@ -21,11 +22,16 @@ from ledger.web.inputs import (
     PAGE_ROWS,
     BandStart,
     BandWidth,
+    CalculationWhich,
     Counts,
     Day,
+    EventName,
     FederationOrNone,
     Filter,
+    ListWhich,
+    PeriodInPath,
     PeriodText,
+    PlayerId,
     PlayerOrNone,
     Rank,
     RatingOrNone,
@@ -34,6 +40,7 @@ from ledger.web.inputs import (
     TopPlayers,
     VersionOrNone,
     day_of,
+    given,
     period_in_path,
 )
 from ledger.web.inputs import period_of as period_given
@@ -68,9 +75,9 @@ def rating_list(
     site: SiteShown,
     kept: Counts,
     pool: Pool,
-    which: str,
+    which: ListWhich,
     only: Filter,
-    page_number: Annotated[int, Query(alias="page", ge=1, le=1_000_000)] = 1,
+    page_number: Annotated[int, Query(alias="page", ge=1, le=MOST_RANKS)] = 1,
     as_of: Day = None,
     version: VersionOrNone = None,
 ) -> Response:
@@ -94,7 +101,7 @@ def rating_list(
 def download(
     session: Reading,
     pool: Pool,
-    which: str,
+    which: ListWhich,
     kind: str,
     only: Filter,
     as_of: Day = None,
@@ -125,7 +132,7 @@ def list_diff(
     session: Reading,
     site: SiteShown,
     pool: Pool,
-    period: str,
+    period: PeriodInPath,
     from_version: VersionOrNone = None,
     to_version: VersionOrNone = None,
 ) -> Response:
@@ -135,7 +142,7 @@ def list_diff(
 
 @router.get("/players/{player}")
 def player(
-    session: Reading, site: SiteShown, kept: Counts, player: int, pool: Pool | None = None
+    session: Reading, site: SiteShown, kept: Counts, player: PlayerId, pool: Pool | None = None
 ) -> Response:
     card = queries.player_card(session, player, pool, kept)
     charts = {each.pool: rating_chart(each.history) for each in card.pools}
@@ -161,7 +168,9 @@ def played_games(
 
 
 @router.get("/players/{player}/calculations/{pool}/{which}")
-def calculation(session: Reading, site: SiteShown, player: int, pool: Pool, which: str) -> Response:
+def calculation(
+    session: Reading, site: SiteShown, player: PlayerId, pool: Pool, which: CalculationWhich
+) -> Response:
     explained = queries.explain(session, pool, player, views.calculation_period(which))
     return page(site, "calculation.html", explained=explained)
 
@@ -179,7 +188,7 @@ def events(
 
 
 @router.get("/events/{pool}/{name:path}")
-def event(session: Reading, site: SiteShown, pool: Pool, name: str) -> Response:
+def event(session: Reading, site: SiteShown, pool: Pool, name: EventName) -> Response:
     return page(site, "event.html", table=queries.cross_table(session, pool, name))
 
 
@@ -224,7 +233,7 @@ def peaks(
     federation: FederationOrNone = None,
     women: bool = False,
 ) -> Response:
-    rows = queries.peaks(session, pool, min_rating, federation or None, women)
+    rows = queries.peaks(session, pool, given(min_rating), federation or None, women)
     return page(site, "peaks.html", rows=rows, pool=pool)
 
 
@@ -239,7 +248,7 @@ def rank_history(
     active: bool = False,
     summary: bool = False,
 ) -> Response:
-    fed = federation or None
+    fed, rank = federation or None, given(rank) or 1
     if summary:
         rows: list[object] = list(queries.rank_summary(session, pool, rank, fed, women, active))
     else:

@@ -4,6 +4,7 @@ name is always text), and the few words the pages share for the ledger's values.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from starlette.responses import HTMLResponse
@@ -46,6 +47,13 @@ def text(value: object) -> str:
     return "" if value is None else str(value)
 
 
+def segment(value: object) -> str:
+    """A value as one segment of a link's path, every character but letters, digits and
+    `-._~` percent-encoded: an event named "a/../b" links to its own page, not to "b" (Jinja's
+    `urlencode` leaves `/` as it is)."""
+    return quote(str(value), safe="")
+
+
 _TEMPLATES.globals.update(
     pools=list(Pool),
     list_text=list_text,
@@ -54,6 +62,7 @@ _TEMPLATES.globals.update(
     text=text,
     federation_name=federation_name,
 )
+_TEMPLATES.filters["segment"] = segment
 
 
 def page(site: Site, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:

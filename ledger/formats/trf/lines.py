@@ -14,9 +14,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ledger.core.domain import kept_day
 from ledger.core.errors import InvalidInput
-from ledger.core.records import CITY_LENGTH, stored_text
-from ledger.formats.trf.records import FIRST_ROUND_COLUMN, ROUND_WIDTH, TrfEvent, TrfPlayer
+from ledger.core.records import CITY_LENGTH, event_name, stored_text
+from ledger.formats.trf.records import (
+    FIRST_ROUND_COLUMN,
+    ROUND_WIDTH,
+    TrfEvent,
+    TrfPlayer,
+    nearest_year,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,19 +99,30 @@ def header_records(records: list[Record], problems: Problems) -> dict[str, Recor
 
 
 def read_event(headers: dict[str, Record], problems: Problems) -> TrfEvent:
-    name = _header_text(headers, "012")
-    if not name:
-        line = headers["012"][0] if "012" in headers else 0
-        problems.add(line, "the event has no name; write it in a 012 record from column 5.")
     federation = _header_text(headers, "032").upper()
+    start_date = _header_date(headers, "042", "start date", problems)
+    end_date = _header_date(headers, "052", "end date", problems)
     return TrfEvent(
-        name=name,
+        name=_event_name(headers, problems),
         city=_city(headers, problems),
         federation=federation if _FEDERATION.fullmatch(federation) else None,
-        start_date=_header_date(headers, "042", "start date", problems),
-        end_date=_header_date(headers, "052", "end date", problems),
-        round_dates=_round_dates(headers.get("132"), problems),
+        start_date=start_date,
+        end_date=end_date,
+        round_dates=_round_dates(headers.get("132"), start_date or end_date, problems),
     )
+
+
+def _event_name(headers: dict[str, Record], problems: Problems) -> str:
+    """The 012 record's name, as the ledger records an event's (`records.event_name`)."""
+    line = headers["012"][0] if "012" in headers else 0
+    try:
+        name = event_name(_header_text(headers, "012"))
+    except InvalidInput as error:
+        problems.add(line, str(error))
+        return ""
+    if not name:
+        problems.add(line, "the event has no name; write it in a 012 record from column 5.")
+    return name
 
 
 def _city(headers: dict[str, Record], problems: Problems) -> str | None:
@@ -130,20 +148,28 @@ def _header_date(
         return None
     for pattern in _DATE_FORMATS:
         with contextlib.suppress(ValueError):
-            return dt.datetime.strptime(text, pattern).date()
+            day = dt.datetime.strptime(text, pattern).date()
+            try:
+                return kept_day(day)
+            except InvalidInput as error:
+                problems.add(headers[code][0], f"the {what}: {error}")
+                return None
     problems.add(headers[code][0], f"the {what} {text!r} is not a date; write it as YYYY/MM/DD.")
     return None
 
 
-def _round_dates(header: Record | None, problems: Problems) -> tuple[dt.date | None, ...]:
-    """The 132 record's dates, YY/MM/DD (20YY) or YYYY/MM/DD in each round's columns."""
+def _round_dates(
+    header: Record | None, near: dt.date | None, problems: Problems
+) -> tuple[dt.date | None, ...]:
+    """The 132 record's dates, YYYY/MM/DD or YY/MM/DD in each round's columns; a YY year is
+    the one of its century nearest the report's own start (042), else end (052), date."""
     if header is None:
         return ()
     number, text = header
     dates: list[dt.date | None] = []
     for round, block in _blocks(text):
         try:
-            dates.append(_round_date(block.strip()))
+            dates.append(round_date(block.strip(), near))
         except ValueError:
             first = _column(round, 0)
             problems.add(
@@ -152,17 +178,29 @@ def _round_dates(header: Record | None, problems: Problems) -> tuple[dt.date | N
                 f"as YY/MM/DD in columns {first}-{first + 7}.",
             )
             dates.append(None)
+        except InvalidInput as error:
+            problems.add(number, f"round {round}: {error}")
+            dates.append(None)
     return tuple(dates)
 
 
-def _round_date(text: str) -> dt.date | None:
+def round_date(text: str, near: dt.date | None) -> dt.date | None:
+    """A round's date; raises ValueError where it is not one, InvalidInput where its year
+    has two digits and the report no date to take the century from."""
     if not text:
         return None
     match = _ROUND_DATE.fullmatch(text)
     if match is None:
         raise ValueError(text)
-    year = int(match[1]) + (2000 if len(match[1]) == 2 else 0)
-    return dt.date(year, int(match[2]), int(match[3]))
+    year = int(match[1])
+    if len(match[1]) == 2:
+        if near is None:
+            raise InvalidInput(
+                f"the date {text!r} does not say its century and the report has no start or "
+                "end date (042, 052) to take it from; write it as YYYY/MM/DD."
+            )
+        year = nearest_year(year, near.year)
+    return kept_day(dt.date(year, int(match[2]), int(match[3])))
 
 
 def _blocks(text: str) -> Iterator[tuple[int, str]]:

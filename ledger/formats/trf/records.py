@@ -105,3 +105,10 @@ class TournamentReport:
 def rank_of(player: TrfPlayer) -> int:
     """The player's starting rank, the order of a report's players."""
     return player.rank
+
+
+def nearest_year(two_digits: int, near: int) -> int:
+    """The year written with the `two_digits` (95) nearest the year `near` (1995 near 1996,
+    2000 near 1999)."""
+    candidates = (near // 100 * 100 + two_digits + shift for shift in (-100, 0, 100))
+    return min(candidates, key=lambda year: abs(year - near))

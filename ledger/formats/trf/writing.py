@@ -14,6 +14,7 @@ from ledger.formats.trf.records import (
     ROUND_WIDTH,
     TournamentReport,
     TrfPlayer,
+    nearest_year,
     rank_of,
 )
 
@@ -71,7 +72,8 @@ def _header_lines(report: TournamentReport) -> list[str]:
     )
     lines = [f"{code} {escaped(text)}" for code, text in records if text]
     if any(event.round_dates):
-        dates = "".join(f"{_short_date(date):<{ROUND_WIDTH}}" for date in event.round_dates)
+        near = event.start_date or event.end_date
+        dates = "".join(f"{_short_date(date, near):<{ROUND_WIDTH}}" for date in event.round_dates)
         lines.append(f"{'132':<{FIRST_ROUND_COLUMN - 1}}{dates}".rstrip())
     return lines
 
@@ -80,9 +82,10 @@ def _long_date(date: dt.date | None) -> str:
     return f"{date.year:04d}/{date.month:02d}/{date.day:02d}" if date else ""
 
 
-def _short_date(date: dt.date | None) -> str:
-    """YY/MM/DD, as 132 writes a round's date; YYYY/MM/DD outside 2000-2099."""
-    if date and 2000 <= date.year <= 2099:
+def _short_date(date: dt.date | None, near: dt.date | None) -> str:
+    """YY/MM/DD, as 132 writes a round's date, where the report's date `near` gives the
+    century back (`lines.round_date`); else YYYY/MM/DD."""
+    if date and near and nearest_year(date.year % 100, near.year) == date.year:
         return f"{date.year % 100:02d}/{date.month:02d}/{date.day:02d}"
     return _long_date(date)
 
