@@ -259,46 +259,6 @@ BAD_INPUT = [
         id="games too many",
     ),
     pytest.param(
-        ["add-game", "--white", "101", "--black", "102", "--result", "1-0", "--date", "0001-01-01"],
-        f"error: date: 0001-01-01 is outside the ledger's periods; {KEPT}.",
-        id="a day before the ledger's periods",
-    ),
-    pytest.param(
-        ["add-game", "--white", "101", "--black", "102", "--result", "1-0", "--date", "1969-12-31"],
-        f"error: date: 1969-12-31 is outside the ledger's periods; {KEPT}.",
-        id="the day before the first period",
-    ),
-    pytest.param(
-        ["edit-player", "101", "--federation", "ENG", "--from", "9999-12", "--reason", "x"],
-        f"error: from: 9999-12 is outside the ledger's periods; {KEPT}.",
-        id="a federation carried from the year 9999",
-    ),
-    pytest.param(
-        ["edit-player", "101", "--title", "GM", "--from", "2100-01", "--reason", "x"],
-        f"error: from: 2100-01 is outside the ledger's periods; {KEPT}.",
-        id="a title carried from after the last period",
-    ),
-    pytest.param(
-        ["list", "--period", "0001-01"],
-        f"error: period: 0001-01 is outside the ledger's periods; {KEPT}.",
-        id="a list of the year 1",
-    ),
-    pytest.param(
-        ["list", "--as-of", "9999-12-31"],
-        f"error: as-of: 9999-12-31 is outside the ledger's periods; {KEPT}.",
-        id="a list in force in the year 9999",
-    ),
-    pytest.param(
-        ["games", "--period", "1969-12"],
-        f"error: period: 1969-12 is outside the ledger's periods; {KEPT}.",
-        id="games of the period before the first",
-    ),
-    pytest.param(
-        ["close-period", "0001-01"],
-        f"error: period: 0001-01 is outside the ledger's periods; {KEPT}.",
-        id="a close of the year 1",
-    ),
-    pytest.param(
         [
             "add-game",
             "--white",
@@ -383,16 +343,6 @@ BAD_INPUT = [
         id="an operator longer than the log keeps",
     ),
     pytest.param(
-        ["find", "Carl\x00sen"],
-        "error: the argument 'Carl\\x00sen' holds the character NUL, which no text holds.",
-        id="a NUL in a search",
-    ),
-    pytest.param(
-        ["event", "Oslo\x00Masters"],
-        "error: the argument 'Oslo\\x00Masters' holds the character NUL, which no text holds.",
-        id="a NUL in an event's name",
-    ),
-    pytest.param(
         [
             "add-game",
             "--white",
@@ -433,13 +383,75 @@ BAD_INPUT = [
 ]
 
 
-@pytest.mark.parametrize(("arguments", "message"), BAD_INPUT)
+MISTYPED = [
+    pytest.param(
+        ["add-game", "--white", "101", "--black", "102", "--result", "1-0", "--date", "0001-01-01"],
+        f"error: date: 0001-01-01 is outside the ledger's periods; {KEPT}.",
+        id="a day before the ledger's periods",
+    ),
+    pytest.param(
+        ["add-game", "--white", "101", "--black", "102", "--result", "1-0", "--date", "1969-12-31"],
+        f"error: date: 1969-12-31 is outside the ledger's periods; {KEPT}.",
+        id="the day before the first period",
+    ),
+    pytest.param(
+        ["edit-player", "101", "--federation", "ENG", "--from", "9999-12", "--reason", "x"],
+        f"error: from: 9999-12 is outside the ledger's periods; {KEPT}.",
+        id="a federation carried from the year 9999",
+    ),
+    pytest.param(
+        ["edit-player", "101", "--title", "GM", "--from", "2100-01", "--reason", "x"],
+        f"error: from: 2100-01 is outside the ledger's periods; {KEPT}.",
+        id="a title carried from after the last period",
+    ),
+    pytest.param(
+        ["list", "--period", "0001-01"],
+        f"error: period: 0001-01 is outside the ledger's periods; {KEPT}.",
+        id="a list of the year 1",
+    ),
+    pytest.param(
+        ["list", "--as-of", "9999-12-31"],
+        f"error: as-of: 9999-12-31 is outside the ledger's periods; {KEPT}.",
+        id="a list in force in the year 9999",
+    ),
+    pytest.param(
+        ["games", "--period", "1969-12"],
+        f"error: period: 1969-12 is outside the ledger's periods; {KEPT}.",
+        id="games of the period before the first",
+    ),
+    pytest.param(
+        ["close-period", "0001-01"],
+        f"error: period: 0001-01 is outside the ledger's periods; {KEPT}.",
+        id="a close of the year 1",
+    ),
+    pytest.param(
+        ["find", "Carl\x00sen"],
+        "error: the argument 'Carl\\x00sen' holds the character NUL, which no text holds.",
+        id="a NUL in a search",
+    ),
+    pytest.param(
+        ["event", "Oslo\x00Masters"],
+        "error: the argument 'Oslo\\x00Masters' holds the character NUL, which no text holds.",
+        id="a NUL in an event's name",
+    ),
+]
+"""Values the command line cannot take (out of the ledger's periods, a NUL): usage errors,
+exit 2, with the same one line and nothing written."""
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message", "code"),
+    [
+        *(pytest.param(*each.values, 1, id=each.id) for each in BAD_INPUT),
+        *(pytest.param(*each.values, 2, id=each.id) for each in MISTYPED),
+    ],
+)
 def test_bad_input_is_refused_with_one_line(
-    filled: str, arguments: list[str], message: str
+    filled: str, arguments: list[str], message: str, code: int
 ) -> None:
     before = fingerprint(filled)
     result = run(*arguments, db=filled)
-    assert result.exit_code == 1
+    assert result.exit_code == code
     assert result.stdout == ""
     assert result.stderr.startswith(message)
     assert result.stderr.count("\n") == 1

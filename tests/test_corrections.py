@@ -441,7 +441,7 @@ def test_corrections_on_the_command_line_with_diff_versions_and_log(
     assert "rating list Sep 2026 (2026-08), version 1 (original)" in original.output
     log = run("log", "--format", "csv", db=database_url)
     lines = log.output.splitlines()
-    assert lines[0] == "id,at,operator,action,pool,period,reason,summary"
+    assert lines[0] == "id,at,operator,action,pool,period,reason,summary,address"
     assert ",officer,correct-game,standard,2026-08,arbiter's report," in lines[1]
     late = run(
         "add-game", "--white", "1", "--black", "2", "--result", "1-0", "--date", "2026-09-29",

@@ -111,7 +111,7 @@ def test_list_live_on_the_command_line(database_url: str) -> None:
     assert _json("list", db=database_url)[0]["name"] == "Ann"  # the published list is as it was
     refused = run("list", "--live", "--period", "2026-09", db=database_url)
     assert (refused.exit_code, refused.stderr) == (
-        1,
+        2,
         "error: live: give --live without --period, --as-of or --version.\n",
     )
 

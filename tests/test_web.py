@@ -691,7 +691,8 @@ def test_after_a_correction_the_old_tag_is_never_answered_304(
         ("/players/99", 404),
         ("/api/v1/players/99", 404),
         ("/api/v1/lists/standard/latest?per_page=900", 422),
-        ("/lists/standard/2026-13", 400),
+        ("/lists/standard/2026-13", 422),
+        ("/lists/standard/2026-02?as_of=2026-02-30", 400),
     ],
 )
 def test_if_none_match_any_is_304_only_where_the_answer_exists(
