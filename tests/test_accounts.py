@@ -25,6 +25,7 @@ from ledger.services.activity import Author
 from ledger.storage.database import Ledger
 from ledger.storage.models import AccountSecret, SecretKind
 from ledger.web import api, caching, create_app, desk, pages, signing
+from ledger.web.answering import FORM_BYTES
 from ledger.web.gate import action_of, serves
 
 from builders import NOW, run
@@ -492,7 +493,11 @@ def test_a_mirror_has_no_sign_in(tmp_path: Path, ledger: Ledger, database_url: s
     copy = tmp_path / "mirror.db"
     assert run("db", "backup", str(copy), db=database_url).exit_code == 0
     with TestClient(create_app(f"sqlite:///{copy}", unchanging=True), base_url=SITE) as mirror:
-        assert mirror.get("/sign-in").status_code == 404
+        shown = mirror.get("/sign-in")
+        assert shown.status_code == 200
+        assert "a public mirror of the rating lists: no one signs in to it" in shown.text
+        assert 'id="sign-in"' not in shown.text
+        assert mirror.get("/desk").status_code == 404
         refused = mirror.post("/sign-in", data={}, headers=SAME_SITE)
         assert (refused.status_code, refused.headers["allow"]) == (405, "GET, HEAD")
 
@@ -512,3 +517,24 @@ def test_every_account_change_is_logged_with_who_and_where(
         "olga@federation.test",
         "testclient",
     )
+
+
+def test_a_body_larger_than_a_form_is_refused_before_it_is_read(site: TestClient) -> None:
+    _signed_in(site, Role.OFFICER)
+    huge = {"name": "x" * (FORM_BYTES + 1), "role": "officer"}
+    refused = site.post("/desk/tokens", data=huge, headers=SAME_SITE)
+    assert refused.status_code == 413
+    assert "larger than this page takes (64 KB at most)" in refused.text
+
+    def chunks() -> Iterator[bytes]:
+        """A body sent without its length, in pieces, growing past the limit."""
+        for _ in range(100):
+            yield b"name=" + b"x" * 4096
+
+    streamed = site.post(
+        "/desk/tokens",
+        content=chunks(),
+        headers={**SAME_SITE, "Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert streamed.status_code == 413
+    assert "No tokens yet." in site.get("/desk/tokens").text

@@ -8,6 +8,7 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers, MutableHeaders, QueryParams
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -17,6 +18,11 @@ from ledger.web.errors import STATUS_WORDS, answer, secured
 
 READ_METHODS = ("GET", "HEAD")
 WRITE_METHOD = "POST"
+FORM_BYTES = 64 * 1024
+"""The most a POST's body may hold (a form); a route that takes files says more in
+`LARGER_BODIES`."""
+LARGER_BODIES: dict[str, int] = {}
+"""Paths (by their start) whose POSTs may carry more than `FORM_BYTES`: uploads."""
 CROSS_SITE = (
     "a form is sent to the ledger from its own pages only; open the page again and send it."
 )
@@ -72,11 +78,19 @@ class Answering:
             await run_in_threadpool(session.close)
 
     async def _write(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """A POST: from the site's own pages (or a script with a token), never kept."""
-        if not _same_site(Headers(scope=scope)):
+        """A POST: from the site's own pages (or a script with a token), its body bounded
+        before it is read (`body_limit`), never kept."""
+        headers = Headers(scope=scope)
+        if not _same_site(headers):
             await _refused(scope, receive, send, 403, CROSS_SITE, allow_writes=True)
             return
-        await self._with_session(scope, receive, Framed(send, caching.NOT_KEPT))
+        limit = body_limit(scope["path"])
+        declared = headers.get("content-length", "0")
+        if not declared.isdigit() or int(declared) > limit:
+            await _refused(scope, receive, send, 413, too_large(limit), allow_writes=True)
+            return
+        bounded = _bounded(receive, limit)
+        await self._with_session(scope, bounded, Framed(send, caching.NOT_KEPT))
 
     async def _with_session(self, scope: Scope, receive: Receive, send: Send) -> None:
         """The app with a read session (for the pages' queries and the gate) and no ETag."""
@@ -90,6 +104,40 @@ class Answering:
     def _tag(self, session: Session, path: str, query: str) -> str:
         with self.ledger.errors():
             return caching.entity_tag(session, path, query)
+
+
+class TooLarge(HTTPException):
+    """A POST's body grew larger than its route takes: 413. An HTTP exception, which
+    FastAPI lets through while it reads a body (any other error there becomes a 400)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, too_large(limit))
+
+
+def body_limit(path: str) -> int:
+    """The most bytes a POST to `path` may send."""
+    return next(
+        (limit for start, limit in LARGER_BODIES.items() if path.startswith(start)), FORM_BYTES
+    )
+
+
+def too_large(limit: int) -> str:
+    return f"what was sent is larger than this page takes ({limit // 1024} KB at most)."
+
+
+def _bounded(receive: Receive, limit: int) -> Receive:
+    """`receive`, refusing a body that grows past `limit` (one sent without its length)."""
+    received = 0
+
+    async def bounded() -> Message:
+        nonlocal received
+        message = await receive()
+        received += len(message.get("body", b""))
+        if received > limit:
+            raise TooLarge(limit)
+        return message
+
+    return bounded
 
 
 def _same_site(headers: Headers) -> bool:

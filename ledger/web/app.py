@@ -48,7 +48,9 @@ def create_app(
     app.state.rating_counts = KeptCounts()
     app.include_router(pages.router)
     app.include_router(api.router, prefix="/api/v1")
-    if app.state.writer is not None:
+    if app.state.writer is None:
+        app.include_router(signing.mirror_router)
+    else:
         app.include_router(signing.router)
         app.include_router(desk.router)
     app.mount("/static", StaticFiles(directory=str(files("ledger.web") / "static")), "static")

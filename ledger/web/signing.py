@@ -22,6 +22,9 @@ from ledger.web.templating import page
 from ledger.web.writing import address_of, now, writing
 
 router = APIRouter(include_in_schema=False)
+mirror_router = APIRouter(include_in_schema=False)
+"""A public mirror's (`ledger serve --read-only`): no one signs in to it, and its sign-in
+page says so, so that the header's link leads somewhere."""
 
 Email = Annotated[str, Form(max_length=254)]
 Password = Annotated[str, Form(max_length=accounts.LONGEST_PASSWORD)]
@@ -36,7 +39,13 @@ def _next_page(asked: str) -> str:
 @router.get("/sign-in")
 @serves(Action.SIGN_IN)
 def sign_in_form(site: SiteShown, next: str = "/desk") -> Response:
-    return page(site, "sign_in.html", next=_next_page(next), problem=None, email="")
+    return page(site, "sign_in.html", next=_next_page(next), problem=None, email="", mirror=False)
+
+
+@mirror_router.get("/sign-in")
+@serves(Action.READ_PUBLIC)
+def mirror_sign_in(site: SiteShown) -> Response:
+    return page(site, "sign_in.html", next="/", problem=None, email="", mirror=True)
 
 
 @router.post("/sign-in")
@@ -48,7 +57,8 @@ def sign_in(
         secret = accounts.sign_in(session, email, password, address_of(request), now())
     if secret is None:
         problem = accounts.WRONG_PASSWORD
-        return page(site, "sign_in.html", 400, next=_next_page(next), problem=problem, email=email)
+        shown = {"next": _next_page(next), "problem": problem, "email": email, "mirror": False}
+        return page(site, "sign_in.html", 400, **shown)
     signed_in = RedirectResponse(_next_page(next), status_code=303)
     signed_in.set_cookie(
         SESSION_COOKIE,
