@@ -256,11 +256,12 @@ def free_port() -> int:
         return port
 
 
-def serve(url: str, workers: int) -> tuple[subprocess.Popen[bytes], int]:
+def serve(url: str, workers: int, answers_memory: int) -> tuple[subprocess.Popen[bytes], int]:
     """`ledger serve` on a free port, once it answers."""
     port = free_port()
     command = [sys.executable, "-m", "ledger", "serve", "--db", url, "--port", str(port)]
-    server = subprocess.Popen([*command, "--workers", str(workers)], stdout=subprocess.DEVNULL)
+    options = ["--workers", str(workers), "--answers-memory", str(answers_memory)]
+    server = subprocess.Popen([*command, *options], stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if server.poll() is not None:
@@ -276,13 +277,13 @@ def serve(url: str, workers: int) -> tuple[subprocess.Popen[bytes], int]:
     raise SystemExit("ledger serve did not answer in two minutes")
 
 
-def measure(backend: str, url: str, arguments: argparse.Namespace) -> None:
+def measure(backend: str, url: str, arguments: argparse.Namespace, answers_memory: int) -> None:
     chosen = sample(url, 200, arguments.seed)
-    server, port = serve(url, arguments.workers)
+    server, port = serve(url, arguments.workers, answers_memory)
     print(
         f"{backend}: {chosen.players:,} players; {arguments.workers} workers, "
-        f"{arguments.threads} client threads, {arguments.requests} requests a page"
-        f"{chosen.server}"
+        f"{arguments.threads} client threads, {arguments.requests} requests a page, "
+        f"answers kept: {answers_memory} MB a worker{chosen.server}"
     )
     print(f"  {'page':<26}{'n':>6}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'req/s':>9}")
     try:
@@ -330,6 +331,11 @@ def main() -> None:
     parser.add_argument(
         "--seconds", type=float, default=60, help="at most this long a page (and its warm-up)"
     )
+    parser.add_argument(
+        "--answers-memory",
+        default="64",
+        help="ledger serve --answers-memory; several, comma-separated, are measured in turn",
+    )
     arguments = parser.parse_args()
     sizes = (arguments.players, arguments.games, arguments.next_games, arguments.seed)
     backends = ("sqlite", "postgresql") if arguments.backend == "both" else (arguments.backend,)
@@ -343,7 +349,8 @@ def main() -> None:
             )
         print(f"{backend}: ledger ready ({time.perf_counter() - started:.0f} s)", flush=True)
         if not arguments.build_only:
-            measure(backend, url, arguments)
+            for megabytes in arguments.answers_memory.split(","):
+                measure(backend, url, arguments, int(megabytes))
 
 
 if __name__ == "__main__":

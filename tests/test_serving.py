@@ -8,6 +8,7 @@ normal), and no answer may be a 5xx."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import http.client
 import socket
@@ -27,6 +28,7 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from starlette.types import Message
 
 from ledger import queries
 from ledger.core.domain import Pool
@@ -35,6 +37,7 @@ from ledger.queries import KeptCounts, ListRequest, live
 from ledger.services.demo import build_demo
 from ledger.storage.database import Ledger, open_reader
 from ledger.web import create_app
+from ledger.web.kept_answers import KeptAnswers
 
 from builders import game, player, run
 from servers import free_port, serving
@@ -388,3 +391,84 @@ def test_the_live_list_kept_is_the_live_list_read(demo_with_open_games: str) -> 
                 )
     finally:
         reader.dispose()
+
+
+# Answers kept to send again.
+
+
+def test_an_answer_is_sent_again_without_reading_until_the_ledger_changes(
+    demo_with_open_games: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same page asked again is sent from memory (its query is not run); once another
+    process changes the ledger (a correction on the command line), it is read again."""
+    read: list[int] = []
+    card = queries.player_card
+
+    def counted(*args: Any, **options: Any) -> Any:
+        read.append(1)
+        return card(*args, **options)
+
+    monkeypatch.setattr(queries, "player_card", counted)
+    with TestClient(create_app(demo_with_open_games)) as client:
+        first = client.get("/players/1")
+        again = client.get("/players/1")
+        head = client.head("/players/1")
+        assert (first.text, again.headers["etag"]) == (again.text, first.headers["etag"])
+        assert (head.status_code, head.content) == (200, b"")
+        assert len(read) == 1
+        corrected = run(
+            "edit-player",
+            "1",
+            "--name",
+            "Renamed, Rita",
+            "--reason",
+            "spelling",
+            db=demo_with_open_games,
+        )
+        assert corrected.exit_code == 0, corrected.stderr
+        after = client.get("/players/1")
+        assert "Renamed, Rita" in after.text
+        assert after.headers["etag"] != first.headers["etag"]
+    assert len(read) == 2
+
+
+def test_a_worker_that_keeps_no_answers_reads_each_time(
+    demo_with_open_games: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    read: list[int] = []
+    card = queries.player_card
+    monkeypatch.setattr(queries, "player_card", lambda *a, **o: read.append(1) or card(*a, **o))
+    with TestClient(create_app(demo_with_open_games, kept_bytes=0)) as client:
+        for _ in range(3):
+            assert client.get("/players/1").status_code == 200
+    assert len(read) == 3
+
+
+def test_what_is_kept_is_bounded_and_let_go_when_the_ledger_changes() -> None:
+    kept = KeptAnswers(most_bytes=10, largest=6)
+
+    async def nowhere(message: Message) -> None:
+        return None
+
+    async def sent(change: int, tag: str, body: bytes) -> None:
+        send = kept.recording(change, tag, nowhere)
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": body})
+
+    def answer(change: int, tag: str, body: bytes) -> None:
+        # A thread of its own: the browser tests' Playwright keeps an event loop in this one.
+        with ThreadPoolExecutor(max_workers=1) as thread:
+            thread.submit(asyncio.run, sent(change, tag, body)).result()
+
+    answer(1, "a", b"12345")
+    answer(1, "b", b"12345")
+    answer(1, "big", b"1234567")
+    assert kept.get("big") is None  # larger than `largest`
+    answer(1, "c", b"123")
+    assert kept.get("a") is None  # the least recently used went first
+    assert kept.get("b") is not None
+    assert kept.get("c") is not None
+    answer(2, "d", b"1")
+    assert (kept.get("b"), kept.get("c"), kept.get("d") is not None) == (None, None, True)
+    answer(1, "late", b"1")  # read before the change: not kept
+    assert kept.get("late") is None

@@ -22,6 +22,7 @@ from ledger.cli.options import DbOption, database_url
 from ledger.cli.usage import Commands
 from ledger.core.errors import LedgerError
 from ledger.storage.database import (
+    ANSWERS_MEMORY_VARIABLE,
     UNCHANGING_VARIABLE,
     URL_VARIABLE,
     open_reader,
@@ -56,6 +57,16 @@ def serve(
             "cannot write.",
         ),
     ] = False,
+    answers_memory: Annotated[
+        int,
+        typer.Option(
+            "--answers-memory",
+            metavar="MB",
+            min=0,
+            max=65536,
+            help="Megabytes of answers each worker keeps to send again (0: none).",
+        ),
+    ] = 64,
     db: DbOption = None,
 ) -> None:
     """Serve the ledger read only on the web: rating lists, players, calculations, events
@@ -71,6 +82,7 @@ def serve(
         open_writer(url).dispose()
     os.environ[URL_VARIABLE] = url
     os.environ[UNCHANGING_VARIABLE] = "1" if read_only else ""
+    os.environ[ANSWERS_MEMORY_VARIABLE] = str(answers_memory)
     listening = listening_socket(host, port)
     config = uvicorn.Config(
         WEB_APP, factory=True, host=host, port=port, workers=workers, log_level="warning"

@@ -51,6 +51,10 @@ URL_VARIABLE = "LEDGER_DATABASE_URL"
 UNCHANGING_VARIABLE = "LEDGER_SERVE_UNCHANGING"
 """Set (to any text) by `ledger serve --read-only` for its workers: the ledger is read as
 unchanging (`open_reader`)."""
+ANSWERS_MEMORY_VARIABLE = "LEDGER_SERVE_ANSWERS_MB"
+"""Set by `ledger serve --answers-memory` for its workers: the megabytes of answers each
+keeps to send again. (The command line hands the web its settings through the environment,
+as uvicorn's workers import the app by name; this module is the one both may import.)"""
 DEFAULT_URL = "sqlite:///ledger.db"
 SQLITE_BUSY_TIMEOUT_SECONDS = 30
 _WRITES = "ledger_writes"

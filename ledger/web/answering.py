@@ -1,7 +1,9 @@
 """The frame of every answer: only reads are answered, each on one read session of the
 ledger that its ETag and its answer share (so both see one snapshot), a request whose ETag
-matches is answered `304` without reading further, and every answer carries the caching
-headers of `ledger.web.caching` and the security headers of `ledger.web.errors`."""
+matches is answered `304` without reading further, an answer kept under its ETag
+(`ledger.web.kept_answers`) is sent again without reading further, and every answer
+carries the caching headers of `ledger.web.caching` and the security headers of
+`ledger.web.errors`."""
 
 from __future__ import annotations
 
@@ -12,9 +14,11 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ledger import queries
 from ledger.storage.database import Ledger
 from ledger.web import caching
 from ledger.web.errors import STATUS_WORDS, answer, secured
+from ledger.web.kept_answers import KeptAnswers
 
 READ_METHODS = ("GET", "HEAD")
 WRITE_METHOD = "POST"
@@ -33,10 +37,11 @@ class Answering:
     `writes`, a signed-in account's pages also take POSTs (the only writes), from the site's
     own pages only; without, the site is a public mirror that only reads."""
 
-    def __init__(self, app: ASGIApp, ledger: Ledger, writes: bool) -> None:
+    def __init__(self, app: ASGIApp, ledger: Ledger, writes: bool, kept: KeptAnswers) -> None:
         self.app = app
         self.ledger = ledger
         self.writes = writes
+        self.kept = kept
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -65,15 +70,19 @@ class Answering:
         query = scope["query_string"].decode("latin-1")
         session = self.ledger.read_session()
         try:
-            tag = await run_in_threadpool(self._tag, session, scope["path"], query)
+            change, tag = await run_in_threadpool(self._tag, session, scope["path"], query)
             lifetime = caching.cache_control(dict(QueryParams(query)))
             framed = Framed(send, lifetime, tag, head=head)
             if caching.matches(tag, asked):
                 await framed.not_modified()
                 return
             framed.any_matches = caching.matches_any(asked)
+            kept = self.kept.get(tag)
+            if kept is not None:
+                await self.kept.send(kept, framed)
+                return
             scope.setdefault("state", {})["session"] = session
-            await self.app(scope, receive, framed)
+            await self.app(scope, receive, self.kept.recording(change, tag, framed))
         finally:
             await run_in_threadpool(session.close)
 
@@ -101,9 +110,11 @@ class Answering:
         finally:
             await run_in_threadpool(session.close)
 
-    def _tag(self, session: Session, path: str, query: str) -> str:
+    def _tag(self, session: Session, path: str, query: str) -> tuple[int, str]:
+        """The ledger's newest logged change, and the answer's ETag under it."""
         with self.ledger.errors():
-            return caching.entity_tag(session, path, query)
+            change = queries.last_change(session)
+            return change, caching.entity_tag(change, path, query)
 
 
 class TooLarge(HTTPException):

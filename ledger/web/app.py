@@ -18,21 +18,35 @@ from starlette.staticfiles import StaticFiles
 from ledger.core.access import Forbidden, NotSignedIn, TooManyAttempts
 from ledger.core.errors import Conflict, InvalidInput, LedgerError, NotFound
 from ledger.queries import KeptCounts
-from ledger.storage.database import UNCHANGING_VARIABLE, open_reader, open_writer, resolve_url
+from ledger.storage.database import (
+    ANSWERS_MEMORY_VARIABLE,
+    UNCHANGING_VARIABLE,
+    open_reader,
+    open_writer,
+    resolve_url,
+)
 from ledger.web import api, desk, pages, signing, site
 from ledger.web.admission import WAITING, WORKING, Admission
 from ledger.web.answering import Answering
 from ledger.web.errors import failure, not_signed_in, refusal, too_many_attempts, unexpected
 from ledger.web.gate import gate
+from ledger.web.kept_answers import MOST_BYTES, KeptAnswers
 
 
 def create_app(
-    url: str, working: int = WORKING, waiting: int = WAITING, *, unchanging: bool = False
+    url: str,
+    working: int = WORKING,
+    waiting: int = WAITING,
+    *,
+    unchanging: bool = False,
+    kept_bytes: int = MOST_BYTES,
 ) -> FastAPI:
     """The site and API over the ledger at `url`, read through a read-only connection (as
     `unchanging`: see `open_reader`) for at most `working` requests at once with `waiting`
-    more in line (`ledger.web.admission`). Signed-in accounts write through a connection
-    of their own; an `unchanging` ledger is a public mirror, which no one signs in to."""
+    more in line (`ledger.web.admission`), keeping up to `kept_bytes` of answers to send
+    again (`ledger.web.kept_answers`; 0: none). Signed-in accounts write through a
+    connection of their own; an `unchanging` ledger is a public mirror, which no one signs
+    in to."""
     app = FastAPI(
         title="Ledger rating lists API",
         version="1",
@@ -64,7 +78,12 @@ def create_app(
     app.add_exception_handler(RequestValidationError, refusal(422))
     app.add_exception_handler(HTTPException, failure)
     app.add_exception_handler(Exception, unexpected)
-    app.add_middleware(Answering, ledger=app.state.ledger, writes=app.state.writer is not None)
+    app.add_middleware(
+        Answering,
+        ledger=app.state.ledger,
+        writes=app.state.writer is not None,
+        kept=KeptAnswers(kept_bytes),
+    )
     app.add_middleware(Admission, working=working, waiting=waiting)
     app.router.on_shutdown.append(app.state.ledger.dispose)
     if app.state.writer is not None:
@@ -113,6 +132,11 @@ def app_from_environment() -> FastAPI:
     lives as long as the worker, so it is frozen out of the garbage collector's full
     collections, which walked it all: one came about every 100 answers of the API's 500-row
     page of the 1M ledger and took 40-55 ms, stalling every request the worker held."""
-    app = create_app(resolve_url(), unchanging=bool(os.environ.get(UNCHANGING_VARIABLE)))
+    megabytes = int(os.environ.get(ANSWERS_MEMORY_VARIABLE) or MOST_BYTES >> 20)
+    app = create_app(
+        resolve_url(),
+        unchanging=bool(os.environ.get(UNCHANGING_VARIABLE)),
+        kept_bytes=megabytes << 20,
+    )
     gc.freeze()
     return app

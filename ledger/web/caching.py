@@ -14,10 +14,6 @@ from __future__ import annotations
 
 import hashlib
 
-from sqlalchemy.orm import Session
-
-from ledger import queries
-
 KEPT_LONG = "public, max-age=86400"
 REVALIDATED = "public, no-cache"
 STATIC = "public, max-age=3600"
@@ -32,9 +28,9 @@ _VERSION_NAMED = (("version",), ("from_version", "to_version"))
 """The query parameters that name unchangeable versions: all of one group given."""
 
 
-def entity_tag(session: Session, path: str, query: str) -> str:
-    """A strong ETag for the answer to `path?query` on the ledger as `session` sees it."""
-    change = queries.last_change(session)
+def entity_tag(change: int, path: str, query: str) -> str:
+    """A strong ETag for the answer to `path?query` on the ledger whose newest logged change
+    is `change` (`ledger.queries.last_change`)."""
     asked = f"{change} {path}?{query}"
     return '"' + hashlib.sha256(asked.encode()).hexdigest()[:32] + '"'
 
