@@ -74,7 +74,10 @@ def locked_report(session: Session, report_id: int, author: Author, role: Role) 
         lock_pool(session, pool)
     report = session.get(Report, report_id, populate_existing=True)
     if report is None or (role is Role.ORGANISER and report.organiser_id != author.account_id):
-        raise NotFound(f"there is no report {report_id} of yours; your reports are listed.")
+        raise NotFound(
+            f"there is no report {report_id} that you may see; look its number up in the list "
+            "of reports."
+        )
     return report
 
 
