@@ -83,6 +83,9 @@ def test_an_officer_runs_a_report_from_a_file_to_its_acceptance(
     assert "    acknowledged by Olga Officer on " in shown.stdout
     assert "accept-report" in shown.stdout
     assert "accept-report" in run("log", db=db).stdout
+    findings = run("reports", "show", "1", "--format", "csv", db=db).stdout.splitlines()
+    assert findings[0] == "version,id,tier,code,line,field,subject,message,acknowledged"
+    assert findings[1].endswith(",sent by post")  # the late warning first, with its note
     assert run("reports", "list", db=db).stdout == "Reports submitted: none.\n"
 
 

@@ -25,10 +25,12 @@ from ledger.core.reports import (
 )
 from ledger.queries import live
 from ledger.queries import tournament_reports as reports
+from ledger.queries.events_received import ReceivedEvent, events_received
 from ledger.queries.tournament_reports import COMMAND_LINE, QueueFilter, Reader
 from ledger.queries.versions import list_diff
 from ledger.services import tournament_reports as sending
 from ledger.services.activity import Author
+from ledger.services.edits import PlayerEdit, edit_player
 from ledger.services.merges import merge_players
 from ledger.storage.database import Ledger, open_ledger
 from ledger.storage.models import Game, Import, LogEntry, Player, Report
@@ -152,9 +154,9 @@ class Scene:
                 **options,  # type: ignore[arg-type]
             )
 
-    def events(self, period: str = "2026-10") -> list[reports.ReceivedEvent]:
+    def events(self, period: str = "2026-10") -> list[ReceivedEvent]:
         with self.ledger.reading() as session:
-            return reports.events_received(session, Pool.STANDARD, Period.parse(period))
+            return events_received(session, Pool.STANDARD, Period.parse(period))
 
 
 def _round_robin(event: str = EVENT, end: str = "2026-10-04", **first: object) -> bytes:
@@ -434,6 +436,45 @@ def test_unknown_and_merged_away_ledger_ids_of_a_csv_are_errors(scene: Scene) ->
     assert (errors["unknown-player"].line, errors["unknown-player"].subject) == (3, "9999")
 
 
+def test_a_fide_id_of_a_player_merged_away_is_an_error(scene: Scene) -> None:
+    kept = player(scene.ledger, "Evans, Eve", birth_year=1995)
+    dropped = player(scene.ledger, "Evans, Eve", fide_id=5005, birth_year=1995)
+    with scene.ledger.transaction() as session:
+        merge_players(session, kept, dropped, NOW)
+        edit_player(session, kept, PlayerEdit(fide_id=5006), NOW)  # 5005 was a typo
+    players = [
+        entrant("Adams, Ann", 1001, federation="NOR", sex="F", birth_year=1990),
+        entrant("Evans, Eve", 5005, birth_year=1995),
+    ]
+    content = trf_report(EVENT, "2026-10-04", players, [(1, 1, 2, "1-0")])
+    errors = [f for f in scene.findings(scene.upload(content).report) if f.tier is Tier.ERROR]
+    assert [(f.code, f.line) for f in errors] == [("merged-player", 7)]
+    assert errors[0].message.startswith(
+        f"FIDE ID 5005 was a ledger player merged into player {kept}"
+    )
+
+
+def test_a_pgn_report_is_recorded_by_the_pgn_import(scene: Scene) -> None:
+    content = "".join(
+        f'[Event "{EVENT}"]\n[Date "2026.10.04"]\n[Round "{round}"]\n[White "{white}"]\n'
+        f'[Black "{black}"]\n[WhiteFideId "{white_id}"]\n[BlackFideId "{black_id}"]\n'
+        f'[Result "{result}"]\n\n{result}\n\n'
+        for round, white, white_id, black, black_id, result in (
+            (1, "Adams, Ann", 1001, "Brown, Bob", 1002, "1-0"),
+            (2, "Brown, Bob", 1002, "Newcomer, Nia", "", "1/2-1/2"),
+        )
+    ).encode()
+    uploaded = scene.upload(content, name="riverside.pgn")
+    new = [(f.subject, f.line) for f in scene.findings(uploaded.report) if f.code == "new-player"]
+    assert (uploaded.errors, new) == (0, [("Newcomer, Nia", 12)])
+    scene.submit(uploaded.report)
+    scene.accept(uploaded.report)
+    with scene.ledger.reading() as session:
+        kinds = session.scalars(select(Import.kind)).all()
+        games = session.scalar(select(func.count()).select_from(Game))
+    assert (kinds, games) == (["pgn"], 2)
+
+
 def test_a_pgn_of_two_events_is_refused_by_line(scene: Scene) -> None:
     content = (DATA / "pgn" / "two-events.pgn").read_bytes()
     findings = scene.findings(scene.upload(content, name="two.pgn").report)
@@ -658,6 +699,26 @@ def test_a_correction_is_returned_or_withdrawn_never_rejected(scene: Scene) -> N
         ReportState.ACCEPTED,
         1,
     )
+
+
+def test_a_correction_in_an_open_period_replaces_the_games_without_a_re_rate(
+    scene: Scene,
+) -> None:
+    uploaded = scene.upload(_round_robin())
+    scene.submit(uploaded.report)
+    scene.accept(uploaded.report)
+    drawn = _round_robin().replace(b"2 w 1", b"2 w =").replace(b"1 b 0", b"1 b =")
+    scene.upload(drawn)
+    with scene.ledger.reading() as session:
+        (row,) = reports.report_queue(session, SENT, QueueFilter(state=ReportState.DRAFT))
+    assert row.correction
+    scene.submit(uploaded.report)
+    accepted = scene.accept(uploaded.report)
+    assert (accepted.version, accepted.rerated) == (2, {})
+    with scene.ledger.reading() as session:
+        first = session.scalar(select(Game.result).where(Game.round == 1, Game.white_id == scene.a))
+        imports = session.scalar(select(func.count()).select_from(Import))
+    assert (str(first), imports) == ("1/2-1/2", 1)
 
 
 # Two changes at the same moment -----------------------------------------------------------

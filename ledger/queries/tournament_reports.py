@@ -1,11 +1,11 @@
-"""Tournament reports sent in online, as read: an organiser's reports, the officer's queue
-(waiting reports oldest first, with their age and a flag past the deadline), one report with
-its versions, their checks, the acknowledgements and its history (its entries in the log),
-a version's file, and the public list of the events received in a pool's period.
+"""Tournament reports sent in online, as their organisers and the officers read them: an
+organiser's reports, the officer's queue (waiting reports oldest first, with their age and a
+flag past the deadline), one report with its versions, their checks, the acknowledgements
+and its history (its entries in the log), and a version's file. The public reads the events
+received (`ledger.queries.events_received`).
 
 Who may read what is checked here, for every face: an organiser reads their own reports
-only (another's is not found, as a report that does not exist), an officer all of them, and
-the public the events received alone (never a draft, nor who sent it).
+only (another's is not found, as a report that does not exist), an officer all of them.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ COMMAND_LINE = Reader(account_id=None, role=Role.OFFICER)
 class ReportRow:
     """A report in a list: `age` is the days a submitted report has waited for the officer
     (None for the others), `overdue` whether that is past the deadline; `correction` a new
-    version of an accepted report, waiting."""
+    version of an accepted report, not accepted yet."""
 
     id: int
     pool: Pool
@@ -152,11 +152,11 @@ def _listed(
                 event=report.event,
                 organiser=organiser,
                 state=report.state,
-                public=_public(report, closed[report.pool]),
+                public=public(report, closed[report.pool]),
                 period=report.period,
                 versions=versions,
                 correction=report.accepted_version is not None
-                and versions > report.accepted_version,
+                and report.state is not ReportState.ACCEPTED,
                 created_at=report.created_at,
                 received_at=report.received_at,
                 submitted_at=report.submitted_at,
@@ -168,7 +168,8 @@ def _listed(
     return rows
 
 
-def _public(report: Report, newest_closed: Period | None) -> PublicState | None:
+def public(report: Report, newest_closed: Period | None) -> PublicState | None:
+    """What the public sees of `report`, given its pool's newest closed period."""
     closed = report.period is not None and is_closed(report.period, newest_closed)
     return public_state(
         report.state, report.accepted_version, report.received_at is not None, closed
@@ -263,7 +264,7 @@ def report_detail(session: Session, report_id: int, reader: Reader) -> ReportDet
         organiser=organiser.name,
         organiser_email=organiser.email,
         state=report.state,
-        public=_public(report, newest_closed_period(session, report.pool)),
+        public=public(report, newest_closed_period(session, report.pool)),
         period=report.period,
         accepted_version=report.accepted_version,
         rejected_as=report.rejected_as,
@@ -381,52 +382,3 @@ def version_file(session: Session, report_id: int, number: int, reader: Reader) 
     if found is None:
         raise NotFound(f"report {report_id} has no version {number}; its versions are listed.")
     return VersionFile(file_name=found.file_name, content=found.content, sha256=found.sha256)
-
-
-@dataclass(frozen=True, slots=True)
-class ReceivedEvent:
-    """An event as the public sees it: received (with the date), returned, accepted, rated,
-    or rejected (with its category, `RejectedAs.shown`)."""
-
-    event: str
-    pool: Pool
-    period: Period
-    state: PublicState
-    received: dt.date | None
-    rejected_as: RejectedAs | None
-
-
-def events_received(session: Session, pool: Pool, period: Period) -> list[ReceivedEvent]:
-    """The events reported for `pool`'s `period`, in the order they were received."""
-    newest_closed = newest_closed_period(session, pool)
-    reports = session.scalars(
-        select(Report)
-        .where(Report.pool == pool, Report.period == period, Report.received_at.is_not(None))
-        .order_by(Report.received_at, Report.id)
-    )
-    events = []
-    for report in reports:
-        state = _public(report, newest_closed)
-        if state is None or report.event is None:
-            continue
-        events.append(
-            ReceivedEvent(
-                event=report.event,
-                pool=pool,
-                period=period,
-                state=state,
-                received=report.received_at.date() if report.received_at else None,
-                rejected_as=report.rejected_as,
-            )
-        )
-    return events
-
-
-def received_periods(session: Session, pool: Pool) -> list[Period]:
-    """The periods of `pool` with an event received, the newest first."""
-    periods = session.scalars(
-        select(Report.period)
-        .where(Report.pool == pool, Report.received_at.is_not(None), Report.period.is_not(None))
-        .distinct()
-    )
-    return sorted((period for period in periods if period is not None), reverse=True)

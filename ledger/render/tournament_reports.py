@@ -10,10 +10,20 @@ from collections.abc import Sequence
 from rich import box
 from rich.text import Text
 
+from ledger.core.printable import escaped
 from ledger.core.reports import Tier
 from ledger.queries.shape import plain
 from ledger.queries.tournament_reports import FindingRow, ReportDetail, ReportRow, VersionDetail
-from ledger.render.base import Console, Format, Table, message, print_csv, print_json, text
+from ledger.render.base import (
+    Console,
+    Format,
+    Table,
+    message,
+    print_csv,
+    print_json,
+    print_records,
+    text,
+)
 from ledger.services.tournament_reports import (
     Accepted,
     ReportChanged,
@@ -23,8 +33,9 @@ from ledger.services.tournament_reports import (
 
 
 def _text(value: object) -> Text:
-    """Stored text as it is: a name like `[bold]` is not Rich's markup."""
-    return Text(text(value))
+    """Stored text as text: a name like `[bold]` is not Rich's markup, and a control
+    character is shown as its escape."""
+    return Text(escaped(text(value), lines=True))
 
 
 def _when(at: dt.datetime | None) -> str:
@@ -46,8 +57,7 @@ def _table(title: str, headers: Sequence[str]) -> Table:
 
 def report_rows(rows: Sequence[ReportRow], output: Format, title: str) -> None:
     """Reports in a list, with each waiting one's age in days (`!` past the deadline)."""
-    if output is not Format.TABLE:
-        _records([plain(row) for row in rows], output)
+    if print_records(rows, ReportRow, output):
         return
     if not rows:
         message(f"{title}: none.")
@@ -69,11 +79,18 @@ def report_rows(rows: Sequence[ReportRow], output: Format, title: str) -> None:
     Console().print(table)
 
 
-def _records(rows: list[dict[str, object]], output: Format) -> None:
-    if output is Format.JSON:
-        print_json(rows)
-    else:
-        print_csv(rows, list(rows[0]) if rows else [])
+_FINDING_FIELDS = (
+    "version",
+    "id",
+    "tier",
+    "code",
+    "line",
+    "field",
+    "subject",
+    "message",
+    "acknowledged",
+)
+"""A report's findings as CSV: each with its version and the note that acknowledged it."""
 
 
 def report_detail(detail: ReportDetail, output: Format) -> None:
@@ -83,21 +100,15 @@ def report_detail(detail: ReportDetail, output: Format) -> None:
         print_json(plain(detail))
         return
     if output is Format.CSV:
-        _records(
-            [
-                _finding_record(version, found)
-                for version in detail.versions
-                for found in version.findings
-            ],
-            output,
-        )
+        rows = [_finding_record(v, found) for v in detail.versions for found in v.findings]
+        print_csv(rows, _FINDING_FIELDS)
         return
     console = Console()
-    console.print(Text(_heading(detail)), soft_wrap=True)
+    console.print(_text(_heading(detail)), soft_wrap=True)
     for version in detail.versions:
-        console.print(Text(_version_line(version)), soft_wrap=True)
+        console.print(_text(_version_line(version)), soft_wrap=True)
         for found in version.findings:
-            console.print(Text(_finding_line(found)), soft_wrap=True)
+            console.print(_text(_finding_line(found)), soft_wrap=True)
     history = _table("History", ("At (UTC)", "Change", "State", "By", "Reason"))
     for entry in detail.history:
         history.add_row(

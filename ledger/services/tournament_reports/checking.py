@@ -95,10 +95,10 @@ def _event(
     session: Session, report: Report, read: ReportFile, period: Period, now: dt.datetime
 ) -> list[Finding]:
     correction = report.accepted_version is not None
-    findings = _reported(session, report, read, period)
+    findings = _reported(session, report, read)
     refusal = before_first_list(session, report.pool, period)
     if refusal is not None:
-        findings.append(Finding(Tier.ERROR, "before-first-list", refusal))
+        findings.append(Finding(tier=Tier.ERROR, code="before-first-list", message=refusal))
     if not correction and is_closed(period, newest_closed_period(session, report.pool)):
         findings.append(_closed(report, read, period))
     if len(read.players) < 2:
@@ -132,7 +132,7 @@ def _event(
     return findings
 
 
-def _reported(session: Session, report: Report, read: ReportFile, period: Period) -> list[Finding]:
+def _reported(session: Session, report: Report, read: ReportFile) -> list[Finding]:
     """An error where the event was reported before this report, or is in the ledger."""
     earlier = session.scalar(
         select(Report.id)
