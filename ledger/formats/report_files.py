@@ -102,19 +102,7 @@ def _trf(content: bytes, file_name: str) -> tuple[ReportFile | None, list[str]]:
     end = report.event.end_date or max(days, default=None)
     if start is None or end is None:
         return None, [f"{file_name}: the report has no dates; give its end date in a 052 record."]
-    players = [
-        ReportPlayer(
-            reference=str(player.line),
-            line=player.line,
-            name=player.name,
-            ledger_id=None,
-            fide_id=player.fide_id,
-            federation=player.federation,
-            sex=player.sex,
-            birth_year=player.birth_year,
-        )
-        for player in report.players
-    ]
+    players = [_trf_player(player) for player in report.players]
     read = ReportFile(
         format=ReportFormat.TRF,
         event=report.event.name,
@@ -125,6 +113,19 @@ def _trf(content: bytes, file_name: str) -> tuple[ReportFile | None, list[str]]:
         byes=len(report.byes),
     )
     return read, []
+
+
+def _trf_player(player: trf.TrfPlayer) -> ReportPlayer:
+    return ReportPlayer(
+        reference=str(player.line),
+        line=player.line,
+        name=player.name,
+        ledger_id=None,
+        fide_id=player.fide_id,
+        federation=player.federation,
+        sex=player.sex,
+        birth_year=player.birth_year,
+    )
 
 
 def _pgn(content: bytes, file_name: str) -> tuple[ReportFile | None, list[str]]:

@@ -270,14 +270,7 @@ def acknowledge(
     report = locked_report(session, report_id, author, role)
     refuse_unless(report, ReportAction.ACKNOWLEDGE)
     version = newest_version(session, report)
-    warning = session.get(ReportFinding, finding_id)
-    if warning is None or warning.version_id != version.id or warning.tier is not Tier.WARNING:
-        raise NotFound(
-            f"report {report.id}'s version {version.number} has no warning {finding_id}; its "
-            "warnings are listed with the report."
-        )
-    if _acknowledged(session, [finding_id]):
-        raise Conflict(f"warning {finding_id} is already acknowledged; submit the report.")
+    warning = _warning(session, report, version, finding_id)
     text = _note(note)
     session.add(
         ReportAcknowledgement(
@@ -300,6 +293,21 @@ def acknowledge(
         now,
     )
     return done
+
+
+def _warning(
+    session: Session, report: Report, version: ReportVersion, finding_id: int
+) -> ReportFinding:
+    """A warning of the newest version, not acknowledged yet."""
+    warning = session.get(ReportFinding, finding_id)
+    if warning is None or warning.version_id != version.id or warning.tier is not Tier.WARNING:
+        raise NotFound(
+            f"report {report.id}'s version {version.number} has no warning {finding_id}; its "
+            "warnings are listed with the report."
+        )
+    if _acknowledged(session, [finding_id]):
+        raise Conflict(f"warning {finding_id} is already acknowledged; submit the report.")
+    return warning
 
 
 def _note(note: str) -> str:
