@@ -9,9 +9,13 @@ from sqlalchemy import Column, Table, select
 from typer.testing import CliRunner, Result
 
 from ledger.cli import app
+from ledger.core.access import Role
 from ledger.core.domain import GameResult, Period, Pool, parse_date
 from ledger.core.records import new_game, new_player
+from ledger.formats.trf import TournamentReport, TrfEvent, TrfGame, TrfPlayer, write_trf
 from ledger.queries import lists as queries
+from ledger.services.accounts import add_account
+from ledger.services.activity import Author
 from ledger.services.closing import ClosedPeriod, close_period
 from ledger.services.games import add_games
 from ledger.services.players import add_players
@@ -129,3 +133,54 @@ def run(*args: str, db: str | None = None) -> Result:
     """Run the CLI as a user would, with a fixed terminal width."""
     arguments = [*args, "--db", db] if db else list(args)
     return CliRunner().invoke(app, arguments, env={"COLUMNS": "80"})
+
+
+def account(ledger: Ledger, email: str, role: Role = Role.ORGANISER) -> int:
+    """An account of the site; returns its ID."""
+    with ledger.transaction() as session:
+        return add_account(session, email, email.split("@")[0], role, Author("test"), NOW).id
+
+
+def entrant(
+    name: str,
+    fide_id: int | None = None,
+    *,
+    federation: str | None = None,
+    sex: str | None = None,
+    birth_year: int | None = None,
+    rating: int | None = None,
+) -> dict[str, object]:
+    """A player of a TRF report, as `trf_report` takes them (by starting rank, in order)."""
+    return {
+        "name": name,
+        "fide_id": fide_id,
+        "federation": federation,
+        "sex": sex,
+        "birth_year": birth_year,
+        "rating": rating,
+    }
+
+
+def trf_report(
+    event: str,
+    end: str,
+    players: list[dict[str, object]],
+    games: list[tuple[int, int, int, str]],
+) -> bytes:
+    """A TRF16 report as a pairing program writes it: the header records 012, 042, 052, 062
+    and 072 (lines 1 to 5), then a 001 line for each player by starting rank (line 6 on);
+    `games` are (round, White's rank, Black's rank, result), every round on `end`."""
+    day = parse_date(end)
+    report = TournamentReport(
+        event=TrfEvent(event, None, None, day, day, ()),
+        players=[
+            TrfPlayer(rank=rank, title=None, line=0, **fields)  # type: ignore[arg-type]
+            for rank, fields in enumerate(players, start=1)
+        ],
+        games=[
+            TrfGame(round, white, black, GameResult.parse(result), True, day, (0, 0))
+            for round, white, black, result in games
+        ],
+        byes=[],
+    )
+    return write_trf(report).encode()

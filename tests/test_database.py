@@ -272,7 +272,7 @@ def test_sqlite_enum_checks_are_equalities_not_in_lists(tmp_path: Path) -> None:
         for constraint in table.constraints
         if isinstance(constraint, CheckConstraint) and " OR " in str(constraint.sqltext)
     ]
-    assert len(enum_checks) == 14
+    assert len(enum_checks) == 19
     assert all(f"CHECK ({check})" in schema_text for check in enum_checks)
     assert " IN ('standard'" not in schema_text
 

@@ -38,6 +38,8 @@ READ_COMMANDS = [
     pytest.param(("users", "list"), id="users-list"),
     pytest.param(("tokens", "list"), id="tokens-list"),
     pytest.param(("site", "show"), id="site-show"),
+    pytest.param(("reports", "list"), id="reports-list"),
+    pytest.param(("reports", "show", "1"), id="reports-show"),
 ]
 COMMAND_NAMES = [name for names in COMMANDS.values() for name in names]
 CREATE_HINT = "; create one with `ledger db upgrade`, or give the right --db.\n"
@@ -109,6 +111,11 @@ WRITE_COMMANDS = [
     pytest.param(("users", "role", "o@club.test", "officer"), id="users-role"),
     pytest.param(("tokens", "add", "o@club.test", "--name", "script"), id="tokens-add"),
     pytest.param(("tokens", "revoke", "1"), id="tokens-revoke"),
+    pytest.param(
+        ("reports", "upload", str(DATA / "trf" / "swiss.trf"), "--organiser", "o@club.test"),
+        id="reports-upload",
+    ),
+    pytest.param(("reports", "accept", "1"), id="reports-accept"),
 ]
 """Every command that changes a ledger but brings no players or list into a new one: each
 needs a ledger that exists, as the read commands do. An account is made in a ledger that

@@ -45,6 +45,7 @@ COMMANDS = {
     "serving": ("serve",),
     "users": ("users",),
     "tokens": ("tokens",),
+    "reports": ("reports",),
     "site": ("site",),
     "schema": ("db",),
 }

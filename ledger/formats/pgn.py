@@ -11,12 +11,13 @@ import datetime as dt
 import functools
 import io
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 import chess.pgn
 
+from ledger.core import names
 from ledger.core.domain import GameResult
 from ledger.core.errors import InvalidInput, RejectedRecords
 from ledger.core.progress import NO_PROGRESS, Progress, counted
@@ -53,6 +54,29 @@ class PgnGame:
     event: str | None
     round: int | None
     """The round before the dot: Round "3.1" (round 3, board 1) is 3."""
+
+
+class PgnPeople:
+    """The people of a PGN file: by FIDE ID where a header gives it (for that name in any
+    game of the file), else by name (`ledger.core.names.name_key`)."""
+
+    def __init__(self, games: list[PgnGame]) -> None:
+        ids: dict[str, set[int]] = {}
+        for game in games:
+            for name, fide_id in sides(game):
+                if fide_id is not None:
+                    ids.setdefault(names.name_key(name), set()).add(fide_id)
+        self._ids = {key: next(iter(found)) for key, found in ids.items() if len(found) == 1}
+
+    def key(self, name: str, fide_id: int | None) -> Hashable:
+        """The person a side names: their FIDE ID, else their name's key."""
+        name_key = names.name_key(name)
+        return fide_id if fide_id is not None else self._ids.get(name_key, name_key)
+
+
+def sides(game: PgnGame) -> tuple[tuple[str, int | None], tuple[str, int | None]]:
+    """White's and Black's name and FIDE ID."""
+    return (game.white, game.white_fide_id), (game.black, game.black_fide_id)
 
 
 def read_pgn(

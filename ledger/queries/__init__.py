@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from ledger.core.packages import export_on_use
 
 if TYPE_CHECKING:
+    from ledger.queries import tournament_reports as tournament_reports  # by its module's name
     from ledger.queries.cards import (
         HistoryRow,
         LiveRating,

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from ledger.core.packages import export_on_use
 
 if TYPE_CHECKING:
+    from ledger.render import tournament_reports as tournament_reports  # by its module's name
     from ledger.render.accounts import account_list, token_list
     from ledger.render.base import Format, error, message
     from ledger.render.corrections import corrected, list_diff, log_records, rerated

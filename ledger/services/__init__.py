@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ledger.services import accounts as accounts  # which no other module imports
     from ledger.services import demo as demo  # nor these
     from ledger.services import site as site
+    from ledger.services import tournament_reports as tournament_reports
     from ledger.services.activity import Author, utc_now
 
 export_on_use(__name__, {"activity": ("Author", "utc_now")})

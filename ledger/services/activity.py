@@ -65,8 +65,11 @@ def record(
     at: dt.datetime,
     pool: Pool | None = None,
     period: Period | None = None,
+    *,
+    report_id: int | None = None,
 ) -> None:
-    """Log `action`, summarised from the service's `outcome` (a dataclass of counts)."""
+    """Log `action`, summarised from the service's `outcome` (a dataclass of counts);
+    `report_id`: the tournament report it changed, whose history the entry is part of."""
     session.add(
         LogEntry(
             at=at,
@@ -78,6 +81,7 @@ def record(
             summary=summary(outcome)[:SUMMARY_LENGTH],
             account_id=author.account_id,
             address=author.address,
+            report_id=report_id,
         )
     )
     session.flush()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -14,7 +14,6 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ledger.core import names
 from ledger.core.domain import Pool
 from ledger.core.errors import Conflict, InvalidInput, RejectedRecords
 from ledger.core.progress import NO_PROGRESS, Progress
@@ -131,10 +130,12 @@ def import_pgn(
     author: Author = OS_USER,
     allow_repeat: bool = False,
     progress: Progress = NO_PROGRESS,
+    chosen: Mapping[str, int] | None = None,
 ) -> PgnImport:
     """Add the games of a PGN file to `pool` by their headers, matching or creating players
     (`ledger.services.matching`; names alone where a side has no FIDE ID); a game the ledger
-    or the file already holds is refused unless `allow_repeat`."""
+    or the file already holds is refused unless `allow_repeat`. `chosen` gives the ledger
+    player of a name as the file writes it, as a rating officer matched them."""
     # python-chess builds its move tables on import: only a PGN import waits for them.
     from ledger.formats import pgn as pgnfiles
 
@@ -144,9 +145,13 @@ def import_pgn(
     import_id = record_import(
         session, "pgn", file_name, texts.file_text(content, file_name), len(read), now
     )
-    people_ = _PgnPeople(read)
+    people_ = pgnfiles.PgnPeople(read)
     players = match_players(
-        session, pool, _pgn_players(read, people_, file_name, now.date()), by_name_alone=True
+        session,
+        pool,
+        _pgn_players(read, people_, file_name, now.date()),
+        by_name_alone=True,
+        chosen={people_.key(name, None): id_ for name, id_ in (chosen or {}).items()},
     )
     games = [_pgn_game(game, people_, players.ids, file_name, now.date()) for game in read]
     add_games(session, pool, games, import_id, allow_repeat=allow_repeat, progress=progress)
@@ -163,34 +168,15 @@ def import_pgn(
     return imported
 
 
-class _PgnPeople:
-    """The people of a PGN file: by FIDE ID where a header gives it (for that name in any
-    game of the file), else by name."""
-
-    def __init__(self, games: list[pgnfiles.PgnGame]) -> None:
-        ids: dict[str, set[int]] = {}
-        for game in games:
-            for name, fide_id in _sides(game):
-                if fide_id is not None:
-                    ids.setdefault(names.name_key(name), set()).add(fide_id)
-        self._ids = {key: next(iter(found)) for key, found in ids.items() if len(found) == 1}
-
-    def key(self, name: str, fide_id: int | None) -> Hashable:
-        name_key = names.name_key(name)
-        return fide_id if fide_id is not None else self._ids.get(name_key, name_key)
-
-
-def _sides(game: pgnfiles.PgnGame) -> tuple[tuple[str, int | None], tuple[str, int | None]]:
-    return (game.white, game.white_fide_id), (game.black, game.black_fide_id)
-
-
 def _pgn_players(
-    games: list[pgnfiles.PgnGame], people_: _PgnPeople, file_name: str, today: dt.date
+    games: list[pgnfiles.PgnGame], people_: pgnfiles.PgnPeople, file_name: str, today: dt.date
 ) -> dict[Hashable, NewPlayer]:
+    from ledger.formats.pgn import sides  # loaded already, by `import_pgn`
+
     players: dict[Hashable, NewPlayer] = {}
     problems = []
     for game in games:
-        for name, fide_id in _sides(game):
+        for name, fide_id in sides(game):
             key = people_.key(name, fide_id)
             if key in players:
                 continue
@@ -210,7 +196,7 @@ def _pgn_players(
 
 def _pgn_game(
     game: pgnfiles.PgnGame,
-    people_: _PgnPeople,
+    people_: pgnfiles.PgnPeople,
     ids: dict[Hashable, int],
     file_name: str,
     today: dt.date,
@@ -255,8 +241,7 @@ def record_import(
     end, then is refused by the unique content hash (in a savepoint, so the refusal can say
     so).
     """
-    lines = [line.rstrip() for line in text.splitlines()]
-    digest = hashlib.sha256("\n".join(lines).strip().encode()).hexdigest()
+    digest = content_digest(text)
     _refuse_imported(session, kind, digest, file_name)
     record = Import(kind=kind, file_name=file_name, sha256=digest, rows=rows, imported_at=now)
     try:
@@ -266,6 +251,13 @@ def record_import(
         _refuse_imported(session, kind, digest, file_name)
         raise
     return record.id
+
+
+def content_digest(text: str) -> str:
+    """A file's text as the ledger knows it again: the SHA-256 of its lines without their
+    endings and trailing spaces, and without blank lines at either end."""
+    lines = [line.rstrip() for line in text.splitlines()]
+    return hashlib.sha256("\n".join(lines).strip().encode()).hexdigest()
 
 
 def _refuse_imported(session: Session, kind: str, digest: str, file_name: str) -> None:

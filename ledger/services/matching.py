@@ -39,22 +39,38 @@ def match_players(
     players: Mapping[K, NewPlayer],
     by_name_alone: bool = False,
     among: Collection[int] = (),
+    chosen: Mapping[K, int] | None = None,
 ) -> MatchedPlayers[K]:
     """Every player of the file as a ledger ID; refused if a name matches several players.
 
     A name alone also matches the players `among` (those of the event a report replaces).
+    The players `chosen` are those ledger players, as a rating officer matched them.
     """
-    found = _by_fide_id(session, players)
+    matched = find_matches(session, players, by_name_alone, among, chosen)
+    _fill_fide_ids(session, players, matched)
+    new = [key for key in players if key not in matched]
+    created = add_players(session, pool, [players[key] for key in new])
+    return MatchedPlayers(matched | dict(zip(new, created, strict=True)), len(matched), len(new))
+
+
+def find_matches(
+    session: Session,
+    players: Mapping[K, NewPlayer],
+    by_name_alone: bool = False,
+    among: Collection[int] = (),
+    chosen: Mapping[K, int] | None = None,
+) -> dict[K, int]:
+    """The ledger player each player of the file is, where the ledger has them (the others
+    are new), as `match_players` matches them; reads only. Refused, with every problem, if
+    a FIDE ID is given twice or a name matches several players."""
+    found: dict[K, int | str] = dict(chosen or {})
+    found |= _by_fide_id(session, {key: p for key, p in players.items() if key not in found})
     unmatched = {key: player for key, player in players.items() if key not in found}
     found |= _by_name(session, unmatched, by_name_alone, set(among))
     problems = [match for match in found.values() if isinstance(match, str)]
     if problems:
         raise RejectedRecords(problems)
-    matched = {key: int(match) for key, match in found.items()}
-    _fill_fide_ids(session, players, matched)
-    new = [key for key in players if key not in matched]
-    created = add_players(session, pool, [players[key] for key in new])
-    return MatchedPlayers(matched | dict(zip(new, created, strict=True)), len(matched), len(new))
+    return {key: int(match) for key, match in found.items()}
 
 
 def _by_fide_id(session: Session, players: Mapping[K, NewPlayer]) -> dict[K, int | str]:

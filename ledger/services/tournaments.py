@@ -8,7 +8,7 @@ report's ratings are the arbiter's copy of a list, not the ledger's).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import delete, select
@@ -57,12 +57,14 @@ def import_trf(
     author: Author = OS_USER,
     allow_repeat: bool = False,
     progress: Progress = NO_PROGRESS,
+    chosen: Mapping[int, int] | None = None,
 ) -> TournamentImport:
     """Record a TRF report's event, players, games and byes in `pool`.
 
     Refused whole, with every problem by line, if the report is defective; an event already
     in the ledger is refused unless `replace`, which needs the event's period to be open; a
-    game the ledger already holds is refused unless `allow_repeat`.
+    game the ledger already holds is refused unless `allow_repeat`. `chosen` gives the
+    ledger player of a 001 line (by its line number), as a rating officer matched them.
     """
     progress.stage(f"Reading {file_name}", None)
     report, problems = trf.read_trf(content, file_name)
@@ -73,7 +75,14 @@ def import_trf(
         session, "trf", file_name, texts.file_text(content, file_name), len(report.games), now
     )
     records = _player_records(report.players, file_name, now.date())
-    players = match_players(session, pool, records, among=replaced or ())
+    by_line = {player.line: player.rank for player in report.players}
+    players = match_players(
+        session,
+        pool,
+        records,
+        among=replaced or (),
+        chosen={by_line[line]: player_id for line, player_id in (chosen or {}).items()},
+    )
     _refuse_one_player_twice(report, players.ids, file_name)
     games = _games(report, players.ids, file_name, now.date())
     details = EventDetails(

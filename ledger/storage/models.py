@@ -8,111 +8,40 @@ in a period where their standing changed (rated games, a first appearance, a new
 rating). The list in force at period P is, for every player, their newest entry at or before
 P; `PlayerRating` holds each player's standing after the newest list, so the newest list is
 read without history and a close writes rows only for the players who played.
+
+The tables of tournament reports sent in online are in `ledger.storage.reports`, and what
+every table shares (the base, the column types) in `ledger.storage.base`; this module names
+them all, so that importing it gives the whole schema.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import functools
 from enum import StrEnum
 from typing import Annotated
 
 from sqlalchemy import (
     CheckConstraint,
-    Dialect,
-    Enum,
     ForeignKey,
     Index,
     LargeBinary,
-    MetaData,
     String,
-    TypeDecorator,
     UniqueConstraint,
     text,
     true,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column
 
 from ledger.core.access import Role
 from ledger.core.domain import ByeKind, GameResult, Period, Pool
-
-NAMING_CONVENTION = {
-    "ix": "ix_%(column_0_label)s",
-    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
-    "ck": "ck_%(table_name)s_%(constraint_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
-}
-
-
-class PeriodType(TypeDecorator[Period]):
-    """A `Period` stored as its `YYYY-MM` text, which sorts in calendar order."""
-
-    impl = String(7)
-    cache_ok = True
-
-    def process_bind_param(self, value: Period | None, dialect: Dialect) -> str | None:
-        return None if value is None else _period_text(value)
-
-    def process_result_value(self, value: str | None, dialect: Dialect) -> Period | None:
-        return None if value is None else _period(value)
-
-
-@functools.lru_cache(maxsize=4096)
-def _period_text(period: Period) -> str:
-    """Periods written to the database; a close writes a few of them a million times."""
-    return str(period)
-
-
-@functools.lru_cache(maxsize=4096)
-def _period(text: str) -> Period:
-    """Periods read back from the database; a list of a million rows holds a few hundred."""
-    return Period.parse(text)
-
-
-def stored_period(text: str | None) -> Period | None:
-    """A period as the driver gives it (its `YYYY-MM` text, or None), where rows are read
-    as plain tuples: a close or a whole list reads a few periods a million times."""
-    return None if text is None else _period(text)
-
-
-def _stored_enum(enum: type[StrEnum], name: str) -> Enum:
-    """An enum kept as its text value, with a CHECK constraint on both backends (each
-    table's, `_checked_enums`)."""
-    return Enum(
-        enum,
-        name=name,
-        native_enum=False,
-        create_constraint=False,
-        length=max(len(member.value) for member in enum),
-        values_callable=lambda members: [member.value for member in members],
-        validate_strings=True,
-    )
-
-
-class Base(DeclarativeBase):
-    metadata = MetaData(naming_convention=NAMING_CONVENTION)
-    type_annotation_map = {  # noqa: RUF012 - SQLAlchemy reads it from the class
-        Period: PeriodType,
-        Pool: _stored_enum(Pool, "pool"),
-        GameResult: _stored_enum(GameResult, "result"),
-        ByeKind: _stored_enum(ByeKind, "bye_kind"),
-        Role: _stored_enum(Role, "role"),
-    }
-
-    def __repr__(self) -> str:
-        columns = ", ".join(f"{c.key}={getattr(self, c.key)!r}" for c in self.__table__.columns)
-        return f"{type(self).__name__}({columns})"
-
-
-def name_text(length: int) -> String:
-    """A name's text, ordered by code point on both backends: SQLite's default collation
-    (BINARY) does so, and PostgreSQL's "C" collation, whatever the database's own. A list
-    ranks players of one rating by name, in SQL and in Python (`ledger.queries.whole_list`)
-    alike; by a database's language collation ("de Vries" before "Dubov" in en-US), the
-    list's table and its file would give them different positions."""
-    return String(length).with_variant(String(length, collation="C"), "postgresql")
-
+from ledger.storage.base import Base as Base
+from ledger.storage.base import PeriodType as PeriodType
+from ledger.storage.base import checked_enums, name_text, stored_enum
+from ledger.storage.base import stored_period as stored_period
+from ledger.storage.reports import Report as Report
+from ledger.storage.reports import ReportAcknowledgement as ReportAcknowledgement
+from ledger.storage.reports import ReportFinding as ReportFinding
+from ledger.storage.reports import ReportVersion as ReportVersion
 
 PlayerId = Annotated[int, mapped_column(ForeignKey("players.id"))]
 PoolKey = Annotated[Pool, mapped_column(primary_key=True)]
@@ -351,6 +280,8 @@ class LogEntry(Base):
     """The signed-in account that made the change on the web (None: the command line)."""
     address: Mapped[str | None] = mapped_column(String(45))
     """The address the change came from, on the web."""
+    report_id: Mapped[int | None] = mapped_column(ForeignKey("reports.id"), index=True)
+    """The tournament report the change was made to: its history is its entries."""
 
 
 class SiteSettings(Base):
@@ -511,7 +442,7 @@ class AccountSecret(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
-    kind: Mapped[SecretKind] = mapped_column(_stored_enum(SecretKind, "secret_kind"))
+    kind: Mapped[SecretKind] = mapped_column(stored_enum(SecretKind, "secret_kind"))
     digest: Mapped[str] = mapped_column(String(64), unique=True)
     name: Mapped[str | None] = mapped_column(String(100))
     role: Mapped[Role | None]
@@ -539,16 +470,4 @@ class SignInFailure(Base):
     )
 
 
-def _checked_enums(metadata: MetaData) -> None:
-    """Give each enum column its CHECK constraint, named for the enum (`ck_games_pool`): its
-    values as equalities joined by OR, not an IN list, which SQLite sets up as a table
-    again for every row an INSERT ... VALUES writes (200,000 games: 1.1 s with the IN
-    lists, 0.4 s without). Either form admits the same values, and NULL."""
-    for table in metadata.tables.values():
-        for column in table.columns:
-            if isinstance(column.type, Enum):
-                allowed = " OR ".join(f"{column.name} = '{value}'" for value in column.type.enums)
-                table.append_constraint(CheckConstraint(allowed, name=column.type.name))
-
-
-_checked_enums(Base.metadata)
+checked_enums(Base.metadata)
