@@ -8,6 +8,8 @@ from hypothesis import strategies as st
 
 from ledger.core.names import name_key, name_words
 
+from builders import run
+
 SAME = {
     "surname first, with a comma": ("Carlsen, Magnus", "Magnus Carlsen"),
     "surname first in capitals": ("CARLSEN Magnus", "Magnus Carlsen"),
@@ -101,3 +103,13 @@ def test_the_order_of_words_does_not_matter(data: st.DataObject) -> None:
 @given(names)
 def test_the_words_of_a_key_are_the_words_of_the_name(name: str) -> None:
     assert sorted(set(name_key(name).split())) == sorted(name_words(name))
+
+
+def test_a_name_that_looks_like_markup_is_printed_as_it_is(database_url: str) -> None:
+    """Rich reads `[bold]` as a style and `:smile:` as an emoji in text it is given; the
+    command line prints a stored name as text, whatever it holds."""
+    name = "[bold red]Evil[/] :smile: [link=https://example.org]x[/link]"
+    added = run("add-player", "--name", name, db=database_url)
+    assert added.exit_code == 0, added.stderr
+    player = added.stdout.strip()
+    assert run("player", player, db=database_url).stdout.startswith(f"{name} (ID {player})")

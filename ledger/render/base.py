@@ -13,6 +13,7 @@ from typing import Any
 
 import rich.console
 import rich.table
+import rich.text
 
 from ledger.core.domain import Period
 from ledger.core.printable import escaped
@@ -74,18 +75,20 @@ def message(text: str) -> None:
 
 
 def _escaped(value: Any) -> Any:
-    return escaped(value, lines=True) if isinstance(value, str) else value
+    """Text as text: control characters escaped, and nothing in it read as Rich's markup
+    (`[bold]`, `[link=...]`) or emoji codes (`:smile:`), as a stored name may hold them."""
+    return rich.text.Text(escaped(value, lines=True)) if isinstance(value, str) else value
 
 
 class Console(rich.console.Console):
-    """Rich's console, printing the text it is given with control characters escaped."""
+    """Rich's console, printing the text it is given as text (`_escaped`)."""
 
     def print(self, *objects: Any, **options: Any) -> None:
         super().print(*(_escaped(each) for each in objects), **options)
 
 
 class Table(rich.table.Table):
-    """Rich's table, its title and cells with control characters escaped."""
+    """Rich's table, its title and cells as text (`_escaped`)."""
 
     def __init__(self, *headers: Any, title: Any = None, **options: Any) -> None:
         super().__init__(*headers, title=_escaped(title), **options)
