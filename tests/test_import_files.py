@@ -176,9 +176,15 @@ PLAYER_REFUSALS = {
         '201,"Doe, Jane",ENG,F,,1990,2000,3000000000,\n',
         "error: players.csv:2: games: a starting rating needs the number of rated games",
     ),
-    "a title longer than its column": (
+    "a title that is not FIDE's": (
         '201,"Doe, Jane",ENG,F,GRANDMASTER,1990,,,\n',
-        "error: players.csv:2: title: 'GRANDMASTER' is longer than 8 characters.",
+        "error: players.csv:2: title: 'GRANDMASTER' is not a FIDE title; the titles are GM, "
+        "IM, FM, CM, WGM, WIM, WFM and WCM (also written g, m, f, c, wg, wm, wf and wc).",
+    ),
+    "a federation that is not FIDE's": (
+        '201,"Doe, Jane",DEU,F,,1990,,,\n',
+        "error: players.csv:2: federation: 'DEU' is not a FIDE federation code (the nearest "
+        "are ECU, DEN); give FIDE's three-letter code, such as ENG, GER, NOR or USA.",
     ),
     "a name of invisible characters": (
         '201,"\u2060\u200b\ufeff",ENG,F,,1990,,,\n',

@@ -15,7 +15,9 @@ from ledger import queries, render, services
 from ledger.cli.options import (
     AllowRepeatOption,
     DbOption,
+    LateOption,
     ListPeriodOption,
+    NoteOption,
     OperatorOption,
     PoolOption,
     import_file,
@@ -24,6 +26,7 @@ from ledger.cli.options import (
     pool_option,
     read_import,
     reading,
+    refuse_late_without_reason,
     trying,
     writing,
 )
@@ -59,6 +62,8 @@ def import_trf(
         bool, typer.Option("--replace", help="Put the report in place of its event's games.")
     ] = False,
     allow_repeat: AllowRepeatOption = False,
+    late: LateOption = False,
+    reason: NoteOption = None,
     operator: OperatorOption = None,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
@@ -67,14 +72,15 @@ def import_trf(
 
     Example: ledger import-trf autumn-cup.trf --check
     """
+    refuse_late_without_reason(late, reason)
     content = read_import(file)
     with (
         progress() as shown,
         trying(ctx, db) if check else writing(ctx, db, create=True) as session,
     ):
-        by = services.Author(operator)
+        by = services.Author(operator, reason)
         summary = services.tournaments.import_trf(
-            session, pool, file.name, content, now(), replace, by, allow_repeat, shown
+            session, pool, file.name, content, now(), replace, by, allow_repeat, shown, late=late
         )
     render.tournament_imported(summary, check)
 
@@ -84,6 +90,8 @@ def import_pgn(
     ctx: typer.Context,
     file: FileArgument,
     allow_repeat: AllowRepeatOption = False,
+    late: LateOption = False,
+    reason: NoteOption = None,
     operator: OperatorOption = None,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
@@ -92,11 +100,12 @@ def import_pgn(
 
     Example: ledger import-pgn club-night.pgn --pool blitz
     """
+    refuse_late_without_reason(late, reason)
     content = read_import(file)
     with progress() as shown, writing(ctx, db, create=True) as session:
-        by = services.Author(operator)
+        by = services.Author(operator, reason)
         summary = services.imports.import_pgn(
-            session, pool, file.name, content, now(), by, allow_repeat, shown
+            session, pool, file.name, content, now(), by, allow_repeat, shown, late=late
         )
     render.pgn_imported(summary)
 

@@ -9,6 +9,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from ledger.core.domain import ByeKind, GameResult
+from ledger.core.records import FileWarning
 
 FIRST_ROUND_COLUMN = 92
 ROUND_WIDTH = 10
@@ -32,6 +33,12 @@ BYE_KINDS = {
 }
 """A bye's code -> the kind of round without a game it is."""
 BYE_CODES = {kind: code for code, kind in BYE_KINDS.items()}
+HALF_POINTS = dict.fromkeys("1W+FU", 2) | dict.fromkeys("=DH", 1) | dict.fromkeys("0L-Z", 0)
+"""Each code's score in half points, FIDE's defaults (TRF-2026 record 162): a
+pairing-allocated bye (U) scores as a win."""
+OWN_SCORING = ("162", "XXS")
+"""The records by which a report scores otherwise than FIDE's defaults (TRF-2026's point
+system, JaVaFo's scoring): its points are then its own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +52,10 @@ class TrfEvent:
     end_date: dt.date | None
     round_dates: tuple[dt.date | None, ...]
     """The 132 record's date of round r at index r - 1; it may list fewer rounds than there are."""
+    records: tuple[str, ...] = ()
+    """The records the report keeps as it wrote them (`ledger.formats.trf.header`): its other
+    tournament records (the arbiters, the type, the time control, ...), the pairing programs'
+    records and the team records (013), whole lines in the report's order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +72,10 @@ class TrfPlayer:
     fide_id: int | None
     birth_year: int | None
     line: int
+    place: int | None = None
+    """The final ranking (columns 86-89): where the report ranks the player."""
+    points: int | None = None
+    """The points (columns 81-84), in hundredths: the report's own score of the player."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +92,9 @@ class TrfGame:
     date: dt.date
     lines: tuple[int, int]
     """The 001 lines of White and of Black, which both list the game."""
+    colours: bool = True
+    """False for a forfeit the report gives without colours (`-` in both blocks): White and
+    Black are then the lower and higher starting rank, and a report writes none again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,13 +111,15 @@ class TrfBye:
 
 @dataclass(frozen=True, slots=True)
 class TournamentReport:
-    """A whole report: the event, its players by starting rank, its games and its byes."""
+    """A whole report: the event, its players by starting rank, its games and its byes, and
+    the warnings its reading gave (fields the format marks "warning if wrong", left empty)."""
 
     event: TrfEvent
     players: list[TrfPlayer]
     games: list[TrfGame]
     """Each pairing once, by round and then White's starting rank."""
     byes: list[TrfBye]
+    warnings: tuple[FileWarning, ...] = ()
 
 
 def rank_of(player: TrfPlayer) -> int:
