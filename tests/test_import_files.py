@@ -108,7 +108,7 @@ CSV_REFUSALS = {
     "20,000 unknown columns": (
         ("date,white,black,result," + ",".join(f"c{i}" for i in range(20_000)) + "\n").encode(),
         "error: games.csv:1: unknown column(s) c0, c1, c2, c3, c4, and 19995 more; the header "
-        "must be date,white,black,result.",
+        "needs date,white,black,result and may hold event,round.",
     ),
     "a number of 5,000 digits": (
         f"date,white,black,result\n2026-10-03,{HUGE},102,1-0\n".encode(),

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
 from typing import Any, NamedTuple
 
-from sqlalchemy import CompoundSelect, func, select
+from sqlalchemy import CompoundSelect, func, select, union
 from sqlalchemy.orm import Session
 
 from ledger.core import rules
@@ -34,21 +34,29 @@ def fide_list_file(
     period: Period | None,
     xml: bool,
     progress: Progress = NO_PROGRESS,
+    ledger_ids: bool = False,
 ) -> Iterator[str]:
     """The lists of `period` in FIDE's TXT or XML layout, chunk by chunk: the combined file
-    for the three pools, else the single-pool file."""
-    period, rows = fide_list_rows(session, pools, period, progress)
+    for the three pools, else the single-pool file. FIDE's files list players by FIDE ID;
+    with `ledger_ids` the ID column holds the ledger's IDs instead, and every player is in
+    it (a national list in FIDE's layout)."""
+    period, rows = fide_list_rows(session, pools, period, progress, ledger_ids)
     if xml:
         return fide_lists.write_fide_xml(rows, tuple(pools))
     return fide_lists.write_fide_txt(rows, tuple(pools), fide_lists.list_month(period))
 
 
 def fide_list_rows(
-    session: Session, pools: Sequence[Pool], period: Period | None, progress: Progress = NO_PROGRESS
+    session: Session,
+    pools: Sequence[Pool],
+    period: Period | None,
+    progress: Progress = NO_PROGRESS,
+    ledger_ids: bool = False,
 ) -> tuple[Period, Iterator[FideListRow]]:
     """The lists in force at `period` (default: the first pool's newest) as FIDE's rows,
     ordered by name as FIDE's files are, streamed: every player with a FIDE ID, rated or not
-    in a combined file, those rated in the pool in a single-pool one.
+    in a combined file, those rated in the pool in a single-pool one; with `ledger_ids`,
+    every player, under their ledger ID.
 
     The flag is that of the first pool that lists the player (`w` alone for one on no list).
 
@@ -59,14 +67,17 @@ def fide_list_rows(
     players: 23.8 s that way, 12.2 s this way).
     """
     period, _ = queries.published_period(session, pools[0], period)
-    stage = progress.stage(f"Writing the list of {period}", _rows_counted(session, pools))
+    counted = _rows_counted(session, pools, ledger_ids)
+    stage = progress.stage(f"Writing the list of {period}", counted)
     with collector_paused():
         lists = [
             _ListRows(session, pool, in_force, statement)
             for pool, (in_force, statement) in _in_force(session, pools, period).items()
         ]
     players = (
-        select(*_IDENTITY)
+        select(Player.id, Player.id, *_IDENTITY[2:]).order_by(Player.sort_name, Player.id)
+        if ledger_ids
+        else select(*_IDENTITY)
         .where(Player.fide_id.is_not(None))
         .order_by(Player.sort_name, Player.fide_id)
     )
@@ -144,12 +155,35 @@ def _fide_rows(
             yield _fide_row(row, pools, lists)
 
 
-def _rows_counted(session: Session, pools: Sequence[Pool]) -> int | None:
-    """The rows of a combined file, every player with a FIDE ID (a count on an index); None
-    for a single-pool file, whose count would cost a good part of writing it."""
+def _rows_counted(session: Session, pools: Sequence[Pool], ledger_ids: bool) -> int | None:
+    """The rows of a combined file, every player with a FIDE ID (a count on an index), or
+    every player; None for a single-pool file, whose count would cost a good part of
+    writing it."""
     if len(pools) == 1:
         return None
+    if ledger_ids:
+        return session.scalar(select(func.count()).select_from(Player))
     return session.scalar(select(func.count()).where(Player.fide_id.is_not(None)))
+
+
+def fide_list_left_out(session: Session, pools: Sequence[Pool], period: Period | None) -> int:
+    """How many players the lists of `period` (as `fide_list_rows` reads them) rate who have
+    no FIDE ID: FIDE's layout lists players by FIDE ID, so its file leaves them out."""
+    period, _ = queries.published_period(session, pools[0], period)
+    listed = [
+        select(statement.subquery().c.id)
+        for _, statement in _in_force(session, pools, period).values()
+    ]
+    if not listed:
+        return 0
+    return (
+        session.scalar(
+            select(func.count())
+            .select_from(Player)
+            .where(Player.fide_id.is_(None), Player.id.in_(union(*listed)))
+        )
+        or 0
+    )
 
 
 _PLAYER_ID = 0

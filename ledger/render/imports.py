@@ -1,4 +1,5 @@
-"""What the imports say when they are done, and their warnings."""
+"""What the imports say when they are done, and their warnings; what a FIDE list file left
+out."""
 
 from __future__ import annotations
 
@@ -63,6 +64,19 @@ def fide_list_imported(summary: FideListImport) -> None:
     if summary.skipped:
         warnings([f"skipped {line}" for line in summary.skipped])
     warnings(summary.duplicates)
+
+
+def fide_list_left_out(count: int) -> None:
+    """On stderr, so a list written to the terminal stays whole: the players a FIDE list file
+    left out, why, and the file that holds them."""
+    if count:
+        were = "was" if count == 1 else "were"
+        print(
+            f"warning: {_count(count, 'player')} without a FIDE ID {were} left out: FIDE's "
+            "layout lists players by FIDE ID. `--ledger-ids` writes the same layout with the "
+            "ledger's IDs, every player in it (a national list).",
+            file=sys.stderr,
+        )
 
 
 def file_warnings(found: Sequence[FileWarning]) -> None:
