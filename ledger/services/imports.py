@@ -128,11 +128,9 @@ def _recorded(
     late: bool,
 ) -> Rerated | None:
     """Record a file's games: at once, or, `late`, by one re-rate from their first period."""
-    if not late:
-        record(session)
+    if not late or not games:
+        record(session)  # a file without games is refused there, with its problems
         return None
-    if not games:
-        raise InvalidInput("the file holds no games to record late; nothing was written.")
     return corrections.record_late(session, pool, games, now, record, progress)
 
 
