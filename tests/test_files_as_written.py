@@ -311,6 +311,7 @@ def test_two_lines_of_one_report_are_two_people_to_a_merge(
         "Two",
         "Three",
     ]
+    assert [event["players"] for event in _json("events", db=database_url)] == [3]
     refused = run("merge-players", "1", "3", db=database_url)
     assert refused.exit_code == 1
     assert "each have a line of the report of Club Cup, so they are two people" in refused.stderr
