@@ -21,7 +21,6 @@ from sqlalchemy.orm import Session
 
 from ledger.core import calculator, rules
 from ledger.core.domain import ByeKind, GameResult, Period, Pool
-from ledger.formats.trf import BYE_CODES
 from ledger.queries.entrants import EventEntrant, event_entrants
 from ledger.queries.overviews import unknown_event
 from ledger.storage.models import Bye, Event, Game, GameRating, ListEntry
@@ -29,14 +28,6 @@ from ledger.storage.periods import is_closed, newest_closed_period
 
 _SYMBOL = {100: "1", 50: "½", 0: "0"}
 _FORFEIT_SYMBOL = {100: "+", 0: "-"}
-BYE_SCORES = {
-    ByeKind.HALF_POINT: 50,
-    ByeKind.FULL_POINT: 100,
-    ByeKind.UNPAIRED: 100,
-    ByeKind.ZERO_POINT: 0,
-}
-"""A bye's score in hundredths, FIDE's defaults (TRF-2026 record 162): a pairing-allocated
-bye (U) scores as a win, as a full-point bye (F); a zero-point bye (Z) is an absence."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +47,7 @@ class CrossGame:
 class CrossRow:
     """A player's row: `rank` is the place in the standings (the report's own, where the
     event was imported from one), `number` the starting number the rounds name players by;
-    `score` counts byes as FIDE scores them (`BYE_SCORES`)."""
+    `score` counts byes as FIDE scores them (`ByeKind.score`)."""
 
     rank: int
     number: int
@@ -188,10 +179,9 @@ def _add_byes(session: Session, event_id: int, standings: dict[int, _Standing]) 
     )
     for bye in byes:
         standing = standings[bye.player_id]
-        score = BYE_SCORES[bye.kind]
-        code = BYE_CODES[bye.kind]
-        standing.cells.append(CrossGame(bye.round, None, "-", _SYMBOL[score], code))
-        standing.score += score
+        kind = ByeKind(bye.kind)
+        standing.cells.append(CrossGame(bye.round, None, "-", _SYMBOL[kind.score], kind.code))
+        standing.score += kind.score
 
 
 def _ranked(standings: list[_Standing]) -> list[tuple[int, _Standing]]:

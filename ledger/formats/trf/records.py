@@ -25,17 +25,16 @@ RESULTS = {
     ("-", "-"): (GameResult.DOUBLE_FORFEIT, False),
 }
 """(White's code, Black's code) -> the result and whether the codes say it is rated."""
-BYE_KINDS = {
-    "H": ByeKind.HALF_POINT,
-    "F": ByeKind.FULL_POINT,
-    "U": ByeKind.UNPAIRED,
-    "Z": ByeKind.ZERO_POINT,
-}
+BYE_KINDS = {kind.code: kind for kind in ByeKind}
 """A bye's code -> the kind of round without a game it is."""
-BYE_CODES = {kind: code for code, kind in BYE_KINDS.items()}
-HALF_POINTS = dict.fromkeys("1W+FU", 2) | dict.fromkeys("=DH", 1) | dict.fromkeys("0L-Z", 0)
-"""Each code's score in half points, FIDE's defaults (TRF-2026 record 162): a
-pairing-allocated bye (U) scores as a win."""
+BYE_CODES = {kind: kind.code for kind in ByeKind}
+HALF_POINTS = (
+    dict.fromkeys("1W+", 2)
+    | dict.fromkeys("=D", 1)
+    | dict.fromkeys("0L-", 0)
+    | {kind.code: kind.score // 50 for kind in ByeKind}
+)
+"""Each code's score in half points, FIDE's defaults (`ByeKind.score` for the byes)."""
 OWN_SCORING = ("162", "XXS")
 """The records by which a report scores otherwise than FIDE's defaults (TRF-2026's point
 system, JaVaFo's scoring): its points are then its own."""
