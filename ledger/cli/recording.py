@@ -169,7 +169,8 @@ def import_players(
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """Import players from CSV: id,name,federation,sex,title,birth_year,rating,games,ever_2400.
+    """Import players from CSV: name,federation,rating, and id, fide_id, sex, title, birth_year,
+    games, ever_2400 or peak where the file has them.
 
     Example: ledger import-players players.csv
     """
