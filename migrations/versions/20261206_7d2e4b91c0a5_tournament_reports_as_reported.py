@@ -85,7 +85,7 @@ def _normalise_titles(table: str, column: str) -> None:
     cases = sa.case(*((sa.func.lower(title) == written, code) for written, code in _TITLES.items()))
     op.execute(
         sa.update(titled)
-        .where(sa.func.lower(title).in_(list(_TITLES)), title.not_in(set(_TITLES.values())))
+        .where(sa.func.lower(title).in_(list(_TITLES)), title.not_in(sorted(set(_TITLES.values()))))
         .values({column: cases})
     )
 
