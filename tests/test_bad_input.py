@@ -465,7 +465,8 @@ def test_add_player_with_generated_values(
     arguments = ["add-player", "--name", name, *_flattened(options)]
     with ledgers.copy(ledgers.filled) as case:
         result = case.run(*arguments, *(["--ever-2400"] if ever_2400 else []))
-        assert_answered(result, case, refused=player_is_surely_invalid(name, options, ever_2400))
+        surely = player_is_surely_invalid(name, options, ever_2400)
+        assert_answered(result, case, refused=surely, problems=True)
         if result.exit_code == 0:
             assert re.fullmatch(r"[0-9]+\n", result.stdout), result.stdout
             assert case.dump() != case.before

@@ -237,7 +237,7 @@ BAD_INPUT = [
     ),
     pytest.param(
         ["add-player", "--name", "X", "--federation", "NORWAY"],
-        "error: federation: 'NORWAY' is not a three-letter",
+        "error: federation: 'NORWAY' is not a FIDE federation code (the nearest are RWA, NOR)",
         id="bad federation",
     ),
     pytest.param(

@@ -197,6 +197,31 @@ def test_upgrading_a_filled_first_revision_keeps_every_row(empty_database_url: s
         engine.dispose()
 
 
+def test_the_titles_stored_as_files_wrote_them_become_fides_codes(
+    empty_database_url: str,
+) -> None:
+    """Titles a report or an old list wrote as g, wg or gm read as FIDE writes them (GM, WGM),
+    so `list --title GM` finds every grandmaster; a title already FIDE's is left as it is."""
+    engine = create_ledger_engine(empty_database_url)
+    try:
+        with engine.begin() as connection:
+            command.upgrade(alembic_config(connection), "e3b9d0c41f7a")
+            for number, title in enumerate(["g", "wg", "gm", "GM", "m", None], start=1):
+                connection.execute(
+                    text(
+                        "INSERT INTO players (id, name, name_key, sort_name, title) "
+                        "VALUES (:id, 'P', 'p', 'p', :title)"
+                    ),
+                    {"id": number, "title": title},
+                )
+        with engine.begin() as connection:
+            command.upgrade(alembic_config(connection), "head")
+            titles = connection.execute(text("SELECT title FROM players ORDER BY id"))
+            assert [title for (title,) in titles] == ["GM", "WGM", "GM", "GM", "IM", None]
+    finally:
+        engine.dispose()
+
+
 def test_the_models_match_the_migrated_schema(database_url: str) -> None:
     engine = create_ledger_engine(database_url)
     try:

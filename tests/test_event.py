@@ -104,8 +104,8 @@ def test_the_event_on_the_command_line(database_url: str) -> None:
     data = json.loads(run("event", "Cup", "--format", "json", db=database_url).stdout)
     assert [row["change"] for row in data["rows"]] == [7.2, -7.2]
     rows = run("event", "Cup", "--format", "csv", db=database_url).stdout.splitlines()
-    assert rows[0] == "number,id,name,rating,score,round_1,performance,change"
-    assert rows[1] == "1,1,Aa,2000,1,2w1,2700,7.2"
+    assert rows[0] == "rank,number,id,name,rating,score,round_1,performance,change"
+    assert rows[1] == "1,1,1,Aa,2000,1,2w1,2700,7.2"
     refused = run("event", "Nope", db=database_url)
     assert (refused.exit_code, refused.stderr) == (
         1,

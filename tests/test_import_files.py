@@ -108,7 +108,7 @@ CSV_REFUSALS = {
     "20,000 unknown columns": (
         ("date,white,black,result," + ",".join(f"c{i}" for i in range(20_000)) + "\n").encode(),
         "error: games.csv:1: unknown column(s) c0, c1, c2, c3, c4, and 19995 more; the header "
-        "must be date,white,black,result.",
+        "needs date,white,black,result and may hold event,round.",
     ),
     "a number of 5,000 digits": (
         f"date,white,black,result\n2026-10-03,{HUGE},102,1-0\n".encode(),
@@ -176,9 +176,15 @@ PLAYER_REFUSALS = {
         '201,"Doe, Jane",ENG,F,,1990,2000,3000000000,\n',
         "error: players.csv:2: games: a starting rating needs the number of rated games",
     ),
-    "a title longer than its column": (
+    "a title that is not FIDE's": (
         '201,"Doe, Jane",ENG,F,GRANDMASTER,1990,,,\n',
-        "error: players.csv:2: title: 'GRANDMASTER' is longer than 8 characters.",
+        "error: players.csv:2: title: 'GRANDMASTER' is not a FIDE title; the titles are GM, "
+        "IM, FM, CM, WGM, WIM, WFM and WCM (also written g, m, f, c, wg, wm, wf and wc).",
+    ),
+    "a federation that is not FIDE's": (
+        '201,"Doe, Jane",DEU,F,,1990,,,\n',
+        "error: players.csv:2: federation: 'DEU' is not a FIDE federation code (the nearest "
+        "are ECU, DEN); give FIDE's three-letter code, such as ENG, GER, NOR or USA.",
     ),
     "a name of invisible characters": (
         '201,"\u2060\u200b\ufeff",ENG,F,,1990,,,\n',

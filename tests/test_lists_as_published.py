@@ -337,7 +337,9 @@ def test_a_corrected_sex_names_the_womens_lists_it_changes(
             id="taken FIDE ID",
         ),
         pytest.param(
-            ["1", "--federation", "UK"], "error: federation: 'UK' is not a three-letter", id="code"
+            ["1", "--federation", "UK"],
+            "error: federation: 'UK' is not a FIDE federation code",
+            id="code",
         ),
         pytest.param(
             ["1", "--federation", "RUS", "--from", "2026-09"],

@@ -285,7 +285,10 @@ def test_two_lines_of_one_player_are_refused(database_url: str, tmp_path: Path) 
     path.write_bytes(twice.encode("latin-1"))
     refused = run("import-trf", str(path), db=database_url)
     assert refused.exit_code == 1
-    assert refused.stderr == "error: twice.trf:15: FIDE ID 2200001 is also given at twice.trf:13.\n"
+    assert refused.stderr == (
+        "error: twice.trf:15: FIDE ID 2200001 is also given at twice.trf:13; one person has one "
+        "FIDE ID: correct the ID of one of the two, or list the person once.\n"
+    )
 
 
 def test_export_trf_refuses_two_games_of_one_player_in_a_round(database_url: str) -> None:

@@ -374,7 +374,7 @@ EXIT_CODES = [
     pytest.param(
         (*A_GAME, "--late"),
         2,
-        "reason: --late and --reason go together: a late game needs a reason.",
+        "reason: --late and --reason go together: a late game or file needs a reason.",
         id="late-without-reason",
     ),
     pytest.param(

@@ -101,6 +101,8 @@ command line words it."""
 _RECORD_HINTS = {
     Hint.ALLOW_REPEAT: "a game played again (a match of several games on one day, or in one "
     "round) is recorded with --allow-repeat.",
+    Hint.IMPORT_PLAYERS: "import the players first, with their ledger IDs: `ledger "
+    "import-players PLAYERS.csv`; then import the games again.",
 }
 """The line the command line adds below the problems of a refused file or game."""
 

@@ -15,7 +15,9 @@ from ledger import queries, render, services
 from ledger.cli.options import (
     AllowRepeatOption,
     DbOption,
+    LateOption,
     ListPeriodOption,
+    NoteOption,
     OperatorOption,
     PoolOption,
     import_file,
@@ -24,12 +26,13 @@ from ledger.cli.options import (
     pool_option,
     read_import,
     reading,
+    refuse_late_without_reason,
     trying,
     writing,
 )
 from ledger.cli.outputs import ForceOption, OutputOption, written
 from ledger.cli.progress import progress
-from ledger.cli.usage import Commands
+from ledger.cli.usage import Commands, Misuse
 from ledger.core.domain import Pool, parse_period
 from ledger.formats import trf
 
@@ -59,6 +62,8 @@ def import_trf(
         bool, typer.Option("--replace", help="Put the report in place of its event's games.")
     ] = False,
     allow_repeat: AllowRepeatOption = False,
+    late: LateOption = False,
+    reason: NoteOption = None,
     operator: OperatorOption = None,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
@@ -67,14 +72,15 @@ def import_trf(
 
     Example: ledger import-trf autumn-cup.trf --check
     """
+    refuse_late_without_reason(late, reason)
     content = read_import(file)
     with (
         progress() as shown,
         trying(ctx, db) if check else writing(ctx, db, create=True) as session,
     ):
-        by = services.Author(operator)
+        by = services.Author(operator, reason)
         summary = services.tournaments.import_trf(
-            session, pool, file.name, content, now(), replace, by, allow_repeat, shown
+            session, pool, file.name, content, now(), replace, by, allow_repeat, shown, late=late
         )
     render.tournament_imported(summary, check)
 
@@ -84,6 +90,8 @@ def import_pgn(
     ctx: typer.Context,
     file: FileArgument,
     allow_repeat: AllowRepeatOption = False,
+    late: LateOption = False,
+    reason: NoteOption = None,
     operator: OperatorOption = None,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
@@ -92,11 +100,12 @@ def import_pgn(
 
     Example: ledger import-pgn club-night.pgn --pool blitz
     """
+    refuse_late_without_reason(late, reason)
     content = read_import(file)
     with progress() as shown, writing(ctx, db, create=True) as session:
-        by = services.Author(operator)
+        by = services.Author(operator, reason)
         summary = services.imports.import_pgn(
-            session, pool, file.name, content, now(), by, allow_repeat, shown
+            session, pool, file.name, content, now(), by, allow_repeat, shown, late=late
         )
     render.pgn_imported(summary)
 
@@ -118,8 +127,12 @@ def import_fide_list(
         bool, typer.Option("--strict", help="Refuse the file if any row cannot be read.")
     ] = False,
     pool: Annotated[
-        Pool, pool_option("The pool of a single-pool file: standard, rapid or blitz.")
-    ] = Pool.STANDARD,
+        Pool | None,
+        pool_option(
+            "The pool of a single-pool file: standard, rapid or blitz; default: the one "
+            "FIDE's file name gives (blitz_rating_list.txt), else standard."
+        ),
+    ] = None,
     operator: OperatorOption = None,
     db: DbOption = None,
 ) -> None:
@@ -159,6 +172,14 @@ def export_list(
         Pool | None,
         pool_option("standard, rapid or blitz; default: standard; FIDE formats: all three."),
     ] = None,
+    ledger_ids: Annotated[
+        bool,
+        typer.Option(
+            "--ledger-ids",
+            help="FIDE formats: the ledger's IDs in the ID column, every player included "
+            "(a national list); without it only players with a FIDE ID are written.",
+        ),
+    ] = False,
     output: OutputOption = None,
     force: ForceOption = False,
     db: DbOption = None,
@@ -167,6 +188,8 @@ def export_list(
 
     Example: ledger export-list --format fide-txt --period 2026-10 -o nov2026.txt
     """
+    if ledger_ids and output_format in (ExportFormat.CSV, ExportFormat.JSON):
+        raise Misuse("ledger-ids: --ledger-ids goes with --format fide-txt or fide-xml.")
     the_period = parse_given("period", parse_period, period)
     with progress(prints_data=output is None) as shown, reading(ctx, db) as session:
         request = queries.ListRequest(pool or Pool.STANDARD, the_period)
@@ -179,9 +202,11 @@ def export_list(
             return
         pools = (pool,) if pool is not None else tuple(Pool)
         xml = output_format is ExportFormat.FIDE_XML
-        chunks = queries.fide_list_file(session, pools, the_period, xml, shown)
+        chunks = queries.fide_list_file(session, pools, the_period, xml, shown, ledger_ids)
         with written(output, force=force) as out:
             _write(out, chunks)
+        left_out = 0 if ledger_ids else queries.fide_list_left_out(session, pools, the_period)
+    render.fide_list_left_out(left_out)
 
 
 @app.command("export-trf")

@@ -109,6 +109,22 @@ ReasonOption = Annotated[
         help=f"Why, for `ledger log` (required; at most {REASON_LENGTH} characters).",
     ),
 ]
+LateOption = Annotated[
+    bool,
+    typer.Option(
+        "--late",
+        help="Its games fall in closed periods: record the whole file and re-rate once, "
+        "publishing one new version of each list from there (needs --reason).",
+    ),
+]
+
+
+def refuse_late_without_reason(late: bool, reason: str | None) -> None:
+    """`--late` and `--reason` go together: a late file or game changes published lists."""
+    if late != (reason is not None):
+        raise Misuse("reason: --late and --reason go together: a late game or file needs a reason.")
+
+
 NoteOption = Annotated[
     str | None,
     typer.Option(

@@ -13,6 +13,7 @@ from ledger.cli.options import (
     AllowRepeatOption,
     DbOption,
     FederationOption,
+    LateOption,
     NoteOption,
     OperatorOption,
     PoolOption,
@@ -21,10 +22,11 @@ from ledger.cli.options import (
     parse,
     read_import,
     reading,
+    refuse_late_without_reason,
     writing,
 )
 from ledger.cli.progress import progress
-from ledger.cli.usage import Commands, Misuse
+from ledger.cli.usage import Commands
 from ledger.core import records
 from ledger.core.domain import GameResult, Pool, parse_date, parse_period
 from ledger.storage.database import as_url
@@ -129,8 +131,7 @@ def add_game(
 
     Example: ledger add-game --white 101 --black 102 --result 1/2-1/2 --date 2026-10-03
     """
-    if late != (reason is not None):
-        raise Misuse("reason: --late and --reason go together: a late game needs a reason.")
+    refuse_late_without_reason(late, reason)
     game = records.new_game(
         date=parse("date", parse_date, date),
         white=white,
@@ -168,12 +169,13 @@ def import_players(
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """Import players from CSV: id,name,federation,sex,title,birth_year,rating,games,ever_2400.
+    """Import players from CSV: name,federation,rating, and id, fide_id, sex, title, birth_year,
+    games, ever_2400 or peak where the file has them.
 
     Example: ledger import-players players.csv
     """
     service = services.imports.import_players
-    imported = _import(ctx, db, pool, file, service, operator, create=True)
+    imported = _import(ctx, db, pool, file, service, services.Author(operator), create=True)
     render.warnings(imported.duplicates)
 
 
@@ -182,6 +184,8 @@ def import_games(
     ctx: typer.Context,
     file: FileArgument,
     allow_repeat: AllowRepeatOption = False,
+    late: LateOption = False,
+    reason: NoteOption = None,
     operator: OperatorOption = None,
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
@@ -190,8 +194,11 @@ def import_games(
 
     Example: ledger import-games october.csv --pool rapid
     """
-    service = functools.partial(services.imports.import_games, allow_repeat=allow_repeat)
-    _import(ctx, db, pool, file, service, operator)
+    refuse_late_without_reason(late, reason)
+    service = functools.partial(services.imports.import_games, allow_repeat=allow_repeat, late=late)
+    imported = _import(ctx, db, pool, file, service, services.Author(operator, reason))
+    if imported.rerated is not None:
+        render.rerated(imported.rerated)
 
 
 def _import(
@@ -200,16 +207,14 @@ def _import(
     pool: Pool,
     file: Path,
     service: services.imports.ImportService[Summary],
-    operator: str | None,
+    by: services.Author,
     *,
     create: bool = False,
 ) -> Summary:
     """Import `file` with `service`; `create`: the file's rows may start a new ledger."""
     content = read_import(file)
     with progress() as shown, writing(ctx, db, bulk=True, create=create) as session:
-        summary = service(
-            session, pool, file.name, content, now(), services.Author(operator), shown
-        )
+        summary = service(session, pool, file.name, content, now(), by, shown)
     render.file_imported(summary)
     return summary
 

@@ -175,6 +175,32 @@ class ByeKind(StrEnum):
     UNPAIRED = "unpaired"
     ZERO_POINT = "zero-point"
 
+    @property
+    def code(self) -> str:
+        """The bye's TRF code: H, F, U or Z."""
+        return _BYE_CODES[self]
+
+    @property
+    def score(self) -> int:
+        """The bye's score in hundredths, as FIDE scores it by default (TRF-2026 record 162):
+        a pairing-allocated bye (U) as a win, as a full-point bye; a zero-point bye (Z) is
+        an absence. Never rated (FIDE 5)."""
+        return _BYE_SCORES[self]
+
+
+_BYE_CODES = {
+    ByeKind.HALF_POINT: "H",
+    ByeKind.FULL_POINT: "F",
+    ByeKind.UNPAIRED: "U",
+    ByeKind.ZERO_POINT: "Z",
+}
+_BYE_SCORES = {
+    ByeKind.HALF_POINT: 50,
+    ByeKind.FULL_POINT: 100,
+    ByeKind.UNPAIRED: 100,
+    ByeKind.ZERO_POINT: 0,
+}
+
 
 _PLAYED = frozenset(("1-0", "0-1", "1/2-1/2"))
 

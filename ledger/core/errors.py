@@ -30,6 +30,8 @@ class Hint(StrEnum):
     user meant another one."""
     EARLIER_VERSIONS = "earlier-versions"
     """A withdrawn list's versions can still be read, each by its number."""
+    IMPORT_PLAYERS = "import-players"
+    """Most of a file's players are not in the ledger: its players are imported first."""
     EVENTS = "events"
     """An event was not found; the events are listed elsewhere (the nearest names are in
     the message)."""

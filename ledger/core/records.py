@@ -9,11 +9,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple, TypeVar, cast
 
 from ledger.core.domain import GameResult, kept_day
-from ledger.core.errors import InvalidInput
+from ledger.core.errors import InvalidInput, RejectedRecords
+from ledger.core.fide_codes import federation_code, title_code
 from ledger.core.names import has_words
 from ledger.core.printable import control_character, escaped, is_c1, reordering_character
 from ledger.core.rules import LISTED_K_FACTORS, RATING_FLOOR
@@ -41,12 +43,32 @@ PostgreSQL: a text longer than its column is refused here, on either."""
 MOST_DIGITS = 18
 """More digits than any stored number has (IDs have 10); a longer run of digits is refused
 before it is converted, so a number of thousands of digits is one clear problem."""
-_FEDERATION = re.compile(r"[A-Z]{3}")
+T = TypeVar("T")
+_NAMES_ITS_FIELD = re.compile(r"[a-z_-]+: ")
+"""A problem that begins with the field it concerns (`games: ...`)."""
 
 
 def problem(source: str | None, message: str) -> str:
     """A problem as one line: `file:line: message`, or the message alone."""
     return f"{source}: {message}" if source else message
+
+
+@dataclass(frozen=True, slots=True)
+class FileWarning:
+    """Something a file's reader did not take as written, and why: a field the file's format
+    marks "warning if wrong" left empty, dates read otherwise. The file is still read; a
+    face lists each warning with its file and line (`file:line: field: message`)."""
+
+    file: str
+    line: int
+    """The line it concerns; 0 for the whole file."""
+    field: str
+    """What it concerns, in the format's words ("birth date", "federation", "dates")."""
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.field}: {self.message}"
 
 
 def whole_number(digits: str) -> int:
@@ -172,7 +194,7 @@ class NewPlayer(NamedTuple):
 
 class NewGame(NamedTuple):
     """A game to record; `rated` is False for a game the arbiter reported as not rated
-    (TRF codes W, D, L)."""
+    (TRF codes W, D, L), `colours` for a forfeit reported without colours."""
 
     date: dt.date
     white: int
@@ -182,6 +204,7 @@ class NewGame(NamedTuple):
     round: int | None = None
     source: str | None = None
     rated: bool = True
+    colours: bool = True
 
 
 def same_game_key(
@@ -229,37 +252,83 @@ def new_player(
     source: str | None = None,
     today: dt.date,
 ) -> NewPlayer:
-    """A validated new player; raises InvalidInput naming the first bad field."""
-    refuse_controls("name", "the name", name, source)
+    """A validated new player, its title and federation as FIDE writes them
+    (`ledger.core.fide_codes`); raises InvalidInput naming the bad field, RejectedRecords
+    naming each where several are bad."""
+    checked = _CheckedPlayer(source)
+    name = checked.field("name", _player_name, name)
+    for field, number in (("id", id), ("fide-id", fide_id)):
+        checked.field(field, _player_id, number)
+    title = checked.field("title", _title, title)
+    federation = checked.field("federation", _federation, federation)
+    sex = checked.field("sex", _sex, sex)
+    checked.field("birth-year", _birth_year, birth_year, today)
+    starting = None
+    if rating is not None or games is not None or peak is not None or ever_2400:
+        starting = checked.field("rating", _starting_rating, rating, games, ever_2400, peak)
+    checked.refuse()
+    return NewPlayer(name, id, fide_id, federation, sex, title, birth_year, starting, source)
+
+
+class _CheckedPlayer(list[str]):
+    """The problems found with a new player's fields, each `field: message`."""
+
+    def __init__(self, source: str | None) -> None:
+        super().__init__()
+        self.source = source
+
+    def field(self, field: str, check: Callable[..., T], *values: object) -> T:
+        """`check(*values)`, or None (and the problem kept) where it raises InvalidInput."""
+        try:
+            return check(*values)
+        except InvalidInput as error:
+            message = str(error)
+            self.append(message if _NAMES_ITS_FIELD.match(message) else f"{field}: {message}")
+            return cast("T", None)
+
+    def refuse(self) -> None:
+        if len(self) == 1:
+            raise InvalidInput(problem(self.source, self[0]))
+        if self:
+            raise RejectedRecords([problem(self.source, message) for message in self])
+
+
+def _player_name(name: str) -> str:
+    refuse_controls("name", "the name", name)
     name = " ".join(name.split())
     if not name:
-        raise _bad(source, "name", "a player needs a name.")
-    _refuse_wordless("name", "the name", name, source)
+        raise InvalidInput("a player needs a name.")
+    _refuse_wordless("name", "the name", name, None)
     if len(name) > NAME_LENGTH:
-        raise _bad(source, "name", f"the name is longer than {NAME_LENGTH} characters.")
-    for field, number in (("id", id), ("fide-id", fide_id)):
-        if number is not None and not 1 <= number <= LARGEST_ID:
-            raise _bad(
-                source, field, f"{number} is not a valid ID; IDs run from 1 to {LARGEST_ID}."
-            )
-    if title is not None:
-        refuse_controls("title", "the title", title, source, tab=False)
-        if len(title := title.strip()) > TITLE_LENGTH:
-            raise _bad(source, "title", f"{title!r} is longer than {TITLE_LENGTH} characters.")
-    if federation is not None and not _FEDERATION.fullmatch(federation := federation.upper()):
-        raise _bad(source, "federation", f"{federation!r} is not a three-letter federation code.")
+        raise InvalidInput(f"the name is longer than {NAME_LENGTH} characters.")
+    return name
+
+
+def _player_id(number: int | None) -> None:
+    if number is not None and not 1 <= number <= LARGEST_ID:
+        raise InvalidInput(f"{number} is not a valid ID; IDs run from 1 to {LARGEST_ID}.")
+
+
+def _title(title: str | None) -> str | None:
+    if title is None or not title.strip():
+        return None
+    refuse_controls("title", "the title", title, tab=False)
+    return title_code(title)
+
+
+def _federation(federation: str | None) -> str | None:
+    return None if federation is None or not federation.strip() else federation_code(federation)
+
+
+def _sex(sex: str | None) -> str | None:
     if sex is not None and (sex := sex.upper()) not in ("M", "F"):
-        raise _bad(source, "sex", f"{sex!r} is not M or F.")
+        raise InvalidInput(f"{sex!r} is not M or F.")
+    return sex
+
+
+def _birth_year(birth_year: int | None, today: dt.date) -> None:
     if birth_year is not None and not EARLIEST_BIRTH_YEAR <= birth_year <= today.year:
-        raise _bad(source, "birth-year", f"{birth_year} is not a birth year.")
-    starting = (
-        None
-        if rating is None and games is None and peak is None and not ever_2400
-        else _starting_rating(rating, games, ever_2400, peak, source)
-    )
-    return NewPlayer(
-        name, id, fide_id, federation, sex, title or None, birth_year, starting, source
-    )
+        raise InvalidInput(f"{birth_year} is not a birth year.")
 
 
 def _bad(source: str | None, field: str, message: str) -> InvalidInput:
@@ -267,30 +336,28 @@ def _bad(source: str | None, field: str, message: str) -> InvalidInput:
 
 
 def _starting_rating(
-    rating: int | None,
-    games: int | None,
-    ever_2400: bool,
-    peak: int | None,
-    source: str | None,
+    rating: int | None, games: int | None, ever_2400: bool, peak: int | None
 ) -> StartingRating:
+    """The starting rating a new player's figures give; raises InvalidInput naming the
+    field at fault."""
     if rating is None:
-        raise _bad(source, "rating", "games, peak and the 2400 flag need a starting rating.")
+        raise _bad(None, "rating", "games, peak and the 2400 flag need a starting rating.")
     if not RATING_FLOOR <= rating <= HIGHEST_RATING:
         raise _bad(
-            source,
+            None,
             "rating",
             f"{rating} cannot be a published rating; ratings run from {RATING_FLOOR} "
             f"(FIDE 7.1.4) to {HIGHEST_RATING}.",
         )
     if games is None or not 0 <= games <= MOST_GAMES:
         raise _bad(
-            source,
+            None,
             "games",
             f"a starting rating needs the number of rated games completed (0 to {MOST_GAMES}).",
         )
     if peak is not None and not rating <= peak <= HIGHEST_RATING:
         raise _bad(
-            source,
+            None,
             "peak",
             f"the peak {peak} must lie between the rating {rating} and {HIGHEST_RATING}.",
         )
@@ -308,6 +375,7 @@ def new_game(
     round: int | None = None,
     source: str | None = None,
     rated: bool = True,
+    colours: bool = True,
     today: dt.date,
 ) -> NewGame:
     """A validated new game; raises InvalidInput naming the first bad field.
@@ -332,7 +400,7 @@ def new_game(
         raise _bad(source, "round", f"{round} is not a round number.")
     if event:
         event = event_name(event, source)
-    return NewGame(date, white, black, result, event or None, round, source, rated)
+    return NewGame(date, white, black, result, event or None, round, source, rated, colours)
 
 
 def event_name(name: str, source: str | None = None) -> str:

@@ -10,7 +10,7 @@ import csv
 import datetime as dt
 import io
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -22,18 +22,21 @@ from ledger.core.records import NewGame, NewPlayer, new_game, new_player, proble
 if TYPE_CHECKING:
     from _csv import Reader as _CsvReader
 
-PLAYER_COLUMNS = (
+PLAYER_COLUMNS = ("name", "federation", "rating")
+PLAYER_OPTIONAL_COLUMNS = (
     "id",
-    "name",
-    "federation",
+    "fide_id",
     "sex",
     "title",
     "birth_year",
-    "rating",
     "games",
     "ever_2400",
+    "peak",
 )
-PLAYER_OPTIONAL_COLUMNS = ("fide_id", "peak")
+DEFAULT_GAMES = 30
+"""The rated games completed of a rated player whose row gives none: as many as make an
+established player's K (20, 8.3.3; 40 for a junior under 2300, 10 once 2400), as a
+federation's list of rated players has it."""
 GAME_COLUMNS = ("date", "white", "black", "result")
 GAME_OPTIONAL_COLUMNS = ("event", "round")
 
@@ -64,8 +67,11 @@ def by_line(problems: list[str], file_name: str) -> list[str]:
 def read_players(
     text: str, file_name: str, today: dt.date, progress: Progress = NO_PROGRESS
 ) -> ReadFile[NewPlayer]:
-    """Players from a CSV with header `id,name,federation,sex,title,birth_year,rating,games,
-    ever_2400` (and optionally `fide_id`, `peak`); an empty rating means unrated."""
+    """Players from a CSV with the columns `name,federation,rating` and, in any order, any of
+    `id,fide_id,sex,title,birth_year,games,ever_2400,peak`. An empty rating means unrated;
+    an empty or missing `id` takes the next free one; a rated player without `games` has
+    completed `DEFAULT_GAMES`. Every problem of a row is reported: each value that cannot be
+    read, else each field the player's checks refuse."""
     return _read(
         text,
         file_name,
@@ -98,27 +104,34 @@ _Row = Callable[[list[str], str], T]
 
 
 def _player_reader(at: dict[str, int], today: dt.date) -> _Row[NewPlayer]:
-    id_, name, federation, sex, title = (at[column] for column in PLAYER_COLUMNS[:5])
-    birth_year, rating, games, ever_2400, fide_id, peak = (
-        at[column] for column in PLAYER_COLUMNS[5:] + PLAYER_OPTIONAL_COLUMNS
-    )
-    birth_years, ratings = _numbers("birth_year"), _numbers("rating")
-    counts, peaks = _numbers("games"), _numbers("peak")
+    numbers = {
+        column: _numbers(column) for column in ("id", "fide_id", "birth_year", "rating", "games")
+    }
+    numbers["peak"] = _numbers("peak")
     flags = _Remembered(lambda text: _flag("ever_2400", text.strip().lower()))
 
     def player(fields: list[str], source: str) -> NewPlayer:
+        try:
+            values = {column: read[fields[at[column]]] for column, read in numbers.items()}
+            ever_2400 = flags[fields[at["ever_2400"]]]
+        except InvalidInput:
+            readers = [(read, fields[at[column]]) for column, read in numbers.items()]
+            raise RejectedRecords(
+                _unreadable(source, [*readers, (flags, fields[at["ever_2400"]])])
+            ) from None
+        rated = values["rating"] is not None
         return new_player(
-            id=_whole("id", fields[id_]),
-            name=fields[name].strip(),
-            fide_id=_whole("fide_id", fields[fide_id]),
-            federation=fields[federation].strip() or None,
-            sex=fields[sex].strip() or None,
-            title=fields[title].strip() or None,
-            birth_year=birth_years[fields[birth_year]],
-            rating=ratings[fields[rating]],
-            games=counts[fields[games]],
-            ever_2400=flags[fields[ever_2400]],
-            peak=peaks[fields[peak]],
+            id=values["id"],
+            name=fields[at["name"]].strip(),
+            fide_id=values["fide_id"],
+            federation=fields[at["federation"]].strip() or None,
+            sex=fields[at["sex"]].strip() or None,
+            title=fields[at["title"]].strip() or None,
+            birth_year=values["birth_year"],
+            rating=values["rating"],
+            games=DEFAULT_GAMES if rated and values["games"] is None else values["games"],
+            ever_2400=ever_2400,
+            peak=values["peak"],
             source=source,
             today=today,
         )
@@ -163,7 +176,7 @@ def _game_reader(at: dict[str, int], today: dt.date) -> _Row[NewGame]:
     return game
 
 
-def _unreadable(source: str, values: list[tuple[Mapping[str, object], str]]) -> list[str]:
+def _unreadable(source: str, values: Sequence[tuple[Mapping[str, object], str]]) -> list[str]:
     """A problem for each of a row's values (a column's reader, and its text) that cannot be
     read: a row is refused with all of them at once."""
     problems = []
@@ -289,7 +302,10 @@ def _header(
         parts = [f"missing column(s) {', '.join(missing)}"] if missing else []
         parts += [f"unknown column(s) {_shown(unknown)}"] if unknown else []
         raise RejectedRecords(
-            [f"{file_name}:1: {'; '.join(parts)}; the header must be {','.join(required)}."]
+            [
+                f"{file_name}:1: {'; '.join(parts)}; the header needs {','.join(required)} "
+                f"and may hold {','.join(optional)}."
+            ]
         )
     return columns
 

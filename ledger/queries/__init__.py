@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     )
     from ledger.queries.crosstables import CrossGame, CrossRow, CrossTable, cross_table
     from ledger.queries.explanations import EventTotal, ExplainedGame, Explanation, explain
-    from ledger.queries.exports import fide_list_file, tournament_report
+    from ledger.queries.exports import fide_list_file, fide_list_left_out, tournament_report
     from ledger.queries.federations import FederationRanking, FederationRow, federation_ranking
     from ledger.queries.filters import ListFilter
     from ledger.queries.games import (
@@ -80,7 +80,7 @@ export_on_use(
         ),
         "crosstables": ("CrossGame", "CrossRow", "CrossTable", "cross_table"),
         "explanations": ("EventTotal", "ExplainedGame", "Explanation", "explain"),
-        "exports": ("fide_list_file", "tournament_report"),
+        "exports": ("fide_list_file", "fide_list_left_out", "tournament_report"),
         "federations": ("FederationRanking", "FederationRow", "federation_ranking"),
         "filters": ("ListFilter",),
         "games": (
@@ -172,6 +172,7 @@ __all__ = [
     "explain",
     "federation_ranking",
     "fide_list_file",
+    "fide_list_left_out",
     "find_players",
     "game_listing",
     "games_to_review",

@@ -1,8 +1,11 @@
-"""An event's cross-table: players, starting ratings, scores, round by round results, the
-average rating and FIDE category, performance ratings and each player's rating change.
+"""An event's cross-table: players, starting ratings, scores, round by round results and
+byes, the average rating and FIDE category, performance ratings and each player's rating
+change.
 
-Read side only. Ratings are those the close used (or, before the event's period is closed,
-the ratings in force); the change is K x ΣΔR over the event's games, as FIDE shows it.
+Read side only. Players, numbers, ranks and ratings are `ledger.queries.entrants`': the
+report's own numbers and standings, the ratings the close used (or, before the event's
+period is closed, the ratings in force); the change is K x ΣΔR over the event's games, as
+FIDE shows it.
 """
 
 from __future__ import annotations
@@ -14,12 +17,13 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
 from ledger.core import calculator, rules
-from ledger.core.domain import GameResult, Period, Pool
+from ledger.core.domain import ByeKind, GameResult, Period, Pool
+from ledger.queries.entrants import EventEntrant, event_entrants
 from ledger.queries.overviews import unknown_event
-from ledger.storage.models import Event, Game, GameRating, ListEntry, Player, PlayerRating
+from ledger.storage.models import Bye, Event, Game, GameRating, ListEntry
 from ledger.storage.periods import is_closed, newest_closed_period
 
 _SYMBOL = {100: "1", 50: "½", 0: "0"}
@@ -28,14 +32,24 @@ _FORFEIT_SYMBOL = {100: "+", 0: "-"}
 
 @dataclass(frozen=True, slots=True)
 class CrossGame:
+    """A player's round: the opponent's number, colour (`w`, `b`; `-` for a forfeit
+    reported without colours and for a bye) and result (1, ½, 0; + and - for forfeits), or
+    a bye: `bye` is its TRF code (H, F, U, Z) and `opponent` None."""
+
     round: int
-    opponent: int
+    opponent: int | None
     colour: str
     result: str
+    bye: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class CrossRow:
+    """A player's row: `rank` is the place in the standings (the report's own, where the
+    event was imported from one), `number` the starting number the rounds name players by;
+    `score` counts byes as FIDE scores them (`ByeKind.score`)."""
+
+    rank: int
     number: int
     id: int
     name: str
@@ -59,31 +73,41 @@ class CrossTable:
     average_rating: int | None
     category: int | None
     rows: list[CrossRow]
+    """In the order of the standings."""
 
 
 @dataclass
-class _Entrant:
-    id: int
-    name: str
-    federation: str | None
-    rating: int | None
+class _Standing:
+    """What an entrant's row adds up: its cells, score, games against rated opponents and
+    ΣΔR."""
+
+    entrant: EventEntrant
+    cells: list[CrossGame] = field(default_factory=list)
     score: int = 0
-    games: list[tuple[int, int, str, str]] = field(default_factory=list)
+    played: bool = False
     rated_opponents: list[tuple[int, int]] = field(default_factory=list)
     delta: int = 0
 
 
 def cross_table(session: Session, pool: Pool, name: str) -> CrossTable:
+    """The event's cross-table: every player with a game, a bye or a line of its report,
+    with the report's points in the report's order of standings (else scored by FIDE's
+    defaults, by score), each with the starting number the rounds name them by and the
+    rating the event is rated with."""
     event = session.scalars(select(Event).where(Event.pool == pool, Event.name == name)).first()
     if event is None:
         raise unknown_event(session, pool, name)
     period = Period.of(event.end_date)
     rated = is_closed(period, newest_closed_period(session, pool))
-    entrants = _entrants(session, pool, event.id, rated)
-    rows = _numbered(entrants)
-    numbers = {entrant.id: number for number, entrant in rows.items()}
-    k_of = _k_applied(session, pool, period, [entrant.id for entrant in entrants.values()])
-    ratings = [entrant.rating for entrant in entrants.values() if entrant.rating is not None]
+    entrants = event_entrants(session, pool, event.id, period, rated)
+    standings = {entrant.id: _Standing(entrant) for entrant in entrants}
+    _add_games(session, event.id, standings)
+    _add_byes(session, event.id, standings)
+    if entrants and all(entrant.points is not None for entrant in entrants):
+        for standing in standings.values():
+            standing.score = standing.entrant.points or 0
+    k_of = _k_applied(session, pool, period, list(standings))
+    ratings = [s.entrant.rating for s in standings.values() if s.played and s.entrant.rating]
     average = rules.divide_half_up(sum(ratings), len(ratings)) if ratings else None
     return CrossTable(
         pool=pool,
@@ -92,51 +116,39 @@ def cross_table(session: Session, pool: Pool, name: str) -> CrossTable:
         end_date=event.end_date,
         period=period,
         rated=rated,
-        rounds=max((game[0] for e in entrants.values() for game in e.games), default=0),
+        rounds=max((cell.round for s in standings.values() for cell in s.cells), default=0),
         average_rating=average,
         category=calculator.tournament_category(average) if average else None,
         rows=[
-            _row(number, entrant, numbers, k_of.get(entrant.id)) for number, entrant in rows.items()
+            _row(rank, standing, k_of.get(standing.entrant.id))
+            for rank, standing in _ranked(list(standings.values()))
         ],
     )
 
 
-def _entrants(session: Session, pool: Pool, event_id: int, rated: bool) -> dict[int, _Entrant]:
-    white, black = aliased(Player), aliased(Player)
-    white_now, black_now = aliased(PlayerRating), aliased(PlayerRating)
+def _add_games(session: Session, event_id: int, standings: dict[int, _Standing]) -> None:
     games = session.execute(
         select(
             Game.round,
             Game.result,
-            white.id.label("white_id"),
-            white.name.label("white_name"),
-            white.federation.label("white_federation"),
-            black.id.label("black_id"),
-            black.name.label("black_name"),
-            black.federation.label("black_federation"),
-            (GameRating.white_rating if rated else white_now.rating).label("white_rating"),
-            (GameRating.black_rating if rated else black_now.rating).label("black_rating"),
+            Game.colours,
+            Game.white_id,
+            Game.black_id,
             GameRating.white_expected,
             GameRating.black_expected,
         )
-        .join(white, white.id == Game.white_id)
-        .join(black, black.id == Game.black_id)
         .outerjoin(GameRating, GameRating.game_id == Game.id)
-        .outerjoin(white_now, (white_now.player_id == white.id) & (white_now.pool == pool))
-        .outerjoin(black_now, (black_now.player_id == black.id) & (black_now.pool == pool))
         .where(Game.event_id == event_id)
         .order_by(Game.round.nulls_last(), Game.date, Game.id)
     ).all()
     numbered = max((game.round for game in games if game.round), default=0)
-    entrants: dict[int, _Entrant] = {}
     for game in games:
         for side, other in (("white", "black"), ("black", "white")):
-            _add_side(entrants, game, side, other, numbered)
-    return entrants
+            _add_side(standings, game, side, other, numbered)
 
 
 def _add_side(
-    entrants: dict[int, _Entrant], game: Any, side: str, other: str, numbered: int
+    standings: dict[int, _Standing], game: Any, side: str, other: str, numbered: int
 ) -> None:
     """One player's side of a game: the cross-table cell, the score and the ΔR.
 
@@ -145,32 +157,44 @@ def _add_side(
     """
     result = GameResult(game.result)
     score = result.score(side == "white")
-    player_id = getattr(game, f"{side}_id")
-    entrant = entrants.setdefault(
-        player_id,
-        _Entrant(
-            player_id,
-            getattr(game, f"{side}_name"),
-            getattr(game, f"{side}_federation"),
-            getattr(game, f"{side}_rating"),
-        ),
-    )
+    standing = standings[getattr(game, f"{side}_id")]
+    opponent = standings[getattr(game, f"{other}_id")].entrant
     symbol = (_SYMBOL if result.is_played else _FORFEIT_SYMBOL).get(score, "-")
-    round_number = game.round or max([numbered, *(g[0] for g in entrant.games)]) + 1
-    entrant.games.append((round_number, getattr(game, f"{other}_id"), side[0], symbol))
-    entrant.score += score
-    opponent_rating = getattr(game, f"{other}_rating")
-    if result.is_played and opponent_rating is not None:
-        entrant.rated_opponents.append((opponent_rating, score))
+    round_number = game.round or max([numbered, *(c.round for c in standing.cells)]) + 1
+    colour = side[0] if game.colours else "-"
+    standing.cells.append(CrossGame(round_number, opponent.number, colour, symbol))
+    standing.score += score
+    standing.played = True
+    if result.is_played and opponent.rating is not None:
+        standing.rated_opponents.append((opponent.rating, score))
     expected = getattr(game, f"{side}_expected")
     if expected is not None:
-        entrant.delta += score - expected
+        standing.delta += score - expected
 
 
-def _numbered(entrants: dict[int, _Entrant]) -> dict[int, _Entrant]:
-    """Starting numbers by final score, then rating, then name."""
-    order = sorted(entrants.values(), key=lambda e: (-e.score, -(e.rating or 0), e.name, e.id))
-    return dict(enumerate(order, start=1))
+def _add_byes(session: Session, event_id: int, standings: dict[int, _Standing]) -> None:
+    """Each bye's cell and score."""
+    byes = session.execute(
+        select(Bye.round, Bye.player_id, Bye.kind).where(Bye.event_id == event_id)
+    )
+    for bye in byes:
+        standing = standings[bye.player_id]
+        kind = ByeKind(bye.kind)
+        standing.cells.append(CrossGame(bye.round, None, "-", _SYMBOL[kind.score], kind.code))
+        standing.score += kind.score
+
+
+def _ranked(standings: list[_Standing]) -> list[tuple[int, _Standing]]:
+    """The standings in order, each with its rank: the report's ranks where every player
+    has one, else by score, then rating, name and ID."""
+    if standings and all(s.entrant.rank is not None for s in standings):
+        order = sorted(standings, key=lambda s: (s.entrant.rank, s.entrant.number))
+        return [(s.entrant.rank or 0, s) for s in order]
+    order = sorted(
+        standings,
+        key=lambda s: (-s.score, -(s.entrant.rating or 0), s.entrant.name, s.entrant.id),
+    )
+    return list(enumerate(order, start=1))
 
 
 def _k_applied(session: Session, pool: Pool, period: Period, ids: Sequence[int]) -> dict[int, int]:
@@ -182,9 +206,9 @@ def _k_applied(session: Session, pool: Pool, period: Period, ids: Sequence[int])
     return {player_id: k for player_id, k in rows if k is not None}
 
 
-def _row(number: int, entrant: _Entrant, numbers: dict[int, int], k: int | None) -> CrossRow:
+def _row(rank: int, standing: _Standing, k: int | None) -> CrossRow:
     """The entrant's row; performance by table 8.1.1 over the games against rated players."""
-    opponents = entrant.rated_opponents
+    opponents = standing.rated_opponents
     performance = (
         calculator.performance_rating(
             [rating for rating, _ in opponents], sum(s for _, s in opponents)
@@ -192,17 +216,16 @@ def _row(number: int, entrant: _Entrant, numbers: dict[int, int], k: int | None)
         if opponents
         else None
     )
+    entrant = standing.entrant
     return CrossRow(
-        number=number,
+        rank=rank,
+        number=entrant.number,
         id=entrant.id,
         name=entrant.name,
         federation=entrant.federation,
         rating=entrant.rating,
-        score=Decimal(entrant.score) / 100,
-        games=[
-            CrossGame(round_number, numbers[opponent], colour, symbol)
-            for round_number, opponent, colour, symbol in sorted(entrant.games)
-        ],
+        score=Decimal(standing.score) / 100,
+        games=sorted(standing.cells, key=lambda cell: cell.round),
         performance=performance,
-        change=None if k is None else Decimal(k * entrant.delta) / 100,
+        change=None if k is None else Decimal(k * standing.delta) / 100,
     )

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
 from typing import Any, NamedTuple
 
-from sqlalchemy import CompoundSelect, func, select
+from sqlalchemy import CompoundSelect, func, select, union
 from sqlalchemy.orm import Session
 
 from ledger.core import rules
@@ -21,9 +21,11 @@ from ledger.formats import fide_list as fide_lists
 from ledger.formats import trf
 from ledger.formats.fide_list import UNRATED, FideListRow, PoolRating
 from ledger.queries import lists as queries
+from ledger.queries.entrants import EventEntrant, event_entrants
 from ledger.queries.overviews import unknown_event
-from ledger.storage.batches import AnySelect, Values, collector_paused, driver_rows, select_in
-from ledger.storage.models import Bye, Event, Game, Player, PlayerRating, stored_period
+from ledger.storage.batches import AnySelect, Values, collector_paused, driver_rows
+from ledger.storage.models import Bye, Event, Game, Player, stored_period
+from ledger.storage.periods import is_closed, newest_closed_period
 
 
 def fide_list_file(
@@ -32,21 +34,29 @@ def fide_list_file(
     period: Period | None,
     xml: bool,
     progress: Progress = NO_PROGRESS,
+    ledger_ids: bool = False,
 ) -> Iterator[str]:
     """The lists of `period` in FIDE's TXT or XML layout, chunk by chunk: the combined file
-    for the three pools, else the single-pool file."""
-    period, rows = fide_list_rows(session, pools, period, progress)
+    for the three pools, else the single-pool file. FIDE's files list players by FIDE ID;
+    with `ledger_ids` the ID column holds the ledger's IDs instead, and every player is in
+    it (a national list in FIDE's layout)."""
+    period, rows = fide_list_rows(session, pools, period, progress, ledger_ids)
     if xml:
         return fide_lists.write_fide_xml(rows, tuple(pools))
     return fide_lists.write_fide_txt(rows, tuple(pools), fide_lists.list_month(period))
 
 
 def fide_list_rows(
-    session: Session, pools: Sequence[Pool], period: Period | None, progress: Progress = NO_PROGRESS
+    session: Session,
+    pools: Sequence[Pool],
+    period: Period | None,
+    progress: Progress = NO_PROGRESS,
+    ledger_ids: bool = False,
 ) -> tuple[Period, Iterator[FideListRow]]:
     """The lists in force at `period` (default: the first pool's newest) as FIDE's rows,
     ordered by name as FIDE's files are, streamed: every player with a FIDE ID, rated or not
-    in a combined file, those rated in the pool in a single-pool one.
+    in a combined file, those rated in the pool in a single-pool one; with `ledger_ids`,
+    every player, under their ledger ID.
 
     The flag is that of the first pool that lists the player (`w` alone for one on no list).
 
@@ -57,14 +67,17 @@ def fide_list_rows(
     players: 23.8 s that way, 12.2 s this way).
     """
     period, _ = queries.published_period(session, pools[0], period)
-    stage = progress.stage(f"Writing the list of {period}", _rows_counted(session, pools))
+    counted = _rows_counted(session, pools, ledger_ids)
+    stage = progress.stage(f"Writing the list of {period}", counted)
     with collector_paused():
         lists = [
             _ListRows(session, pool, in_force, statement)
             for pool, (in_force, statement) in _in_force(session, pools, period).items()
         ]
     players = (
-        select(*_IDENTITY)
+        select(Player.id, Player.id, *_IDENTITY[2:]).order_by(Player.sort_name, Player.id)
+        if ledger_ids
+        else select(*_IDENTITY)
         .where(Player.fide_id.is_not(None))
         .order_by(Player.sort_name, Player.fide_id)
     )
@@ -142,12 +155,35 @@ def _fide_rows(
             yield _fide_row(row, pools, lists)
 
 
-def _rows_counted(session: Session, pools: Sequence[Pool]) -> int | None:
-    """The rows of a combined file, every player with a FIDE ID (a count on an index); None
-    for a single-pool file, whose count would cost a good part of writing it."""
+def _rows_counted(session: Session, pools: Sequence[Pool], ledger_ids: bool) -> int | None:
+    """The rows of a combined file, every player with a FIDE ID (a count on an index), or
+    every player; None for a single-pool file, whose count would cost a good part of
+    writing it."""
     if len(pools) == 1:
         return None
+    if ledger_ids:
+        return session.scalar(select(func.count()).select_from(Player))
     return session.scalar(select(func.count()).where(Player.fide_id.is_not(None)))
+
+
+def fide_list_left_out(session: Session, pools: Sequence[Pool], period: Period | None) -> int:
+    """How many players the lists of `period` (as `fide_list_rows` reads them) rate who have
+    no FIDE ID: FIDE's layout lists players by FIDE ID, so its file leaves them out."""
+    period, _ = queries.published_period(session, pools[0], period)
+    listed = [
+        select(statement.subquery().c.id)
+        for _, statement in _in_force(session, pools, period).values()
+    ]
+    if not listed:
+        return 0
+    return (
+        session.scalar(
+            select(func.count())
+            .select_from(Player)
+            .where(Player.fide_id.is_(None), Player.id.in_(union(*listed)))
+        )
+        or 0
+    )
 
 
 _PLAYER_ID = 0
@@ -251,35 +287,64 @@ def _fide_row(row: Values, pools: Sequence[Pool], lists: Sequence[_ListRows]) ->
 
 
 def tournament_report(session: Session, pool: Pool, name: str) -> trf.TournamentReport:
-    """The event `name` of `pool` as a tournament report, its players numbered by rating
-    (then name) as pairing programs number them."""
+    """The event `name` of `pool` as the tournament report it was rated from: its players
+    by their starting numbers (the report's own, where it was imported from one; else by
+    rating), each with the rating the event is rated with and the report's rank, its games
+    (a forfeit reported without colours written without them), its byes, and the records
+    its report kept. The same report whatever the day it is written (`queries.entrants`)."""
     event = session.scalars(select(Event).where(Event.pool == pool, Event.name == name)).first()
     if event is None:
         raise unknown_event(session, pool, name)
     games = session.scalars(select(Game).where(Game.event_id == event.id)).all()
     byes = session.scalars(select(Bye).where(Bye.event_id == event.id)).all()
     _refuse_what_a_report_cannot_hold(name, games, byes)
-    ranks, players = _numbered_players(session, pool, games, byes)
+    period = Period.of(event.end_date)
+    rated = is_closed(period, newest_closed_period(session, pool))
+    entrants = event_entrants(session, pool, event.id, period, rated)
+    numbers = {entrant.id: entrant.number for entrant in entrants}
     round_dates = _round_dates(games, byes)
+    records = tuple(event.report_records.split("\n")) if event.report_records else ()
     return trf.TournamentReport(
         event=trf.TrfEvent(
-            event.name, event.city, event.federation, event.start_date, event.end_date, round_dates
+            event.name,
+            event.city,
+            event.federation,
+            event.start_date,
+            event.end_date,
+            round_dates,
+            records,
         ),
-        players=players,
+        players=[_trf_player(entrant) for entrant in entrants],
         games=[
-            _trf_game(game, ranks)
-            for game in sorted(games, key=lambda game: (game.round, ranks[game.white_id]))
+            _trf_game(game, numbers)
+            for game in sorted(games, key=lambda game: (game.round, numbers[game.white_id]))
         ],
         byes=[
             trf.TrfBye(
                 bye.round,
-                ranks[bye.player_id],
+                numbers[bye.player_id],
                 trf.BYE_CODES[bye.kind],
                 round_dates[bye.round - 1] or event.end_date,
                 0,
             )
-            for bye in sorted(byes, key=lambda bye: (bye.round, ranks[bye.player_id]))
+            for bye in sorted(byes, key=lambda bye: (bye.round, numbers[bye.player_id]))
         ],
+    )
+
+
+def _trf_player(entrant: EventEntrant) -> trf.TrfPlayer:
+    return trf.TrfPlayer(
+        rank=entrant.number,
+        sex=entrant.sex,
+        title=entrant.title,
+        name=entrant.name,
+        rating=entrant.rating,
+        federation=entrant.federation,
+        fide_id=entrant.fide_id,
+        birth_year=entrant.birth_year,
+        line=0,
+        place=entrant.rank,
+        points=entrant.points,
     )
 
 
@@ -307,35 +372,6 @@ def _refuse_what_a_report_cannot_hold(
         seen.add((round_, player))
 
 
-def _numbered_players(
-    session: Session, pool: Pool, games: Sequence[Game], byes: Sequence[Bye]
-) -> tuple[dict[int, int], list[trf.TrfPlayer]]:
-    ids = {g.white_id for g in games} | {g.black_id for g in games} | {b.player_id for b in byes}
-    statement = select(Player, PlayerRating.rating).outerjoin(
-        PlayerRating, (PlayerRating.player_id == Player.id) & (PlayerRating.pool == pool)
-    )
-    found = sorted(
-        select_in(session, statement, Player.id, ids),
-        key=lambda row: (-(row.rating or 0), row.Player.name, row.Player.id),
-    )
-    ranks = {row.Player.id: rank for rank, row in enumerate(found, start=1)}
-    players = [
-        trf.TrfPlayer(
-            rank=ranks[row.Player.id],
-            sex=row.Player.sex,
-            title=row.Player.title,
-            name=row.Player.name,
-            rating=row.rating,
-            federation=row.Player.federation,
-            fide_id=row.Player.fide_id,
-            birth_year=row.Player.birth_year,
-            line=0,
-        )
-        for row in found
-    ]
-    return ranks, players
-
-
 def _round_dates(games: Sequence[Game], byes: Sequence[Bye]) -> tuple[dt.date | None, ...]:
     """Each round's date: the earliest of its games."""
     rounds = max([g.round or 0 for g in games] + [b.round for b in byes], default=0)
@@ -347,14 +383,15 @@ def _round_dates(games: Sequence[Game], byes: Sequence[Bye]) -> tuple[dt.date | 
     return tuple(dates)
 
 
-def _trf_game(game: Game, ranks: dict[int, int]) -> trf.TrfGame:
+def _trf_game(game: Game, numbers: dict[int, int]) -> trf.TrfGame:
     assert game.round is not None
     return trf.TrfGame(
         round=game.round,
-        white=ranks[game.white_id],
-        black=ranks[game.black_id],
+        white=numbers[game.white_id],
+        black=numbers[game.black_id],
         result=game.result,
         rated=game.rated and game.result.is_played,
         date=game.date,
         lines=(0, 0),
+        colours=game.colours,
     )

@@ -19,7 +19,16 @@ from ledger.core.errors import Hint, NotFound
 from ledger.queries.lists import Version
 from ledger.queries.versions import versions
 from ledger.storage.batches import AnySelect
-from ledger.storage.models import Bye, Event, Game, GameRating, LogEntry, PlayerRating, RatingPeriod
+from ledger.storage.models import (
+    Bye,
+    Entrant,
+    Event,
+    Game,
+    GameRating,
+    LogEntry,
+    PlayerRating,
+    RatingPeriod,
+)
 from ledger.storage.periods import is_closed, newest_closed_period
 
 
@@ -211,15 +220,17 @@ def _events_of(player_id: int) -> CompoundSelect[*tuple[Any, ...]]:
         select(Game.event_id).where(Game.white_id == player_id),
         select(Game.event_id).where(Game.black_id == player_id),
         select(Bye.event_id).where(Bye.player_id == player_id),
+        select(Entrant.event_id).where(Entrant.player_id == player_id),
     )
 
 
 def _seats(events: AnySelect) -> Subquery:
-    """Each event's players: a game as White or Black, or a bye."""
+    """Each event's players: a game as White or Black, a bye, or a line of its report."""
     return union_all(
         select(Game.event_id, Game.white_id.label("player_id")).where(Game.event_id.in_(events)),
         select(Game.event_id, Game.black_id).where(Game.event_id.in_(events)),
         select(Bye.event_id, Bye.player_id).where(Bye.event_id.in_(events)),
+        select(Entrant.event_id, Entrant.player_id).where(Entrant.event_id.in_(events)),
     ).subquery()
 
 

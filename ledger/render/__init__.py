@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ledger.render.identity import edited, found_players, merged
     from ledger.render.imports import (
         fide_list_imported,
+        fide_list_left_out,
         file_imported,
         pgn_imported,
         tournament_imported,
@@ -46,6 +47,7 @@ export_on_use(
         "identity": ("edited", "found_players", "merged"),
         "imports": (
             "fide_list_imported",
+            "fide_list_left_out",
             "file_imported",
             "pgn_imported",
             "tournament_imported",
@@ -80,6 +82,7 @@ __all__ = [
     "explanation",
     "federation_ranking",
     "fide_list_imported",
+    "fide_list_left_out",
     "file_imported",
     "found_players",
     "game_listing",

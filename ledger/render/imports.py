@@ -1,11 +1,15 @@
-"""What the imports say when they are done, and their warnings."""
+"""What the imports say when they are done, and their warnings; what a FIDE list file left
+out."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 from ledger.core.printable import escaped
+from ledger.core.records import FileWarning
 from ledger.render.base import message
+from ledger.render.corrections import rerated
 from ledger.services.imports import ImportSummary, PgnImport
 from ledger.services.list_imports import FideListImport
 from ledger.services.tournaments import TournamentImport
@@ -32,7 +36,10 @@ def tournament_imported(summary: TournamentImport, checked: bool) -> None:
     else:
         verb = "Replaced" if summary.replaced else "Imported"
         message(f"{verb} {what} from {summary.file_name}.")
+    file_warnings(summary.warnings)
     warnings(summary.duplicates)
+    if summary.rerated is not None:
+        rerated(summary.rerated)
 
 
 def pgn_imported(summary: PgnImport) -> None:
@@ -42,6 +49,8 @@ def pgn_imported(summary: PgnImport) -> None:
         f"{summary.players_created} new."
     )
     warnings(summary.duplicates)
+    if summary.rerated is not None:
+        rerated(summary.rerated)
 
 
 def fide_list_imported(summary: FideListImport) -> None:
@@ -55,6 +64,26 @@ def fide_list_imported(summary: FideListImport) -> None:
     if summary.skipped:
         warnings([f"skipped {line}" for line in summary.skipped])
     warnings(summary.duplicates)
+
+
+def fide_list_left_out(count: int) -> None:
+    """On stderr, so a list written to the terminal stays whole: the players a FIDE list file
+    left out, why, and the file that holds them."""
+    if count:
+        were = "was" if count == 1 else "were"
+        print(
+            f"warning: {_count(count, 'player')} without a FIDE ID {were} left out: FIDE's "
+            "layout lists players by FIDE ID. `--ledger-ids` writes the same layout with the "
+            "ledger's IDs, every player in it (a national list).",
+            file=sys.stderr,
+        )
+
+
+def file_warnings(found: Sequence[FileWarning]) -> None:
+    """A file's warnings on stderr, every one with its line: each is a field the file's
+    reader left empty or read otherwise, which the user may want to correct."""
+    for warning in found:
+        print(f"warning: {escaped(str(warning))}", file=sys.stderr)
 
 
 def warnings(lines: list[str]) -> None:

@@ -12,6 +12,7 @@ from rich import box
 from ledger.core.calculator import AverageOpponent, Calculation, GameRow, logistic_expected_score
 from ledger.queries import (
     Band,
+    CrossGame,
     CrossTable,
     FederationRanking,
     FederationRow,
@@ -301,6 +302,7 @@ def cross_table(table: CrossTable, output: Format) -> None:
         rounds = [f"round_{number}" for number in range(1, table.rounds + 1)]
         rows = [
             {
+                "rank": row.rank,
                 "number": row.number,
                 "id": row.id,
                 "name": row.name,
@@ -309,10 +311,20 @@ def cross_table(table: CrossTable, output: Format) -> None:
                 "performance": row.performance,
                 "change": row.change,
             }
-            | {f"round_{g.round}": f"{g.opponent}{g.colour}{g.result}" for g in row.games}
+            | {f"round_{cell.round}": _cell(cell) for cell in row.games}
             for row in table.rows
         ]
-        fields = ["number", "id", "name", "rating", "score", *rounds, "performance", "change"]
+        fields = [
+            "rank",
+            "number",
+            "id",
+            "name",
+            "rating",
+            "score",
+            *rounds,
+            "performance",
+            "change",
+        ]
         print_csv(rows, fields)
         return
     category = f", category {table.category}" if table.category else ""
@@ -325,7 +337,16 @@ def cross_table(table: CrossTable, output: Format) -> None:
         console.print(f"Period {table.period} is open: the event is not rated yet.")
 
 
+def _cell(cell: CrossGame) -> str:
+    """A round as the grid shows it: the opponent's number, colour and result (`6b½`), or a
+    bye's TRF code and score (`H½`, `U1`)."""
+    if cell.bye is not None:
+        return f"{cell.bye}{cell.result}"
+    return f"{cell.opponent}{cell.colour}{cell.result}"
+
+
 _STANDINGS_COLUMNS = (
+    Column("Rk", "right"),
     Column("No", "right"),
     Column("Name", name=True),
     Column("Fed", spare=2),
@@ -337,9 +358,11 @@ _STANDINGS_COLUMNS = (
 
 
 def _standings_table(console: Console, table: CrossTable, title: str) -> Table:
-    """Final standings: score, performance (table 8.1.1) and the change from the event."""
+    """Final standings, in the report's order: rank, starting number, score (byes
+    included), performance (table 8.1.1) and the change from the event."""
     rows = [
         (
+            str(row.rank),
             str(row.number),
             row.name,
             row.federation or "",
@@ -360,7 +383,8 @@ ROUNDS_PER_GRID = 12
 
 
 def _rounds_tables(table: CrossTable) -> list[Table]:
-    """Round by round: the opponent's number, colour (w/b) and result of each game."""
+    """Round by round: the opponent's number, colour (w/b) and result of each game, and
+    each bye (H, F, U, Z) with its score."""
     grids = []
     for first in range(1, table.rounds + 1, ROUNDS_PER_GRID):
         rounds = range(first, min(first + ROUNDS_PER_GRID, table.rounds + 1))
@@ -374,7 +398,7 @@ def _rounds_tables(table: CrossTable) -> list[Table]:
         for header in ("No", *(str(n) for n in rounds)):
             grid.add_column(header, justify="right", no_wrap=True)
         for row in table.rows:
-            cells = {g.round: f"{g.opponent}{g.colour}{g.result}" for g in row.games}
+            cells = {cell.round: _cell(cell) for cell in row.games}
             grid.add_row(str(row.number), *(cells.get(n, "") for n in rounds))
         grids.append(grid)
     return grids

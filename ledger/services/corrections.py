@@ -12,10 +12,10 @@ of an open period is applied at once, with nothing to re-rate.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import ScalarSelect, delete, select, update
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import GameResult, Period, Pool
@@ -207,6 +207,7 @@ def correct_game(
     game = _game(session, game_id)
     if game.result is result:
         raise Conflict(f"game {game_id} already has the result {result}; nothing to correct.")
+    games.rescored(session, _event_of(game_id))
 
     def change(session: Session) -> None:
         session.execute(update(Game).where(Game.id == game_id).values(result=result))
@@ -227,6 +228,7 @@ def delete_game(
     """Delete game `game_id`, re-rating from its period if it is closed. Its event keeps
     its dates, so the event's other games stay in their period."""
     game = _game(session, game_id)
+    games.rescored(session, _event_of(game_id))
 
     def change(session: Session) -> None:
         session.execute(delete(Game).where(Game.id == game_id))
@@ -249,24 +251,44 @@ def add_late_game(
     """Record a game reported after its period closed, and re-rate from the earliest period
     it touches (its own, or that of the event it extends); a repeat of a recorded game is
     refused unless `allow_repeat` (`ledger.services.repeats`)."""
-    lock_pool(session, pool)
-    start = games.earliest_period(session, pool, game)
-    if not is_closed(start, newest_closed_period(session, pool)):
-        raise Conflict(
-            f"{pool} period {start} is still open; record the game without --late, it is "
-            "rated when the period closes."
-        )
     added: list[games.AddedGame] = []
-    rerated = rerate_from(
+    rerated = record_late(
         session,
         pool,
-        start,
+        [game],
         now,
         lambda session: added.append(games.record_game(session, pool, game, allow_repeat)),
         progress,
+        "record the game without --late, it is",
     )
     activity.record(session, "late-game", rerated, author, now, pool, min(rerated.versions))
     return LateGame(added[0], rerated)
+
+
+def record_late(
+    session: Session,
+    pool: Pool,
+    reported: Sequence[NewGame],
+    now: dt.datetime,
+    record: Correction,
+    progress: Progress = NO_PROGRESS,
+    without_late: str = "import the file without --late, its games are",
+) -> Rerated:
+    """Record games reported after their period closed (`record` writes them, with anything
+    else of theirs), re-rating from the earliest period they change: one re-rate, one new
+    version of each list from there on, unlogged (the import or game that asks logs it).
+    Refused where that period is still open; `without_late` says what to do then."""
+    lock_pool(session, pool)
+    start = games.earliest_period(session, pool, reported)
+    if not is_closed(start, newest_closed_period(session, pool)):
+        raise Conflict(
+            f"{pool} period {start} is still open; {without_late} rated when the period closes."
+        )
+    return rerate_from(session, pool, start, now, record, progress)
+
+
+def _event_of(game_id: int) -> ScalarSelect[int | None]:
+    return select(Game.event_id).where(Game.id == game_id).scalar_subquery()
 
 
 def _game(session: Session, game_id: int) -> AnyRow:

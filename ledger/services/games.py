@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from sqlalchemy import Table, select, update
+from sqlalchemy import ScalarSelect, Table, select, update
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
@@ -32,7 +32,7 @@ from ledger.storage.batches import (
     select_in,
 )
 from ledger.storage.database import lock_pool
-from ledger.storage.models import Event, Game, Player
+from ledger.storage.models import Entrant, Event, Game, Player
 from ledger.storage.periods import (
     before_first_list,
     is_closed,
@@ -143,6 +143,7 @@ _GAME_COLUMNS = (
     "result",
     "rated",
     "import_id",
+    "colours",
 )
 
 
@@ -160,12 +161,14 @@ def _game_rows(
     newest_closed = newest_closed_period(session, pool)
     events = _plan_events(session, pool, games, details)
     periods, distinct = _periods(games, events)
-    problems = _unknown_players(session, games) + _closed_period_problems(
+    unknown, most_unknown = _unknown_players(session, games)
+    problems = unknown + _closed_period_problems(
         session, pool, games, events, (periods, distinct), newest_closed
     )
     repeats = [] if allow_repeat else repeat_problems(session, pool, games, _known(events))
     if problems or repeats:
-        raise RejectedRecords(problems + repeats, Hint.ALLOW_REPEAT if repeats else None)
+        hint = Hint.IMPORT_PLAYERS if most_unknown else Hint.ALLOW_REPEAT if repeats else None
+        raise RejectedRecords(problems + repeats, hint)
     event_ids = _write_events(session, pool, events)
     open_periods(session, pool, distinct)
     rows = [
@@ -180,6 +183,7 @@ def _game_rows(
             game.result,
             game.rated,
             import_id,
+            game.colours,
         )
         for game, period in zip(games, periods, strict=True)
     ]
@@ -202,12 +206,13 @@ def _known(events: Mapping[str, _EventPlan]) -> dict[str, int]:
     return {name: plan.event.id for name, plan in events.items() if plan.event is not None}
 
 
-def earliest_period(session: Session, pool: Pool, game: NewGame) -> Period:
-    """The earliest period a new game changes: its own, or that of the event it extends."""
-    plan = _plan_events(session, pool, [game], {}).get(game.event or "")
-    if plan is None:
-        return Period.of(game.date)
-    return min(plan.period, plan.old_period or plan.period)
+def earliest_period(session: Session, pool: Pool, games: Sequence[NewGame]) -> Period:
+    """The earliest period new games change: their own, or that of an event they extend."""
+    plans = _plan_events(session, pool, games, {})
+    return min(
+        [Period.of(game.date) for game in games if not game.event]
+        + [min(plan.period, plan.old_period or plan.period) for plan in plans.values()]
+    )
 
 
 def _plan_events(
@@ -239,17 +244,36 @@ def _plan_events(
     return plans
 
 
-def _unknown_players(session: Session, games: Sequence[NewGame]) -> list[str]:
+def _unknown_players(session: Session, games: Sequence[NewGame]) -> tuple[list[str], bool]:
+    """A problem for each side of a game whose player the ledger does not hold; where most
+    of a file's players are unknown, one problem that says so instead (and True)."""
     wanted = {game.white for game in games} | {game.black for game in games}
     unknown = set(missing_values(session, Player.id, wanted))
     if not unknown:
-        return []
+        return [], False
+    if len(games) > 1 and 2 * len(unknown) > len(wanted):
+        return [_most_unknown(games, sorted(unknown), len(wanted))], True
     return [
         problem(game.source, f"{colour}: no player with ID {player}.")
         for game in games
         for colour, player in (("white", game.white), ("black", game.black))
         if player in unknown
-    ]
+    ], False
+
+
+MOST_IDS_SHOWN = 5
+
+
+def _most_unknown(games: Sequence[NewGame], unknown: list[int], wanted: int) -> str:
+    """The one problem of a file most of whose players the ledger does not hold."""
+    source = next((game.source for game in games if game.source), None)
+    shown = ", ".join(str(player) for player in unknown[:MOST_IDS_SHOWN])
+    more = f" and {len(unknown) - MOST_IDS_SHOWN} more" if len(unknown) > MOST_IDS_SHOWN else ""
+    return problem(
+        source.rsplit(":", 1)[0] if source else None,
+        f"{len(unknown)} of the {wanted} players the games name are not in the ledger "
+        f"(IDs {shown}{more}).",
+    )
 
 
 def _closed_period_problems(
@@ -297,7 +321,8 @@ def _closed(period: Period, day: dt.date) -> str:
 
 
 def _write_events(session: Session, pool: Pool, plans: dict[str, _EventPlan]) -> dict[str, int]:
-    """Create new events, widen existing ones and move their games to the new period."""
+    """Create new events, widen existing ones and move their games to the new period; an
+    existing event's report no longer scores and ranks it (`rescored`)."""
     ids = {}
     for plan in plans.values():
         event = plan.event
@@ -305,12 +330,20 @@ def _write_events(session: Session, pool: Pool, plans: dict[str, _EventPlan]) ->
             event = Event(pool=pool, name=plan.name, start_date=plan.start, end_date=plan.end)
             session.add(event)
             session.flush()
-        elif plan.period != plan.old_period:
-            session.execute(
-                update(Game).where(Game.event_id == event.id).values(period=plan.period)
-            )
+        else:
+            rescored(session, event.id)
+            if plan.period != plan.old_period:
+                session.execute(
+                    update(Game).where(Game.event_id == event.id).values(period=plan.period)
+                )
         event.start_date, event.end_date = plan.start, plan.end
         event.city = plan.city or event.city
         event.federation = plan.federation or event.federation
         ids[plan.name] = event.id
     return ids
+
+
+def rescored(session: Session, event: int | ScalarSelect[int | None]) -> None:
+    """Event `event`'s games changed: the points and ranks of its report no longer stand,
+    and the ledger scores and ranks it by its games (`ledger.queries.crosstables`)."""
+    session.execute(update(Entrant).where(Entrant.event_id == event).values(points=None, rank=None))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -20,8 +20,9 @@ from ledger.core.progress import NO_PROGRESS, Progress
 from ledger.core.records import NewGame, NewPlayer, new_game, new_player
 from ledger.formats import csvfiles, texts
 from ledger.queries import people
-from ledger.services import activity
+from ledger.services import activity, corrections
 from ledger.services.activity import OS_USER, Author
+from ledger.services.corrections import Rerated
 from ledger.services.games import add_games
 from ledger.services.matching import match_players
 from ledger.services.players import add_players
@@ -38,6 +39,14 @@ class ImportSummary:
     kind: str
     file_name: str
     rows: int
+
+
+@dataclass(frozen=True, slots=True)
+class GamesImport(ImportSummary):
+    """A games file imported; `rerated`: the re-rate of a late file (`--late`), which
+    published one new version of each list from its games' first period on."""
+
+    rerated: Rerated | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,19 +95,42 @@ def import_games(
     author: Author = OS_USER,
     progress: Progress = NO_PROGRESS,
     allow_repeat: bool = False,
-) -> ImportSummary:
+    late: bool = False,
+) -> GamesImport:
     """Add every game of a games CSV to `pool`; a game the ledger or the file already holds
-    is refused unless `allow_repeat` (`ledger.services.repeats`)."""
+    is refused unless `allow_repeat` (`ledger.services.repeats`). A `late` file's games
+    fall in closed periods: they are recorded by one re-rate (`corrections.record_late`)."""
     text = texts.file_text(content, file_name)
     read = csvfiles.read_games(text, file_name, now.date(), progress)
     import_id = record_import(session, "games", file_name, text, len(read.records), now)
-    with _all_problems(read, file_name):
-        add_games(
-            session, pool, read.records, import_id, allow_repeat=allow_repeat, progress=progress
-        )
+
+    def record(session: Session) -> None:
+        with _all_problems(read, file_name):
+            add_games(
+                session, pool, read.records, import_id, allow_repeat=allow_repeat, progress=progress
+            )
+
+    rerated = _recorded(session, pool, read.records, now, record, progress, late=late)
     refresh_statistics(session, history=("games", "events"))
-    summary = ImportSummary("games", file_name, len(read.records))
+    summary = GamesImport("games", file_name, len(read.records), rerated)
     return _logged(session, summary, author, now, pool)
+
+
+def _recorded(
+    session: Session,
+    pool: Pool,
+    games: Sequence[NewGame],
+    now: dt.datetime,
+    record: Callable[[Session], object],
+    progress: Progress,
+    *,
+    late: bool,
+) -> Rerated | None:
+    """Record a file's games: at once, or, `late`, by one re-rate from their first period."""
+    if not late or not games:
+        record(session)  # a file without games is refused there, with its problems
+        return None
+    return corrections.record_late(session, pool, games, now, record, progress)
 
 
 def _logged(
@@ -119,6 +151,7 @@ class PgnImport:
     players_matched: int
     players_created: int
     duplicates: list[str]
+    rerated: Rerated | None = None
 
 
 def import_pgn(
@@ -131,11 +164,13 @@ def import_pgn(
     allow_repeat: bool = False,
     progress: Progress = NO_PROGRESS,
     chosen: Mapping[str, int] | None = None,
+    late: bool = False,
 ) -> PgnImport:
     """Add the games of a PGN file to `pool` by their headers, matching or creating players
     (`ledger.services.matching`; names alone where a side has no FIDE ID); a game the ledger
     or the file already holds is refused unless `allow_repeat`. `chosen` gives the ledger
-    player of a name as the file writes it, as a rating officer matched them."""
+    player of a name as the file writes it, as a rating officer matched them. A `late`
+    file's games are recorded by one re-rate, as `import_games` records them."""
     # python-chess builds its move tables on import: only a PGN import waits for them.
     from ledger.formats import pgn as pgnfiles
 
@@ -154,7 +189,11 @@ def import_pgn(
         chosen={people_.key(name, None): id_ for name, id_ in (chosen or {}).items()},
     )
     games = [_pgn_game(game, people_, players.ids, file_name, now.date()) for game in read]
-    add_games(session, pool, games, import_id, allow_repeat=allow_repeat, progress=progress)
+
+    def record(session: Session) -> None:
+        add_games(session, pool, games, import_id, allow_repeat=allow_repeat, progress=progress)
+
+    rerated = _recorded(session, pool, games, now, record, progress, late=late)
     refresh_statistics(session, players=("players",), history=("games", "events"))
     imported = PgnImport(
         file_name,
@@ -163,6 +202,7 @@ def import_pgn(
         players.matched,
         players.created,
         people.likely_duplicates(session, players.ids.values()),
+        rerated,
     )
     activity.record(session, "import-pgn", imported, author, now, pool)
     return imported

@@ -75,7 +75,7 @@ def import_fide_list(
     session: Session,
     file: IO[bytes],
     file_name: str,
-    pool: Pool,
+    pool: Pool | None,
     period: Period | None,
     now: dt.datetime,
     strict: bool = False,
@@ -84,10 +84,11 @@ def import_fide_list(
 ) -> FideListImport:
     """Publish the FIDE list in `file` as the list of `period` in every pool it carries.
 
-    `pool` is the pool of a single-pool file. The period defaults to the one a single-pool
-    file's month column names, else last month. Refused if that list is already published,
-    earlier periods are open or hold games, the period has not ended, the file holds no
-    readable player, or (with `strict`) any row cannot be read.
+    `pool` is the pool of a single-pool file (None: the one FIDE's name for the file gives,
+    else standard; `ledger.formats.fide_list.single_pool`). The period defaults to the one
+    a single-pool file's month column names, else last month. Refused if that list is
+    already published, earlier periods are open or hold games, the period has not ended,
+    the file holds no readable player, or (with `strict`) any row cannot be read.
     """
     digest, size = _digest(file, file_name)
     reader = fide_lists.open_fide_list(file, file_name, pool)

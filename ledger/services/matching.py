@@ -82,7 +82,9 @@ def _by_fide_id(session: Session, players: Mapping[K, NewPlayer]) -> dict[K, int
         if player.fide_id in wanted:
             earlier = players[wanted[player.fide_id]].source
             problems[key] = problem(
-                player.source, f"FIDE ID {player.fide_id} is also given at {earlier}."
+                player.source,
+                f"FIDE ID {player.fide_id} is also given at {earlier}; one person has one "
+                "FIDE ID: correct the ID of one of the two, or list the person once.",
             )
             continue
         wanted[player.fide_id] = key

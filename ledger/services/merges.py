@@ -36,6 +36,7 @@ from ledger.storage.batches import AnyRow
 from ledger.storage.database import lock_pool
 from ledger.storage.models import (
     Bye,
+    Entrant,
     Event,
     Game,
     ListEntry,
@@ -63,6 +64,7 @@ MOVED_COLUMNS: tuple[InstrumentedAttribute[int], ...] = (
     Game.white_id,
     Game.black_id,
     Bye.player_id,
+    Entrant.player_id,
     ListEntry.player_id,
     PlayerRating.player_id,
     PriorStanding.player_id,
@@ -133,6 +135,7 @@ def _refuse_two_people(
     _refuse_two_fide_ids(kept, dropped)
     _refuse_games_between(session, kept.id, dropped.id)
     _refuse_one_round(session, kept.id, dropped.id)
+    _refuse_one_report(session, kept.id, dropped.id)
     histories = _rated_since(session, (kept.id, dropped.id))
     _refuse_two_histories(histories, kept.id, dropped.id)
     return histories
@@ -236,6 +239,24 @@ def _refuse_one_round(session: Session, keep: int, drop: int) -> None:
             f"players {keep} and {drop} both took part in round {shared.round} of "
             f"{shared.name}, so they are two people; if a round was recorded under the wrong "
             "ID, correct it first."
+        )
+
+
+def _refuse_one_report(session: Session, keep: int, drop: int) -> None:
+    """Refuse two players who both have a line of one tournament report."""
+    shared = session.execute(
+        select(Event.name)
+        .join(Entrant, Entrant.event_id == Event.id)
+        .where(Entrant.player_id.in_((keep, drop)))
+        .group_by(Event.id, Event.name)
+        .having(func.count() == 2)
+        .order_by(Event.id)
+    ).first()
+    if shared is not None:
+        raise Conflict(
+            f"players {keep} and {drop} each have a line of the report of {shared.name}, so "
+            "they are two people; if the report listed one person twice, import it again "
+            "corrected (`ledger import-trf --replace`)."
         )
 
 

@@ -1,5 +1,6 @@
 """Importing a tournament report (TRF): one event, its players matched to the ledger's, its
-games and byes, in one transaction.
+games and byes, its players' starting numbers and ranks and the records it keeps, in one
+transaction (a late report's, with the re-rate it makes).
 
 Players are matched as `ledger.services.matching` says; the others are created unrated (the
 report's ratings are the arbiter's copy of a list, not the ledger's).
@@ -8,31 +9,41 @@ report's ratings are the arbiter's copy of a list, not the ledger's).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Conflict, InvalidInput, RejectedRecords
 from ledger.core.progress import NO_PROGRESS, Progress
-from ledger.core.records import NewGame, NewPlayer, new_game, new_player
+from ledger.core.records import (
+    EARLIEST_BIRTH_YEAR,
+    FileWarning,
+    NewGame,
+    NewPlayer,
+    new_game,
+    new_player,
+)
 from ledger.formats import texts, trf
 from ledger.queries import people
-from ledger.services import activity
+from ledger.services import activity, corrections
 from ledger.services.activity import OS_USER, Author
+from ledger.services.corrections import Rerated
 from ledger.services.games import EventDetails, add_games
 from ledger.services.imports import record_import
 from ledger.services.matching import match_players
 from ledger.storage.batches import insert_rows
-from ledger.storage.models import Bye, Event, Game, Import
+from ledger.storage.models import Bye, Entrant, Event, Game, Import
 from ledger.storage.periods import is_closed, newest_closed_period
 
 
 @dataclass(frozen=True, slots=True)
 class TournamentImport:
-    """What importing a report did (or, checked, would do)."""
+    """What importing a report did (or, checked, would do), with the report's warnings:
+    fields the format marks "warning if wrong", left empty, and dates read otherwise.
+    `rerated`: the re-rate of a late report (`--late`)."""
 
     file_name: str
     event: str
@@ -45,6 +56,8 @@ class TournamentImport:
     byes: int
     duplicates: list[str]
     replaced: bool
+    warnings: tuple[FileWarning, ...] = ()
+    rerated: Rerated | None = None
 
 
 def import_trf(
@@ -58,13 +71,17 @@ def import_trf(
     allow_repeat: bool = False,
     progress: Progress = NO_PROGRESS,
     chosen: Mapping[int, int] | None = None,
+    *,
+    late: bool = False,
 ) -> TournamentImport:
-    """Record a TRF report's event, players, games and byes in `pool`.
+    """Record a TRF report's event, players, games and byes in `pool`, with its players'
+    starting numbers and ranks and the records it keeps (`ledger.formats.trf`).
 
     Refused whole, with every problem by line, if the report is defective; an event already
     in the ledger is refused unless `replace`, which needs the event's period to be open; a
     game the ledger already holds is refused unless `allow_repeat`. `chosen` gives the
-    ledger player of a 001 line (by its line number), as a rating officer matched them.
+    ledger player of a 001 line (by its line number), as a rating officer matched them. A
+    report of a closed period is refused unless `late`, which records it by one re-rate.
     """
     progress.stage(f"Reading {file_name}", None)
     report, problems = trf.read_trf(content, file_name)
@@ -74,7 +91,7 @@ def import_trf(
     import_id = record_import(
         session, "trf", file_name, texts.file_text(content, file_name), len(report.games), now
     )
-    records = _player_records(report.players, file_name, now.date())
+    records, warnings = _player_records(report, file_name, now.date())
     by_line = {player.line: player.rank for player in report.players}
     players = match_players(
         session,
@@ -88,15 +105,32 @@ def import_trf(
     details = EventDetails(
         report.event.city, report.event.federation, report.event.start_date, report.event.end_date
     )
-    (period,) = add_games(
-        session, pool, games, import_id, {report.event.name: details}, allow_repeat, progress
-    )
-    _add_byes(session, pool, report, players.ids, import_id)
+    periods: list[Period] = []
+
+    def record(session: Session) -> None:
+        periods.extend(
+            add_games(
+                session,
+                pool,
+                games,
+                import_id,
+                {report.event.name: details},
+                allow_repeat,
+                progress,
+            )
+        )
+        _add_report(session, pool, report, players.ids, import_id)
+
+    rerated = None
+    if late:
+        rerated = corrections.record_late(session, pool, games, now, record, progress)
+    else:
+        record(session)
     imported = TournamentImport(
         file_name,
         report.event.name,
         pool,
-        period,
+        periods[0],
         players.matched,
         players.created,
         sum(1 for game in games if game.rated and game.result.is_played),
@@ -104,8 +138,10 @@ def import_trf(
         len(report.byes),
         people.likely_duplicates(session, players.ids.values()),
         replaced is not None,
+        report.warnings + warnings,
+        rerated,
     )
-    activity.record(session, "import-trf", imported, author, now, pool, period)
+    activity.record(session, "import-trf", imported, author, now, pool, periods[0])
     return imported
 
 
@@ -135,7 +171,7 @@ def _clear_event(session: Session, pool: Pool, name: str, replace: bool) -> set[
     for player_id, import_id in byes:
         players.add(player_id)
         imports.add(import_id)
-    for table in (Game, Bye):
+    for table in (Game, Bye, Entrant):
         session.execute(delete(table).where(table.event_id == event.id))
     session.execute(delete(Event).where(Event.id == event.id))
     session.execute(delete(Import).where(Import.id.in_(imports - {None}), Import.kind == "trf"))
@@ -143,11 +179,18 @@ def _clear_event(session: Session, pool: Pool, name: str, replace: bool) -> set[
 
 
 def _player_records(
-    players: Sequence[trf.TrfPlayer], file_name: str, today: dt.date
-) -> dict[int, NewPlayer]:
-    """The report's players by starting rank, validated as any new player is."""
-    records, problems = {}, []
-    for player in players:
+    report: trf.TournamentReport, file_name: str, today: dt.date
+) -> tuple[dict[int, NewPlayer], tuple[FileWarning, ...]]:
+    """The report's players by starting rank, validated as any new player is; a birth year
+    no player can have (a field the format marks "warning if wrong") is left empty, with a
+    warning."""
+    records, problems, warnings = {}, [], []
+    for player in report.players:
+        birth_year = player.birth_year
+        if birth_year is not None and not EARLIEST_BIRTH_YEAR <= birth_year <= today.year:
+            message = f"columns 70-79: {birth_year} is not a birth year. It is left empty."
+            warnings.append(FileWarning(file_name, player.line, "birth date", message))
+            birth_year = None
         try:
             records[player.rank] = new_player(
                 name=player.name,
@@ -155,15 +198,17 @@ def _player_records(
                 federation=player.federation,
                 sex=player.sex,
                 title=player.title,
-                birth_year=player.birth_year,
+                birth_year=birth_year,
                 source=f"{file_name}:{player.line}",
                 today=today,
             )
+        except RejectedRecords as refused:
+            problems += refused.problems
         except InvalidInput as error:
             problems.append(str(error))
     if problems:
         raise RejectedRecords(problems)
-    return records
+    return records, tuple(warnings)
 
 
 def _refuse_one_player_twice(
@@ -201,6 +246,7 @@ def _games(
                     round=game.round,
                     source=f"{file_name}:{game.lines[0]}",
                     rated=game.rated,
+                    colours=game.colours,
                     today=today,
                 )
             )
@@ -213,13 +259,15 @@ def _games(
     return games
 
 
-def _add_byes(
+def _add_report(
     session: Session,
     pool: Pool,
     report: trf.TournamentReport,
     ids: dict[int, int],
     import_id: int,
 ) -> None:
+    """What the report holds beyond its games: its byes, its players' starting numbers and
+    ranks, and the records it keeps."""
     event_id = session.scalar(
         select(Event.id).where(Event.pool == pool, Event.name == report.event.name)
     )
@@ -236,4 +284,23 @@ def _add_byes(
             }
             for bye in report.byes
         ],
+    )
+    insert_rows(
+        session,
+        Entrant,
+        [
+            {
+                "event_id": event_id,
+                "player_id": ids[player.rank],
+                "number": player.rank,
+                "points": player.points,
+                "rank": player.place,
+            }
+            for player in report.players
+        ],
+    )
+    session.execute(
+        update(Event)
+        .where(Event.id == event_id)
+        .values(report_records="\n".join(report.event.records) or None)
     )

@@ -26,6 +26,7 @@ from sqlalchemy import (
     Index,
     LargeBinary,
     String,
+    Text,
     UniqueConstraint,
     text,
     true,
@@ -129,10 +130,39 @@ class Event(Base):
     federation: Mapped[str | None] = mapped_column(String(3))
     start_date: Mapped[dt.date]
     end_date: Mapped[dt.date]
+    report_records: Mapped[str | None] = mapped_column(Text)
+    """The records of the event's tournament report that the ledger keeps as written (the
+    chief and deputy arbiters, the type, the time control, the number of rounds, the team
+    records, ...), one line each; `export-trf` writes them back."""
 
     __table_args__ = (
         UniqueConstraint("pool", "name"),
         Index("ix_events_pool_end_date", "pool", "end_date"),
+    )
+
+
+class Entrant(Base):
+    """A player of an event's tournament report: the report's own starting number, points
+    and final ranking, so that the event's tables and its exported report number, score and
+    order the players as the report did (a player who only had byes is one too). A game of
+    the event corrected, deleted or added later clears the points and ranks: the ledger then
+    scores and ranks the event by its games."""
+
+    __tablename__ = "entrants"
+
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    number: Mapped[int]
+    """The starting number (TRF columns 5-8), by which the report's rounds name the player."""
+    points: Mapped[int | None]
+    """The points (TRF columns 81-84) in hundredths, by the report's own scoring; None where
+    the report gave none."""
+    rank: Mapped[int | None]
+    """The final ranking (TRF columns 86-89); None where the report gave none."""
+
+    __table_args__ = (
+        UniqueConstraint("event_id", "number"),
+        Index("ix_entrants_player_id", "player_id"),
     )
 
 
@@ -156,6 +186,9 @@ class Game(Base):
     result: Mapped[GameResult]
     rated: Mapped[bool] = mapped_column(server_default=true())
     import_id: Mapped[int | None] = mapped_column(ForeignKey("imports.id"))
+    colours: Mapped[bool] = mapped_column(server_default=true())
+    """False for a forfeit reported without colours: White and Black then name the two
+    players only (the lower starting number first), and a report written again gives none."""
 
     __table_args__ = (
         CheckConstraint("white_id <> black_id", name="two_players"),

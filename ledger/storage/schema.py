@@ -23,7 +23,7 @@ from ledger.core.errors import Hint, LedgerError, NotFound
 if TYPE_CHECKING:
     from alembic.config import Config
 
-HEAD_REVISION = "3b3e434be61a"
+HEAD_REVISION = "7d2e4b91c0a5"
 """The newest revision in `migrations/versions` (a test keeps the two equal)."""
 
 _VERSION_TABLE = "alembic_version"

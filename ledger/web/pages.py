@@ -3,7 +3,7 @@ renders one template. They work without JavaScript; every page links to the othe
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request
@@ -11,7 +11,7 @@ from starlette.responses import RedirectResponse, Response
 
 from ledger import queries
 from ledger.core.access import Action
-from ledger.core.domain import FEDERATION_TOP_PLAYERS, Pool
+from ledger.core.domain import FEDERATION_TOP_PLAYERS, Period, Pool
 from ledger.core.errors import NotFound
 from ledger.core.records import MOST_RANKS
 from ledger.queries import ListRow, records_csv, to_json
@@ -106,13 +106,15 @@ def download(
     only: Filter,
     as_of: Day = None,
     version: VersionOrNone = None,
+    ids: Annotated[Literal["fide", "ledger"], Query()] = "fide",
 ) -> Response:
     """The whole view, every page: CSV or JSON as `ledger list` prints it, or the list in
-    FIDE's TXT layout as `ledger export-list` writes it."""
+    FIDE's TXT layout as `ledger export-list` writes it (`ids=ledger`: with the ledger's
+    IDs, every player in it; else the players with a FIDE ID, and a header saying how many
+    it left out)."""
     asked = views.list_request(pool, which, only, day_of(as_of, "as_of"), version)
     if kind == "txt":
-        text = "".join(queries.fide_list_file(session, (pool,), asked.period, xml=False))
-        return _attachment(text, "text/plain", f"{pool}-{which}.txt")
+        return _fide_txt(session, pool, which, asked.period, ledger_ids=ids == "ledger")
     rows = queries.published_list(session, asked).rows
     if kind == "csv":
         return _attachment(records_csv(rows, ListRow), "text/csv", f"{pool}-{which}.csv")
@@ -120,6 +122,27 @@ def download(
         data = to_json(rows)
         return _attachment(data, "application/json", f"{pool}-{which}.json")
     raise NotFound(f"there is no {kind} download; the list downloads as .csv, .json or .txt.")
+
+
+LEFT_OUT_HEADER = "Ledger-Left-Out"
+
+
+def _fide_txt(
+    session: Reading, pool: Pool, which: str, period: Period | None, *, ledger_ids: bool
+) -> Response:
+    """The list in FIDE's TXT layout; where players without a FIDE ID were left out, the
+    `Ledger-Left-Out` header says how many and why."""
+    chunks = queries.fide_list_file(session, (pool,), period, xml=False, ledger_ids=ledger_ids)
+    if ledger_ids:
+        return _attachment("".join(chunks), "text/plain", f"{pool}-{which}-ledger-ids.txt")
+    answer = _attachment("".join(chunks), "text/plain", f"{pool}-{which}.txt")
+    left_out = queries.fide_list_left_out(session, (pool,), period)
+    if left_out:
+        answer.headers[LEFT_OUT_HEADER] = (
+            f"{left_out} players without a FIDE ID: FIDE's layout lists players by FIDE ID; "
+            "?ids=ledger writes every player under the ledger's IDs."
+        )
+    return answer
 
 
 def _attachment(body: str, media_type: str, name: str) -> Response:

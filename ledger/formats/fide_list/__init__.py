@@ -14,9 +14,11 @@ from __future__ import annotations
 import codecs
 import io
 import lzma
+import re
 import zipfile
 import zlib
 from collections.abc import Callable
+from pathlib import PurePath
 from typing import IO, Any, TypeVar
 
 from ledger.core.domain import Period, Pool
@@ -42,7 +44,9 @@ __all__ = [
     "PoolRating",
     "list_month",
     "month_period",
+    "named_pool",
     "open_fide_list",
+    "single_pool",
     "write_fide_txt",
     "write_fide_xml",
 ]
@@ -53,6 +57,7 @@ _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 LARGEST_MEMBER = 1 << 31
 """The most bytes a zipped list may unpack to: 2 GB, over twice FIDE's combined XML.
 Reading stops at a member's declared size, so a zip bomb is refused by its directory."""
+_NAMED_POOL = re.compile(r"(standard|rapid|blitz)_")
 _MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
 
 
@@ -71,17 +76,37 @@ def month_period(month: str) -> Period:
     return Period(2000 + int(year), _MONTHS.index(name) + 1) - 1
 
 
-def open_fide_list(file: IO[bytes], file_name: str, pool: Pool = Pool.STANDARD) -> FideListReader:
+def named_pool(file_name: str) -> Pool | None:
+    """The pool FIDE's name for a single-pool list file gives (`blitz_rating_list.txt`,
+    `rapid_oct26frl.zip`), ignoring case and folders; None where the name gives none."""
+    match = _NAMED_POOL.match(PurePath(file_name).name.lower())
+    return Pool(match[1]) if match else None
+
+
+def single_pool(file_name: str, given: Pool | None) -> Pool:
+    """The pool of a single-pool list file: the one given, which must be the one FIDE's
+    name for the file gives (`named_pool`); else the name's; else standard. Raises
+    InvalidInput where the two disagree."""
+    named = named_pool(file_name)
+    if given is not None and named is not None and given is not named:
+        raise InvalidInput(
+            f"{file_name} is FIDE's {named} list by its name, but it was given as the {given} "
+            f"list; import it with --pool {named}, or rename a file that holds the {given} list."
+        )
+    return given or named or Pool.STANDARD
+
+
+def open_fide_list(file: IO[bytes], file_name: str, pool: Pool | None = None) -> FideListReader:
     """A reader of a FIDE list: a zip (its first .txt or .xml member), XML or TXT, by content.
 
-    `file` must be seekable; reading starts where it stands. `pool` names the pool of a
-    single-pool list, whose header does not say. Raises InvalidInput when the file is not a
-    FIDE list at all.
+    `file` must be seekable; reading starts where it stands. A single-pool list's header
+    does not say its pool: `pool` names it, else the file's name does (`single_pool`).
+    Raises InvalidInput when the file is not a FIDE list at all.
     """
     head = _head(file)
     if head.startswith(_ZIP_MAGIC):
-        return _open_zip(file, file_name, pool)
-    return _open_stream(file, head, file_name, pool)
+        return _open_zip(file, file_name, single_pool(file_name, pool))
+    return _open_stream(file, head, file_name, single_pool(file_name, pool))
 
 
 def _head(file: IO[bytes]) -> bytes:

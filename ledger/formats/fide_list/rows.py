@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from ledger.core.domain import Pool
 from ledger.core.errors import InvalidInput
+from ledger.core.fide_codes import title_code
 from ledger.core.printable import escaped
 from ledger.core.records import LARGEST_ID, problem, whole_number
 
@@ -160,8 +161,8 @@ def entry_row(
         name=name,
         federation=entry.get("federation") or None,
         sex=entry.get("sex", "").upper() or None,
-        title=entry.get("title") or None,
-        women_title=entry.get("women_title") or None,
+        title=_title(entry, "title", labels),
+        women_title=_title(entry, "women_title", labels),
         other_titles=entry.get("other_titles") or None,
         foa_title=entry.get("foa_title") or None,
         ratings={pool: _pool_rating(entry, pool, labels) for pool in pools},
@@ -169,6 +170,15 @@ def entry_row(
         flag=flag,
         line=line,
     )
+
+
+def _title(entry: dict[str, str], key: str, labels: dict[str, str]) -> str | None:
+    """A title column as FIDE's code (`ledger.core.fide_codes`: old lists write g, wg)."""
+    text = entry.get(key, "").strip()
+    try:
+        return title_code(text) if text else None
+    except InvalidInput as error:
+        raise InvalidInput(f"{labels[key]}: {error}") from None
 
 
 def _pool_rating(entry: dict[str, str], pool: Pool, labels: dict[str, str]) -> PoolRating:

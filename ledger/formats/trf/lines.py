@@ -1,29 +1,19 @@
-"""Reading a TRF file's lines: the header records the ledger uses (012 name, 022 city, 032
-federation, 042 and 052 dates, 132 round dates) into the event, and the 001 lines into the
-players and each player's round blocks (opponent, colour and result code, 10 columns per round
-from column 92). Every problem is kept with its line; `ledger.formats.trf.pairings` then makes games
-and byes of the blocks.
+"""Reading a TRF file's lines: the numbered records, and the 001 lines into the players and
+each player's round blocks (opponent, colour and result code, 10 columns per round from column
+92). Every problem and warning is kept with its line; `ledger.formats.trf.header` reads the
+header records, and `ledger.formats.trf.pairings` makes games and byes of the blocks.
 """
 
 from __future__ import annotations
 
-import contextlib
-import datetime as dt
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from ledger.core.domain import kept_day
 from ledger.core.errors import InvalidInput
-from ledger.core.records import CITY_LENGTH, event_name, stored_text
-from ledger.formats.trf.records import (
-    FIRST_ROUND_COLUMN,
-    ROUND_WIDTH,
-    TrfEvent,
-    TrfPlayer,
-    nearest_year,
-)
+from ledger.core.fide_codes import federation_code, title_code
+from ledger.formats.trf.records import FIRST_ROUND_COLUMN, ROUND_WIDTH, TrfPlayer
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,19 +45,25 @@ Record = tuple[int, str]
 
 
 class Problems(list[tuple[int, str]]):
-    """Each problem found: its line (0 for the whole file) and what is wrong there."""
+    """Each problem found: its line (0 for the whole file) and what is wrong there; and each
+    warning: a field that the format marks "warning if wrong", left empty, with its line."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.warnings: list[tuple[int, str, str]] = []
 
     def add(self, line: int, message: str) -> None:
         self.append((line, message))
 
+    def warn(self, line: int, field: str, message: str) -> None:
+        self.warnings.append((line, field, message))
+
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_HEADER_CODES = ("012", "022", "032", "042", "052", "132")
-_DATE_FORMATS = ("%Y/%m/%d", "%Y-%m-%d", "%Y.%m.%d", "%d.%m.%Y", "%d/%m/%Y")
-_ROUND_DATE = re.compile(r"([0-9]{2}|[0-9]{4})[/.-]([0-9]{2})[/.-]([0-9]{2})")
-_BIRTH_DATE = re.compile(r"([0-9]{4})([/.-][0-9]{2}[/.-][0-9]{2})?")
+_BIRTH_DATE = re.compile(r"(?P<year>[0-9]{4})([/.-][0-9]{2}[/.-][0-9]{2})?")
+_BIRTH_DATE_DAY_FIRST = re.compile(r"[0-9]{2}[/.-][0-9]{2}[/.-](?P<year>[0-9]{4})")
 _DIGITS = re.compile(r"[0-9]+")
-_FEDERATION = re.compile(r"[A-Z]{3}")
+_POINTS = re.compile(r"([0-9]{1,3})(?:[.,]([0-9]{1,2}))?")
 _SEXES = {"": None, "m": "M", "w": "F", "f": "F"}
 _COLOURS = frozenset("wb-")
 
@@ -85,132 +81,14 @@ def numbered_records(text: str) -> list[Record]:
     ]
 
 
-def header_records(records: list[Record], problems: Problems) -> dict[str, Record]:
-    """The header records the ledger uses, by code; every other record is skipped."""
-    headers: dict[str, Record] = {}
-    for number, text in records:
-        code = text[:3]
-        if code in headers:
-            first = headers[code][0]
-            problems.add(number, f"a second {code} record; line {first} has the first.")
-        elif code in _HEADER_CODES:
-            headers[code] = (number, text)
-    return headers
-
-
-def read_event(headers: dict[str, Record], problems: Problems) -> TrfEvent:
-    federation = _header_text(headers, "032").upper()
-    start_date = _header_date(headers, "042", "start date", problems)
-    end_date = _header_date(headers, "052", "end date", problems)
-    return TrfEvent(
-        name=_event_name(headers, problems),
-        city=_city(headers, problems),
-        federation=federation if _FEDERATION.fullmatch(federation) else None,
-        start_date=start_date,
-        end_date=end_date,
-        round_dates=_round_dates(headers.get("132"), start_date or end_date, problems),
-    )
-
-
-def _event_name(headers: dict[str, Record], problems: Problems) -> str:
-    """The 012 record's name, as the ledger records an event's (`records.event_name`)."""
-    line = headers["012"][0] if "012" in headers else 0
-    try:
-        name = event_name(_header_text(headers, "012"))
-    except InvalidInput as error:
-        problems.add(line, str(error))
-        return ""
-    if not name:
-        problems.add(line, "the event has no name; write it in a 012 record from column 5.")
-    return name
-
-
-def _city(headers: dict[str, Record], problems: Problems) -> str | None:
-    """The 022 record's city, as the events table stores it."""
-    city = _header_text(headers, "022")
-    try:
-        return stored_text("city", city, CITY_LENGTH) or None
-    except InvalidInput as error:
-        problems.add(headers["022"][0], str(error))
-        return None
-
-
-def _header_text(headers: dict[str, Record], code: str) -> str:
-    """A header record's data from column 5, spaces collapsed; empty when there is none."""
-    return " ".join(headers[code][1][4:].split()) if code in headers else ""
-
-
-def _header_date(
-    headers: dict[str, Record], code: str, what: str, problems: Problems
-) -> dt.date | None:
-    text = _header_text(headers, code)
-    if not text:
-        return None
-    for pattern in _DATE_FORMATS:
-        with contextlib.suppress(ValueError):
-            day = dt.datetime.strptime(text, pattern).date()
-            try:
-                return kept_day(day)
-            except InvalidInput as error:
-                problems.add(headers[code][0], f"the {what}: {error}")
-                return None
-    problems.add(headers[code][0], f"the {what} {text!r} is not a date; write it as YYYY/MM/DD.")
-    return None
-
-
-def _round_dates(
-    header: Record | None, near: dt.date | None, problems: Problems
-) -> tuple[dt.date | None, ...]:
-    """The 132 record's dates, YYYY/MM/DD or YY/MM/DD in each round's columns; a YY year is
-    the one of its century nearest the report's own start (042), else end (052), date."""
-    if header is None:
-        return ()
-    number, text = header
-    dates: list[dt.date | None] = []
-    for round, block in _blocks(text):
-        try:
-            dates.append(round_date(block.strip(), near))
-        except ValueError:
-            first = _column(round, 0)
-            problems.add(
-                number,
-                f"round {round}: the date {block.strip()!r} is not a date; write it "
-                f"as YY/MM/DD in columns {first}-{first + 7}.",
-            )
-            dates.append(None)
-        except InvalidInput as error:
-            problems.add(number, f"round {round}: {error}")
-            dates.append(None)
-    return tuple(dates)
-
-
-def round_date(text: str, near: dt.date | None) -> dt.date | None:
-    """A round's date; raises ValueError where it is not one, InvalidInput where its year
-    has two digits and the report no date to take the century from."""
-    if not text:
-        return None
-    match = _ROUND_DATE.fullmatch(text)
-    if match is None:
-        raise ValueError(text)
-    year = int(match[1])
-    if len(match[1]) == 2:
-        if near is None:
-            raise InvalidInput(
-                f"the date {text!r} does not say its century and the report has no start or "
-                "end date (042, 052) to take it from; write it as YYYY/MM/DD."
-            )
-        year = nearest_year(year, near.year)
-    return kept_day(dt.date(year, int(match[2]), int(match[3])))
-
-
-def _blocks(text: str) -> Iterator[tuple[int, str]]:
+def blocks(text: str) -> Iterator[tuple[int, str]]:
     """Each round's 10 columns from column 92 on, padded with spaces, numbered from 1."""
     rest = text[FIRST_ROUND_COLUMN - 1 :]
     for start in range(0, len(rest), ROUND_WIDTH):
         yield start // ROUND_WIDTH + 1, rest[start : start + ROUND_WIDTH].ljust(ROUND_WIDTH)
 
 
-def _column(round: int, offset: int) -> int:
+def column(round: int, offset: int) -> int:
     """The column of a round's block, `offset` columns into it."""
     return FIRST_ROUND_COLUMN + ROUND_WIDTH * (round - 1) + offset
 
@@ -257,7 +135,10 @@ def _sex(text: str) -> str | None:
 
 
 def _title(text: str) -> str | None:
-    return text or None
+    try:
+        return title_code(text) if text else None
+    except InvalidInput as error:
+        raise ValueError(str(error)) from None
 
 
 def _name(text: str) -> str:
@@ -281,42 +162,76 @@ def _optional_number(what: str) -> Callable[[str], int | None]:
 
 
 def _federation(text: str) -> str | None:
-    if text and not _FEDERATION.fullmatch(text.upper()):
-        raise ValueError(f"the federation {text!r} is not a three-letter code.")
-    return text.upper() or None
+    try:
+        return federation_code(text) if text else None
+    except InvalidInput as error:
+        raise ValueError(str(error)) from None
 
 
 def _birth_year(text: str) -> int | None:
-    """The year of a birth date; blank or year 0000 means none."""
+    """The year of a birth date (YYYY/MM/DD, YYYY/00/00, YYYY, or DD.MM.YYYY as some
+    national programs write it); blank or year 0000 means none."""
     if not text:
         return None
-    match = _BIRTH_DATE.fullmatch(text)
+    match = _BIRTH_DATE.fullmatch(text) or _BIRTH_DATE_DAY_FIRST.fullmatch(text)
     if match is None:
         raise ValueError(f"the birth date {text!r} is not YYYY/MM/DD, YYYY/00/00 or YYYY.")
-    return int(match[1]) or None
+    return int(match["year"]) or None
 
 
-_PLAYER_COLUMNS: tuple[tuple[str, int, int, Callable[[str], Any]], ...] = (
-    ("sex", 10, 10, _sex),
-    ("title", 11, 13, _title),
-    ("name", 15, 47, _name),
-    ("rating", 49, 52, _optional_number("rating")),
-    ("federation", 54, 56, _federation),
-    ("fide_id", 58, 68, _optional_number("FIDE ID")),
-    ("birth_year", 70, 79, _birth_year),
+def _points(text: str) -> int | None:
+    """Points as the report writes them (`11.5`), in hundredths; blank means none."""
+    if not text:
+        return None
+    match = _POINTS.fullmatch(text)
+    if match is None:
+        raise ValueError(f"the points {text!r} are not a number such as 11.5.")
+    return int(match[1]) * 100 + int(f"{match[2] or ''}00"[:2])
+
+
+class _Column(NamedTuple):
+    """A player's column of a 001 line (TRF16): its field, first and last column, parser,
+    and the name of a field the format marks "warning if wrong" (None: a problem)."""
+
+    field: str
+    first: int
+    last: int
+    parse: Callable[[str], Any]
+    warned: str | None
+
+
+_PLAYER_COLUMNS = (
+    _Column("sex", 10, 10, _sex, "sex"),
+    _Column("title", 11, 13, _title, "title"),
+    _Column("name", 15, 47, _name, None),
+    _Column("rating", 49, 52, _optional_number("rating"), "FIDE rating"),
+    _Column("federation", 54, 56, _federation, "federation"),
+    _Column("fide_id", 58, 68, _optional_number("FIDE ID"), None),
+    _Column("birth_year", 70, 79, _birth_year, "birth date"),
+    _Column("points", 81, 84, _points, "points"),
+    _Column("place", 86, 89, _optional_number("rank"), "rank"),
 )
-"""The player's columns of a 001 line (TRF16): field, first and last column, parser."""
+"""A name the ledger needs, and FIDE's numbers, which match players, are problems where they
+cannot be read; the other fields are warnings, the field left empty (TRF16's table marks
+them "warning if wrong"; points and rank matter to pairing and ranking, not to rating, and
+the ledger scores and ranks a report by its rounds without them)."""
 
 
 def _player(number: int, text: str, rank: int, problems: Problems) -> TrfPlayer | None:
-    """The player of a 001 line, or None when a column cannot be read (each a problem)."""
+    """The player of a 001 line, or None when a column that is not a warning cannot be
+    read (each a problem)."""
     fields: dict[str, Any] = {}
-    for field, first, last, parse in _PLAYER_COLUMNS:
+    for column in _PLAYER_COLUMNS:
         try:
-            fields[field] = parse(text[first - 1 : last].strip())
+            fields[column.field] = column.parse(text[column.first - 1 : column.last].strip())
         except ValueError as error:
+            first, last = column.first, column.last
             columns = f"column {first}" if first == last else f"columns {first}-{last}"
-            problems.add(number, f"{columns}: {error}")
+            if column.warned is None:
+                problems.add(number, f"{columns}: {error}")
+                continue
+            problems.warn(number, column.warned, f"{columns}: {error} It is left empty.")
+            fields[column.field] = None
     if len(fields) < len(_PLAYER_COLUMNS):
         return None
     return TrfPlayer(rank=rank, line=number, **fields)
@@ -327,7 +242,7 @@ def _entries(
 ) -> dict[tuple[int, int], RoundEntry | None]:
     """A 001 line's rounds by (rank, round); an entirely blank block is no round at all."""
     entries: dict[tuple[int, int], RoundEntry | None] = {}
-    for round, block in _blocks(text):
+    for round, block in blocks(text):
         if not block.strip():
             continue
         try:
@@ -343,8 +258,8 @@ def _entry(round: int, rank: int, number: int, block: str) -> RoundEntry:
     if (block[4] + block[6] + block[8:]).strip():
         raise ValueError(
             f"{block.rstrip()!r} does not fit the round's columns: the opponent in "
-            f"{_column(round, 0)}-{_column(round, 3)}, the colour in {_column(round, 5)}, "
-            f"the result in {_column(round, 7)}."
+            f"{column(round, 0)}-{column(round, 3)}, the colour in {column(round, 5)}, "
+            f"the result in {column(round, 7)}."
         )
     opponent_text = block[:4].strip()
     if opponent_text and not _DIGITS.fullmatch(opponent_text):

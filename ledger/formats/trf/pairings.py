@@ -8,7 +8,7 @@ import datetime as dt
 from collections.abc import Iterator
 
 from ledger.formats.trf.lines import PlayerSection, Problems, RoundEntry
-from ledger.formats.trf.records import RESULTS, TrfBye, TrfEvent, TrfGame
+from ledger.formats.trf.records import HALF_POINTS, RESULTS, TrfBye, TrfEvent, TrfGame
 
 _OTHER_SIDE = {"1": "0", "0": "1", "=": "=", "W": "L", "L": "W", "D": "D", "+": "-", "-": "+"}
 _SAYS = {
@@ -42,6 +42,29 @@ def round_days(event: TrfEvent, section: PlayerSection, problems: Problems) -> d
         else:
             days[round] = day
     return days
+
+
+def points_warnings(section: PlayerSection, problems: Problems) -> None:
+    """A warning for each player whose points are not those their rounds score as FIDE
+    scores them by default (`HALF_POINTS`): the report's own points are kept, and shown."""
+    scored: dict[int, int] = {}
+    for entry in _readable(section):
+        scored[entry.player] = scored.get(entry.player, 0) + 50 * HALF_POINTS[entry.code]
+    for player in section.players:
+        rounds = scored.get(player.rank, 0)
+        if player.points is not None and player.points != rounds:
+            problems.warn(
+                player.line,
+                "points",
+                f"columns 81-84: the report gives {_points(player.points)} points, but the "
+                f"rounds score {_points(rounds)} as FIDE scores them by default (a win, also "
+                "by forfeit, and the byes F and U 1, a draw and the bye H ½); the report's "
+                "points are kept.",
+            )
+
+
+def _points(hundredths: int) -> str:
+    return f"{hundredths // 100}.{hundredths % 100:02d}".removesuffix("0")
 
 
 def _readable(section: PlayerSection) -> Iterator[RoundEntry]:
@@ -127,5 +150,12 @@ def _says(entry: RoundEntry) -> str:
 def _game(white: RoundEntry, black: RoundEntry, date: dt.date) -> TrfGame:
     result, rated = RESULTS[white.code, black.code]
     return TrfGame(
-        white.round, white.player, black.player, result, rated, date, (white.line, black.line)
+        white.round,
+        white.player,
+        black.player,
+        result,
+        rated,
+        date,
+        (white.line, black.line),
+        colours=white.colour != "-",
     )

@@ -9,6 +9,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from ledger.core.domain import ByeKind, GameResult
+from ledger.core.records import FileWarning
 
 FIRST_ROUND_COLUMN = 92
 ROUND_WIDTH = 10
@@ -24,14 +25,19 @@ RESULTS = {
     ("-", "-"): (GameResult.DOUBLE_FORFEIT, False),
 }
 """(White's code, Black's code) -> the result and whether the codes say it is rated."""
-BYE_KINDS = {
-    "H": ByeKind.HALF_POINT,
-    "F": ByeKind.FULL_POINT,
-    "U": ByeKind.UNPAIRED,
-    "Z": ByeKind.ZERO_POINT,
-}
+BYE_KINDS = {kind.code: kind for kind in ByeKind}
 """A bye's code -> the kind of round without a game it is."""
-BYE_CODES = {kind: code for code, kind in BYE_KINDS.items()}
+BYE_CODES = {kind: kind.code for kind in ByeKind}
+HALF_POINTS = (
+    dict.fromkeys("1W+", 2)
+    | dict.fromkeys("=D", 1)
+    | dict.fromkeys("0L-", 0)
+    | {kind.code: kind.score // 50 for kind in ByeKind}
+)
+"""Each code's score in half points, FIDE's defaults (`ByeKind.score` for the byes)."""
+OWN_SCORING = ("162", "XXS")
+"""The records by which a report scores otherwise than FIDE's defaults (TRF-2026's point
+system, JaVaFo's scoring): its points are then its own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +51,10 @@ class TrfEvent:
     end_date: dt.date | None
     round_dates: tuple[dt.date | None, ...]
     """The 132 record's date of round r at index r - 1; it may list fewer rounds than there are."""
+    records: tuple[str, ...] = ()
+    """The records the report keeps as it wrote them (`ledger.formats.trf.header`): its other
+    tournament records (the arbiters, the type, the time control, ...), the pairing programs'
+    records and the team records (013), whole lines in the report's order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +71,10 @@ class TrfPlayer:
     fide_id: int | None
     birth_year: int | None
     line: int
+    place: int | None = None
+    """The final ranking (columns 86-89): where the report ranks the player."""
+    points: int | None = None
+    """The points (columns 81-84), in hundredths: the report's own score of the player."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +91,9 @@ class TrfGame:
     date: dt.date
     lines: tuple[int, int]
     """The 001 lines of White and of Black, which both list the game."""
+    colours: bool = True
+    """False for a forfeit the report gives without colours (`-` in both blocks): White and
+    Black are then the lower and higher starting rank, and a report writes none again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,13 +110,15 @@ class TrfBye:
 
 @dataclass(frozen=True, slots=True)
 class TournamentReport:
-    """A whole report: the event, its players by starting rank, its games and its byes."""
+    """A whole report: the event, its players by starting rank, its games and its byes, and
+    the warnings its reading gave (fields the format marks "warning if wrong", left empty)."""
 
     event: TrfEvent
     players: list[TrfPlayer]
     games: list[TrfGame]
     """Each pairing once, by round and then White's starting rank."""
     byes: list[TrfBye]
+    warnings: tuple[FileWarning, ...] = ()
 
 
 def rank_of(player: TrfPlayer) -> int:

@@ -10,6 +10,7 @@ import datetime as dt
 from ledger.core.printable import escaped
 from ledger.formats.trf.records import (
     FIRST_ROUND_COLUMN,
+    HALF_POINTS,
     RESULTS,
     ROUND_WIDTH,
     TournamentReport,
@@ -19,31 +20,48 @@ from ledger.formats.trf.records import (
 )
 
 _WRITTEN_SEX = {"M": "m", "F": "w"}
+_TEAM = "013"
 _CODES = {outcome: codes for codes, outcome in RESULTS.items()}
-_HALF_POINTS = dict.fromkeys("1W+FU", 2) | dict.fromkeys("=DH", 1) | dict.fromkeys("0L-Z", 0)
-"""Each code's score in half points, FIDE's defaults (TRF-2026 record 162): a
-pairing-allocated bye (U) scores as a win."""
 
 
 def write_trf(report: TournamentReport) -> str:
     """The report as a TRF16 file in the columns read_trf reads, each line ending in CRLF.
 
-    Points (columns 81-84) and rank (86-89) come from the rounds, scored as FIDE scores by
-    default, ranked by points and then starting rank. Names longer than the 33 columns of
-    15-47 and titles longer than 3 are cut to fit.
+    Points (columns 81-84) and the rank (86-89) are the report's own where every player has
+    them; else the points come from the rounds, scored as FIDE scores by default, and the
+    rank by points and then starting rank. The records the report kept are written as they
+    were: the tournament's before the player lines, the team records (013) after them.
+    Names longer than the 33 columns of 15-47 and titles longer than 3 are cut to fit.
     """
     blocks = _written_blocks(report)
-    points = {
-        rank: sum(_HALF_POINTS[block[-1]] for block in rounds.values())
-        for rank, rounds in blocks.items()
-    }
-    ranking = sorted(blocks, key=lambda rank: (-points[rank], rank))
-    places = {rank: place for place, rank in enumerate(ranking, start=1)}
+    points = _points(report, blocks)
+    places = _places(report, points)
+    teams = [record for record in report.event.records if record.startswith(_TEAM)]
     lines = _header_lines(report) + [
         _player_line(player, blocks[player.rank], points[player.rank], places[player.rank])
         for player in sorted(report.players, key=rank_of)
     ]
-    return "".join(f"{line}\r\n" for line in lines)
+    return "".join(f"{line}\r\n" for line in lines + [escaped(team) for team in teams])
+
+
+def _points(report: TournamentReport, blocks: dict[int, dict[int, str]]) -> dict[int, int]:
+    """Each player's points in hundredths: the report's own, where every player has them;
+    else their rounds' (`HALF_POINTS`)."""
+    if report.players and all(player.points is not None for player in report.players):
+        return {player.rank: player.points or 0 for player in report.players}
+    return {
+        rank: 50 * sum(HALF_POINTS[block[-1]] for block in rounds.values())
+        for rank, rounds in blocks.items()
+    }
+
+
+def _places(report: TournamentReport, points: dict[int, int]) -> dict[int, int]:
+    """Each player's rank: the report's own, where every player has one; else by points,
+    then starting rank."""
+    if report.players and all(player.place is not None for player in report.players):
+        return {player.rank: player.place or 0 for player in report.players}
+    ranking = sorted(points, key=lambda rank: (-points[rank], rank))
+    return {rank: place for place, rank in enumerate(ranking, start=1)}
 
 
 def _written_blocks(report: TournamentReport) -> dict[int, dict[int, str]]:
@@ -51,8 +69,9 @@ def _written_blocks(report: TournamentReport) -> dict[int, dict[int, str]]:
     blocks: dict[int, dict[int, str]] = {player.rank: {} for player in report.players}
     for game in report.games:
         white_code, black_code = _CODES[game.result, game.rated and game.result.is_played]
-        blocks[game.white][game.round] = f"{game.black:>4} w {white_code}"
-        blocks[game.black][game.round] = f"{game.white:>4} b {black_code}"
+        white, black = ("w", "b") if game.colours else ("-", "-")
+        blocks[game.white][game.round] = f"{game.black:>4} {white} {white_code}"
+        blocks[game.black][game.round] = f"{game.white:>4} {black} {black_code}"
     for bye in report.byes:
         blocks[bye.player][bye.round] = f"0000 - {bye.code}"
     return blocks
@@ -71,6 +90,7 @@ def _header_lines(report: TournamentReport) -> list[str]:
         ("072", str(rated)),
     )
     lines = [f"{code} {escaped(text)}" for code, text in records if text]
+    lines += [escaped(record) for record in event.records if not record.startswith(_TEAM)]
     if any(event.round_dates):
         near = event.start_date or event.end_date
         dates = "".join(f"{_short_date(date, near):<{ROUND_WIDTH}}" for date in event.round_dates)
@@ -90,12 +110,12 @@ def _short_date(date: dt.date | None, near: dt.date | None) -> str:
     return _long_date(date)
 
 
-def _player_line(player: TrfPlayer, blocks: dict[int, str], half_points: int, place: int) -> str:
+def _player_line(player: TrfPlayer, blocks: dict[int, str], hundredths: int, place: int) -> str:
     sex = _WRITTEN_SEX.get(player.sex or "", " ")
     title = escaped(player.title or "")[:3]
     name = escaped(player.name)[:33]
     birth = f"{player.birth_year:04d}/00/00" if player.birth_year else ""
-    points = f"{half_points // 2}.{5 * (half_points % 2)}"
+    points = f"{hundredths // 100}.{hundredths % 100:02d}".removesuffix("0")
     fields = (
         f"001 {player.rank:>4} {sex}{title:>3} {name:<33} "
         f"{player.rating or '':>4} {player.federation or '':<3} {player.fide_id or '':>11} "

@@ -28,7 +28,7 @@ from ledger.services.corrections import Rerated, rerate_from
 from ledger.services.imports import content_digest, import_games, import_pgn
 from ledger.services.tournaments import import_trf
 from ledger.storage.database import lock_pool
-from ledger.storage.models import Bye, Event, Game, Import, Report, ReportVersion
+from ledger.storage.models import Bye, Entrant, Event, Game, Import, Report, ReportVersion
 from ledger.storage.periods import is_closed, newest_closed_period
 
 
@@ -92,8 +92,9 @@ def _replace(
 
 
 def _take_out(session: Session, report: Report) -> None:
-    """Remove the games and byes of the version accepted before, its import, and its event
-    where nothing else is left in it."""
+    """Remove the games, byes and entrants (the report's own numbers, points and ranks) of
+    the version accepted before, its import, and its event where nothing else is left in
+    it."""
     import_id = report.import_id
     report.import_id = None
     session.flush()
@@ -101,6 +102,7 @@ def _take_out(session: Session, report: Report) -> None:
     events |= set(session.scalars(select(Bye.event_id).where(Bye.import_id == import_id)))
     for table in (Game, Bye):
         session.execute(delete(table).where(table.import_id == import_id))
+    session.execute(delete(Entrant).where(Entrant.event_id.in_(events - {None})))
     session.execute(delete(Import).where(Import.id == import_id))
     for event_id in events - {None}:
         left = exists().where(Game.event_id == event_id) | exists().where(Bye.event_id == event_id)
