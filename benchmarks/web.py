@@ -173,7 +173,8 @@ def sample(url: str, size: int, seed: int) -> Sample:
 
 
 def pages(chosen: Sample, deep: int) -> dict[str, Callable[[int], str]]:
-    """Each page measured: its name and the path of its n-th request (the players vary)."""
+    """Each page measured: its name and the path of its n-th request (the players and the
+    events vary: `close_period.games` names a month's events "2026-09 event 1" to 500)."""
     newest = closed_months()[-1]
     day = f"{newest + 1}-01"
 
@@ -187,6 +188,9 @@ def pages(chosen: Sample, deep: int) -> dict[str, Callable[[int], str]]:
         "filtered (NOR, women)": lambda n: "/lists/standard/latest?federation=NOR&women=on",
         "player page": lambda n: f"/players/{player(n)}",
         "calculation page": lambda n: f"/players/{player(n)}/calculations/standard/{newest}",
+        "event page": lambda n: f"/events/standard/{newest}%20event%20{n % 500 + 1}",
+        "stats report": lambda n: "/reports/standard/stats",
+        "live list page 1": lambda n: "/lists/standard/live",
         "API list, 500 rows": lambda n: (
             f"/api/v1/lists/standard/latest?per_page=500&page={n % 9 + 1}"
         ),
