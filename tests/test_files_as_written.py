@@ -111,10 +111,10 @@ def test_a_fide_txt_says_what_it_left_out_and_the_ledger_ids_keep_everyone(
     assert [line[15:30].strip() for line in written.stdout.splitlines()[1:]] == ["Listed, Lena"]
     assert written.stderr == (
         "warning: 2 players without a FIDE ID were left out: FIDE's layout lists players by "
-        "FIDE ID. `--ledger-ids` writes the same layout with the ledger's IDs, every player in "
+        "FIDE ID. `--ids ledger` writes the same layout with the ledger's IDs, every player in "
         "it (a national list).\n"
     )
-    national = run("export-list", "--format", "fide-txt", "--pool", "standard", "--ledger-ids",
+    national = run("export-list", "--format", "fide-txt", "--pool", "standard", "--ids", "ledger",
                    db=database_url)  # fmt: skip
     assert (national.exit_code, national.stderr) == (0, "")
     rows = national.stdout.splitlines()[1:]
@@ -123,10 +123,10 @@ def test_a_fide_txt_says_what_it_left_out_and_the_ledger_ids_keep_everyone(
         ("2", "Local, Lars"),
         ("3", "Local, Liv"),
     ]
-    misused = run("export-list", "--format", "csv", "--ledger-ids", db=database_url)
+    misused = run("export-list", "--format", "csv", "--ids", "ledger", db=database_url)
     assert (misused.exit_code, misused.stderr) == (
         2,
-        "error: ledger-ids: --ledger-ids goes with --format fide-txt or fide-xml.\n",
+        "error: ids: --ids ledger goes with --format fide-txt or fide-xml.\n",
     )
     with TestClient(create_app(database_url)) as client:
         txt = client.get("/lists/standard/latest/download.txt")

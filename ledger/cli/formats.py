@@ -172,14 +172,14 @@ def export_list(
         Pool | None,
         pool_option("standard, rapid or blitz; default: standard; FIDE formats: all three."),
     ] = None,
-    ledger_ids: Annotated[
-        bool,
+    ids: Annotated[
+        str,
         typer.Option(
-            "--ledger-ids",
-            help="FIDE formats: the ledger's IDs in the ID column, every player included "
-            "(a national list); without it only players with a FIDE ID are written.",
+            "--ids",
+            metavar="fide|ledger",
+            help="FIDE formats: the IDs written; ledger: every player (a national list).",
         ),
-    ] = False,
+    ] = "fide",
     output: OutputOption = None,
     force: ForceOption = False,
     db: DbOption = None,
@@ -188,8 +188,11 @@ def export_list(
 
     Example: ledger export-list --format fide-txt --period 2026-10 -o nov2026.txt
     """
+    if ids not in ("fide", "ledger"):
+        raise Misuse(f"ids: '{ids}' is not fide or ledger.")
+    ledger_ids = ids == "ledger"
     if ledger_ids and output_format in (ExportFormat.CSV, ExportFormat.JSON):
-        raise Misuse("ledger-ids: --ledger-ids goes with --format fide-txt or fide-xml.")
+        raise Misuse("ids: --ids ledger goes with --format fide-txt or fide-xml.")
     the_period = parse_given("period", parse_period, period)
     with progress(prints_data=output is None) as shown, reading(ctx, db) as session:
         request = queries.ListRequest(pool or Pool.STANDARD, the_period)

@@ -73,7 +73,7 @@ def fide_list_left_out(count: int) -> None:
         were = "was" if count == 1 else "were"
         print(
             f"warning: {_count(count, 'player')} without a FIDE ID {were} left out: FIDE's "
-            "layout lists players by FIDE ID. `--ledger-ids` writes the same layout with the "
+            "layout lists players by FIDE ID. `--ids ledger` writes the same layout with the "
             "ledger's IDs, every player in it (a national list).",
             file=sys.stderr,
         )
