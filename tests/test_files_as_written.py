@@ -128,6 +128,11 @@ def test_a_fide_txt_says_what_it_left_out_and_the_ledger_ids_keep_everyone(
         2,
         "error: ids: --ids ledger goes with --format fide-txt or fide-xml.\n",
     )
+    unknown = run("export-list", "--format", "fide-txt", "--ids", "national", db=database_url)
+    assert (unknown.exit_code, unknown.stderr) == (
+        2,
+        "error: ids: 'national' is not fide or ledger.\n",
+    )
     with TestClient(create_app(database_url)) as client:
         txt = client.get("/lists/standard/latest/download.txt")
         ledger_ids = client.get("/lists/standard/latest/download.txt?ids=ledger")
