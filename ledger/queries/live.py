@@ -4,7 +4,7 @@ the coming closes would rate them. Unofficial, as the live-rating sites are.
 Each open period with games is rated in turn, from the ratings the one before would give,
 with the rules of `ledger.core.rules` as the close applies them: per game the expected scores
 of table 8.1.2 with the rule of 400, per player K from 8.3.3 with the 700 cap and one rounding
-(8.3.4), the 1400 floor (7.1.4), and a first rating once the games pooled under 8.2 suffice
+(8.3.4), the floor (7.1.4), and a first rating once the games pooled under 8.2 suffice
 (`ledger.queries.pooling`; games of an open period pool with the opponents' ratings in force).
 Starting ratings no list has carried yet join it. A player shows the federation and title of
 the newest list. Ranks and movement are against the newest list.
@@ -69,13 +69,6 @@ class LiveRow:
     k_next: int | None = None
     rated_games: list[rules.RatedGame] = field(default_factory=list)
     initial_games_in_period: int = 0
-
-    @property
-    def state(self) -> rules.RatingState:
-        assert self.rating is not None
-        return rules.RatingState(
-            self.rating, self.games_completed, self.ever_2400, self.peak, self.birth_year
-        )
 
 
 def live_list(
@@ -196,7 +189,8 @@ def _rated_since(
         _rate_period(session, pool, newest, each, rows)
     for row in rows.values():
         if row.listed_rating is None and row.period is None and row.rating is not None:
-            _publish(row, period, row.state, True, 0, None, played=False)
+            state = rules.RatingState.of(row)
+            _publish(row, period, state, games=0, k_applied=None, played=False)
         if row.period is not None:
             row.period = period  # its figures are those of the live list
     return rows
@@ -274,8 +268,8 @@ def _rate_period(
 
 def _rate(row: LiveRow, period: Period) -> None:
     """8.3: the period's change from the row's standing."""
-    outcome = rules.rate_period(row.state, period, row.rated_games)
-    _publish(row, period, outcome.state, outcome.listed, outcome.games, outcome.k_applied)
+    outcome = rules.rate_period(rules.RatingState.of(row), period, row.rated_games)
+    _publish(row, period, outcome.state, games=outcome.games, k_applied=outcome.k_applied)
     row.rated_games = []
 
 
@@ -286,34 +280,40 @@ def _first_rating(
     pooled = first_rating(session, pool, row.id, period, newest)
     if pooled.rating is None:
         return
-    state = rules.RatingState(
+    state = rules.state_after(
         pooled.rating,
-        pooled.counted,
-        row.ever_2400 or pooled.rating >= rules.EVER_2400,
-        max(row.peak, pooled.rating),
-        row.birth_year,
+        games_completed=pooled.counted,
+        ever_2400=row.ever_2400,
+        peak=row.peak,
+        birth_year=row.birth_year,
     )
-    _publish(row, period, state, True, played, None)
+    _publish(row, period, state, games=played, k_applied=None)
 
 
 def _publish(
     row: LiveRow,
     period: Period,
     state: rules.RatingState,
-    listed: bool,
+    *,
     games: int,
     k_applied: int | None,
     played: bool = True,
 ) -> None:
-    """The row's standing after `period`, and its figures since the newest list (a
-    starting rating joins it unplayed, active from it as at a close)."""
-    if state.peak > row.peak:
-        row.peak_period = period
-    row.rating = state.rating if listed else None
-    row.games_completed = state.games_completed
-    row.ever_2400 = state.ever_2400
-    row.peak = state.peak
-    row.last_active = period if played else row.last_active or period
+    """The row's standing after `period` (`rules.standing_after`), and its figures since the
+    newest list (a starting rating joins it unplayed, active from it as at a close)."""
+    new = rules.standing_after(
+        state,
+        period,
+        peak_before=row.peak,
+        peak_period_before=row.peak_period,
+        last_active=period if played else row.last_active or period,
+    )
+    row.rating = new.rating if new.listed else None
+    row.games_completed = new.games_completed
+    row.ever_2400 = new.ever_2400
+    row.peak = new.peak
+    row.peak_period = new.peak_period
+    row.last_active = new.last_active
     row.period = period
     row.games += games
     row.k_applied = k_applied
@@ -321,4 +321,4 @@ def _publish(
     row.change = (
         None if row.start_rating is None or row.rating is None else row.rating - row.start_rating
     )
-    row.k_next = rules.development_coefficient(state, period + 1) if listed else None
+    row.k_next = new.k_next

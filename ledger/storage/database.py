@@ -436,6 +436,13 @@ def is_postgresql(session: Session) -> bool:
     return session.get_bind().dialect.name == "postgresql"
 
 
+def update_rewrites_named_columns(session: Session) -> bool:
+    """Whether an UPDATE rewrites the index entries of every column it names, changed or
+    not (SQLite), so that a bulk UPDATE should name only the columns that change; PostgreSQL
+    looks at the values."""
+    return not is_postgresql(session)
+
+
 def one_of(session: Session, column: Any, values: Sequence[Any]) -> Any:
     """SQL for `column IN values`. On PostgreSQL one array parameter (`= ANY`): a list of
     thousands of parameters would be a new statement for the driver to parse every time."""
