@@ -13,8 +13,8 @@ from sqlalchemy import select
 from ledger import queries
 from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.errors import Hint, InvalidInput, NotFound
+from ledger.queries.lists.ranking import Places
 from ledger.queries.log import counts
-from ledger.queries.ranking import Places
 from ledger.queries.shape import json_lines
 from ledger.services import closing, reopening
 from ledger.services.activity import Author

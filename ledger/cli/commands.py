@@ -2,8 +2,8 @@
 command and the module of `ledger.cli` that defines it (`COMMANDS`), and imports that module
 only when the command runs or its help is shown (Click's "lazily loading subcommands"). So
 `ledger list` loads neither the importers nor the web; and as the faces it calls,
-`ledger.queries` and `ledger.render`, load each of their modules on first use
-(`ledger.core.packages`), it loads only the queries and the output it prints.
+`ledger.queries` and `ledger.render`, load each of their modules on first use (PEP 562,
+from their stubs), it loads only the queries and the output it prints.
 """
 
 from __future__ import annotations

@@ -17,9 +17,10 @@ from ledger.core import rules
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import NotFound
 from ledger.queries.filters import EVERYONE, ListFilter
-from ledger.queries.lists import PublishedList, published_period
+from ledger.queries.lists.counts import KeptCounts
+from ledger.queries.lists.in_force import published_period
+from ledger.queries.lists.published import PublishedList
 from ledger.queries.pooling import FirstRating, pooled_so_far
-from ledger.queries.rating_counts import KeptCounts
 from ledger.storage.models import Game, ListEntry, Player, PlayerRating
 from ledger.storage.periods import newest_closed_period
 

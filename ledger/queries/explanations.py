@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, aliased
 from ledger.core import rules
 from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.errors import NotFound
-from ledger.queries.lists import published_period
+from ledger.queries.lists.in_force import published_period
 from ledger.queries.pooling import FirstRating, first_rating
 from ledger.storage.models import Event, Game, GameRating, Import, ListEntry, Player
 from ledger.storage.periods import newest_closed_period

@@ -20,7 +20,9 @@ from ledger.core.progress import NO_PROGRESS, Progress, Stage, counted
 from ledger.formats import fide_list as fide_lists
 from ledger.formats import trf
 from ledger.formats.fide_list import UNRATED, FideListRow, PoolRating
-from ledger.queries import lists as queries
+from ledger.queries.lists.in_force import published_period
+from ledger.queries.lists.rows import period_figures
+from ledger.queries.lists.sql import list_statement
 from ledger.queries.overviews import unknown_event
 from ledger.storage.batches import AnySelect, Values, collector_paused, driver_rows, select_in
 from ledger.storage.models import Bye, Event, Game, Player, PlayerRating, stored_period
@@ -56,7 +58,7 @@ def fide_list_rows(
     rows came through SQLAlchemy's processing (the rows of a combined file of a million
     players: 23.8 s that way, 12.2 s this way).
     """
-    period, _ = queries.published_period(session, pools[0], period)
+    period, _ = published_period(session, pools[0], period)
     stage = progress.stage(f"Writing the list of {period}", _rows_counted(session, pools))
     with collector_paused():
         lists = [
@@ -117,7 +119,7 @@ class _ListRows(dict[int, _Listed]):
             stored_period(period),
             *figures,
         )
-        _, games, k, _ = queries.period_figures(standing, self.period, self.following)
+        _, games, k, _ = period_figures(standing, self.period, self.following)
         shown = PoolRating(rating, games, k)
         return _Listed(
             self._ratings.setdefault(shown, shown),
@@ -181,7 +183,7 @@ _STANDING = (
 
 
 class _Standing(NamedTuple):
-    """A player's row on one pool's list, as `queries.period_figures` reads it (a named
+    """A player's row on one pool's list, as `period_figures` reads it (a named
     tuple: a file makes one for each rated player of each pool)."""
 
     birth_year: int | None
@@ -210,10 +212,10 @@ def _in_force(
     lists = {}
     for pool in pools:
         try:
-            in_force, is_newest = queries.published_period(session, pool, as_of=first_day_after)
+            in_force, is_newest = published_period(session, pool, as_of=first_day_after)
         except NotFound:
             continue
-        lists[pool] = (in_force, queries.list_statement(pool, in_force, is_newest))
+        lists[pool] = (in_force, list_statement(pool, in_force, is_newest))
     return lists
 
 

@@ -16,8 +16,9 @@ from sqlalchemy.orm import Session
 from ledger.core.domain import FEDERATION_TOP_PLAYERS, Period, Pool
 from ledger.core.errors import InvalidInput
 from ledger.queries.filters import active_on
-from ledger.queries.lists import list_statement, published_period
-from ledger.queries.ranking import shared_ranks
+from ledger.queries.lists.in_force import published_period
+from ledger.queries.lists.ranking import shared_ranks
+from ledger.queries.lists.sql import list_statement
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,7 @@ class ListFilter:
     max_rating: int | None = None
 
     def conditions(self, columns: Any, period: Period) -> list[Any]:
-        """SQL over a list's columns (`ledger.queries.list_sql`) for the rows that pass."""
+        """SQL over a list's columns (`ledger.queries.lists.sql`) for the rows that pass."""
         wanted = []
         if self.federation:
             wanted.append(columns.federation == self.federation.upper())

@@ -15,8 +15,11 @@ from sqlalchemy.orm import Session, aliased
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import InvalidInput
 from ledger.queries.filters import ListFilter, active_on
-from ledger.queries.lists import ListRow, list_statement, published_period, rating_list
-from ledger.queries.ranking import shared_ranks
+from ledger.queries.lists.in_force import published_period
+from ledger.queries.lists.published import rating_list
+from ledger.queries.lists.ranking import shared_ranks
+from ledger.queries.lists.rows import ListRow
+from ledger.queries.lists.sql import list_statement
 from ledger.storage.models import Game, GameRating, ListEntry, Player, PlayerRating, RatingPeriod
 
 

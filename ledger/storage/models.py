@@ -108,7 +108,7 @@ class Base(DeclarativeBase):
 def name_text(length: int) -> String:
     """A name's text, ordered by code point on both backends: SQLite's default collation
     (BINARY) does so, and PostgreSQL's "C" collation, whatever the database's own. A list
-    ranks players of one rating by name, in SQL and in Python (`ledger.queries.whole_list`)
+    ranks players of one rating by name, in SQL and in Python (`ledger.queries.lists.whole`)
     alike; by a database's language collation ("de Vries" before "Dubov" in en-US), the
     list's table and its file would give them different positions."""
     return String(length).with_variant(String(length, collation="C"), "postgresql")

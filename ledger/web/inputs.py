@@ -96,7 +96,7 @@ def given(value: T | Empty | None) -> T | None:
 
 
 async def rating_counts(request: Request) -> KeptCounts:
-    """The lists' counts by rating kept by the app (`ledger.queries.rating_counts`)."""
+    """The lists' counts by rating kept by the app (`ledger.queries.lists.counts`)."""
     kept: KeptCounts = request.app.state.rating_counts
     return kept
 
