@@ -110,7 +110,7 @@ HISTORY = ("log_entries", "list_versions", "superseded_entries")
 """What only grows: the log, and every version of every list ever published."""
 
 
-def ledger_state(url: str, history: bool = True) -> dict[str, list[tuple[object, ...]]]:
+def ledger_state(url: str, *, history: bool = True) -> dict[str, list[tuple[object, ...]]]:
     """`fingerprint` without the moments of closes, publications, imports and log entries
     (which are `now`); without the history, which a reopen adds to, if not `history`."""
     state = fingerprint(url)

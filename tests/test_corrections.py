@@ -119,7 +119,11 @@ def _lists(
                 published_list(
                     session,
                     ListRequest(
-                        Pool.STANDARD, Period.parse(period), None, number, top, only or ListFilter()
+                        Pool.STANDARD,
+                        Period.parse(period),
+                        version=number,
+                        top=top,
+                        only=only or ListFilter(),
                     ),
                 ),
                 version=None,

@@ -670,4 +670,4 @@ FLAGS = {  # the list of 2026-10
 @pytest.mark.parametrize(("woman", "last_active", "flag"), list(FLAGS.values()), ids=list(FLAGS))
 def test_list_flag(woman: bool, last_active: str | None, flag: str) -> None:
     last = None if last_active is None else P(last_active)
-    assert list_flag(woman, last, P("2026-10")) == flag
+    assert list_flag(woman=woman, last_active=last, period=P("2026-10")) == flag

@@ -29,6 +29,7 @@ def _evaluated(
     columns: dict[str, Any],
     rows: Sequence[tuple[Any, ...]],
     expression: Callable[[Any], Any],
+    *,
     look_up: bool = False,
 ) -> list[Any]:
     """`expression` of a temporary table's columns, for each of `rows`, in their order
@@ -82,7 +83,10 @@ def test_k_and_its_line_of_8_3_3_are_the_rules(ledger: Ledger) -> None:
 
     keys = _evaluated(ledger, columns, grid, lambda c: set_rating.k_rule_key(*state(c)))
     ks = _evaluated(ledger, columns, grid, lambda c: set_rating.development_coefficient(*state(c)))
-    expected = [rules.standing_k_rule(*row, PERIOD) for row in grid]
+    expected = [
+        rules.standing_k_rule(games, ever_2400=ever, peak=peak, birth_year=born, period=PERIOD)
+        for games, ever, peak, born in grid
+    ]
     assert keys == [rule.key for rule in expected]
     assert ks == [rule.k for rule in expected]
     assert set(expected) == set(rules.KRule)

@@ -74,9 +74,17 @@ def import_trf(
     ):
         by = services.Author(operator)
         summary = services.tournaments.import_trf(
-            session, pool, file.name, content, now(), replace, by, allow_repeat, shown
+            session,
+            pool,
+            file.name,
+            content,
+            now(),
+            replace=replace,
+            author=by,
+            allow_repeat=allow_repeat,
+            progress=shown,
         )
-    render.tournament_imported(summary, check)
+    render.tournament_imported(summary, checked=check)
 
 
 @app.command("import-pgn")
@@ -96,7 +104,7 @@ def import_pgn(
     with progress() as shown, writing(ctx, db, create=True) as session:
         by = services.Author(operator)
         summary = services.imports.import_pgn(
-            session, pool, file.name, content, now(), by, allow_repeat, shown
+            session, pool, file.name, content, now(), by, allow_repeat=allow_repeat, progress=shown
         )
     render.pgn_imported(summary)
 
@@ -140,9 +148,9 @@ def import_fide_list(
             pool,
             the_period,
             now(),
-            strict,
-            shown,
-            services.Author(operator),
+            strict=strict,
+            progress=shown,
+            author=services.Author(operator),
         )
     render.fide_list_imported(summary)
 
@@ -179,7 +187,7 @@ def export_list(
             return
         pools = (pool,) if pool is not None else tuple(Pool)
         xml = output_format is ExportFormat.FIDE_XML
-        chunks = queries.fide_list_file(session, pools, the_period, xml, shown)
+        chunks = queries.fide_list_file(session, pools, the_period, xml=xml, progress=shown)
         with written(output, force=force) as out:
             _write(out, chunks)
 

@@ -213,7 +213,7 @@ def same_game_keys(
     return list(map(same_game_key, dates, whites, blacks, events, rounds))
 
 
-def new_player(
+def new_player(  # noqa: PLR0913 (a record's fields, each by name)
     *,
     name: str,
     id: int | None = None,
@@ -255,7 +255,7 @@ def new_player(
     starting = (
         None
         if rating is None and games is None and peak is None and not ever_2400
-        else _starting_rating(rating, games, ever_2400, peak, source)
+        else _starting_rating(rating, games, ever_2400=ever_2400, peak=peak, source=source)
     )
     return NewPlayer(
         name, id, fide_id, federation, sex, title or None, birth_year, starting, source
@@ -269,6 +269,7 @@ def _bad(source: str | None, field: str, message: str) -> InvalidInput:
 def _starting_rating(
     rating: int | None,
     games: int | None,
+    *,
     ever_2400: bool,
     peak: int | None,
     source: str | None,
@@ -298,7 +299,7 @@ def _starting_rating(
     return StartingRating(rating, games, ever_2400 or peak >= 2400, peak)
 
 
-def new_game(
+def new_game(  # noqa: PLR0913 (a record's fields, each by name)
     *,
     date: dt.date,
     white: int,

@@ -236,12 +236,16 @@ def k_rule(state: RatingState, period: Period) -> KRule:
     4. K 20 otherwise.
     """
     return standing_k_rule(
-        state.games_completed, state.ever_2400, state.peak, state.birth_year, period
+        state.games_completed,
+        ever_2400=state.ever_2400,
+        peak=state.peak,
+        birth_year=state.birth_year,
+        period=period,
     )
 
 
 def standing_k_rule(
-    games_completed: int, ever_2400: bool, peak: int, birth_year: int | None, period: Period
+    games_completed: int, *, ever_2400: bool, peak: int, birth_year: int | None, period: Period
 ) -> KRule:
     """`k_rule` (8.3.3) on the fields of a standing it reads, without making a
     `RatingState`: for the K of each of a whole list's players who did not play, a
@@ -377,7 +381,7 @@ def is_listed(rating: int, period: Period) -> bool:
     return rating >= rating_floor(period)
 
 
-def ever_2400_after(ever_2400: bool, rating: int) -> bool:
+def ever_2400_after(*, ever_2400: bool, rating: int) -> bool:
     """8.3.3: whether a published rating has ever reached 2400 once `rating` is published:
     set once reached, the flag (and its K 10) stays for good."""
     return ever_2400 or rating >= EVER_2400
@@ -405,7 +409,7 @@ def state_after(
     return RatingState(
         rating,
         games_completed,
-        ever_2400_after(ever_2400, rating),
+        ever_2400_after(ever_2400=ever_2400, rating=rating),
         peak_after(peak, rating),
         birth_year,
     )
@@ -566,7 +570,7 @@ def earliest_active_period(period: Period) -> Period:
     return period - (INACTIVITY_PERIODS - 1)
 
 
-def list_flag(woman: bool, last_active: Period | None, period: Period) -> str:
+def list_flag(*, woman: bool, last_active: Period | None, period: Period) -> str:
     """The list flag: `i` inactive, `w` woman, `wi` both, empty otherwise (7.2.2).
 
     One rated game in a period makes the player active again on that list.

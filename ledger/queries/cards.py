@@ -158,7 +158,7 @@ def _standing(
         peak=row.peak,
         peak_period=row.peak_period,
         ever_2400=row.ever_2400,
-        flag=rules.list_flag(player.sex == "F", row.last_active, newest)
+        flag=rules.list_flag(woman=player.sex == "F", last_active=row.last_active, period=newest)
         if listed and newest
         else "",
         history=_history(session, pool, player, newest),
@@ -272,7 +272,7 @@ def _live(
             expected = rules.expected_scores(pool, period, state.rating, opponent_rating)
             if expected is None:
                 continue
-            score = result.score(is_white)
+            score = result.score(white=is_white)
             rated_games.append(rules.RatedGame(score, expected[0]))
     if not rated_games:
         return None

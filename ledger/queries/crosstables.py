@@ -79,7 +79,7 @@ def cross_table(session: Session, pool: Pool, name: str) -> CrossTable:
         raise unknown_event(session, pool, name)
     period = Period.of(event.end_date)
     rated = is_closed(period, newest_closed_period(session, pool))
-    entrants = _entrants(session, pool, event.id, rated)
+    entrants = _entrants(session, pool, event.id, rated=rated)
     rows = _numbered(entrants)
     numbers = {entrant.id: number for number, entrant in rows.items()}
     k_of = _k_applied(session, pool, period, [entrant.id for entrant in entrants.values()])
@@ -101,7 +101,7 @@ def cross_table(session: Session, pool: Pool, name: str) -> CrossTable:
     )
 
 
-def _entrants(session: Session, pool: Pool, event_id: int, rated: bool) -> dict[int, _Entrant]:
+def _entrants(session: Session, pool: Pool, event_id: int, *, rated: bool) -> dict[int, _Entrant]:
     white, black = aliased(Player), aliased(Player)
     white_now, black_now = aliased(PlayerRating), aliased(PlayerRating)
     games = session.execute(
@@ -144,7 +144,7 @@ def _add_side(
     numbered round.
     """
     result = GameResult(game.result)
-    score = result.score(side == "white")
+    score = result.score(white=side == "white")
     player_id = getattr(game, f"{side}_id")
     entrant = entrants.setdefault(
         player_id,

@@ -208,7 +208,7 @@ def _game(pool: Pool, period: Period, player_id: int, row: Any) -> ExplainedGame
     )
     expected = row.white_expected if white else row.black_expected
     result = GameResult(row.result)
-    score = result.score(white)
+    score = result.score(white=white)
     rated = expected is not None
     return ExplainedGame(
         game_id=row.id,

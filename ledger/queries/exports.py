@@ -32,6 +32,7 @@ def fide_list_file(
     session: Session,
     pools: Sequence[Pool],
     period: Period | None,
+    *,
     xml: bool,
     progress: Progress = NO_PROGRESS,
 ) -> Iterator[str]:
@@ -119,11 +120,11 @@ class _ListRows(dict[int, _Listed]):
             stored_period(period),
             *figures,
         )
-        _, games, k, _ = period_figures(standing, self.period, self.following)
-        shown = PoolRating(rating, games, k)
+        in_period = period_figures(standing, self.period, self.following)
+        shown = PoolRating(rating, in_period.games, in_period.k)
         return _Listed(
             self._ratings.setdefault(shown, shown),
-            rules.list_flag(sex == "F", standing.last_active, self.period),
+            rules.list_flag(woman=sex == "F", last_active=standing.last_active, period=self.period),
             standing.federation,
             standing.title,
         )
@@ -215,7 +216,7 @@ def _in_force(
             in_force, is_newest = published_period(session, pool, as_of=first_day_after)
         except NotFound:
             continue
-        lists[pool] = (in_force, list_statement(pool, in_force, is_newest))
+        lists[pool] = (in_force, list_statement(pool, in_force, is_newest=is_newest))
     return lists
 
 

@@ -91,13 +91,13 @@ def first_rating(
     ]
     calculation = rules.initial_calculation((_pooled(row) for row in rows), until)
     disregarded = {game.event for game in calculation.disregarded}
-    games = [_shown(row, _pooled(row).event not in disregarded) for row in rows]
+    games = [_shown(row, counted=_pooled(row).event not in disregarded) for row in rows]
     return _first_rating(pool, since, until, sorted(games, key=_order), calculation)
 
 
 def _pooled(row: Any) -> rules.InitialRatingGame:
     return rules.InitialRatingGame(
-        (row.event_end, row.event_id or 0), row.opponent_rating, row.result.score(row.white)
+        (row.event_end, row.event_id or 0), row.opponent_rating, row.result.score(white=row.white)
     )
 
 
@@ -105,7 +105,7 @@ def _order(game: PooledGame) -> tuple[object, ...]:
     return (game.date, game.game_id)
 
 
-def _shown(row: Any, counted: bool) -> PooledGame:
+def _shown(row: Any, *, counted: bool) -> PooledGame:
     return PooledGame(
         row.id,
         row.period,
@@ -115,7 +115,7 @@ def _shown(row: Any, counted: bool) -> PooledGame:
         row.opponent_name,
         row.opponent_rating,
         row.result.value,
-        Decimal(row.result.score(row.white)) / 100,
+        Decimal(row.result.score(white=row.white)) / 100,
         counted,
     )
 

@@ -57,7 +57,7 @@ def list_statistics(
     if band < 1:
         raise InvalidInput(f"band: {band} is not a band width; give a whole number above 0.")
     period, is_newest = published_period(session, pool, period)
-    listed = list_statement(pool, period, is_newest).subquery()
+    listed = list_statement(pool, period, is_newest=is_newest).subquery()
     active = active_on(listed.c.last_active, period)
     woman = listed.c.sex == "F"
     counts = (
@@ -132,6 +132,7 @@ def peaks(
     pool: Pool,
     min_rating: int | None = None,
     federation: str | None = None,
+    *,
     women: bool = False,
 ) -> list[PeakRow]:
     """The all-time list by peak published rating, with the list each peak was reached on.
@@ -217,6 +218,7 @@ def rank_history(
     pool: Pool,
     rank: int = 1,
     federation: str | None = None,
+    *,
     women: bool = False,
     active: bool = False,
 ) -> list[RankHolder]:
@@ -248,12 +250,13 @@ def rank_summary(
     pool: Pool,
     rank: int = 1,
     federation: str | None = None,
+    *,
     women: bool = False,
     active: bool = False,
 ) -> list[RankSummary]:
     """Each holder of `rank` once, in the order they first held it (`rank_history`)."""
     held: dict[int, list[RankHolder]] = {}
-    for holder in rank_history(session, pool, rank, federation, women, active):
+    for holder in rank_history(session, pool, rank, federation, women=women, active=active):
         held.setdefault(holder.id, []).append(holder)
     return [
         RankSummary(

@@ -243,6 +243,7 @@ def add_late_game(
     game: NewGame,
     now: dt.datetime,
     author: Author = OS_USER,
+    *,
     allow_repeat: bool = False,
     progress: Progress = NO_PROGRESS,
 ) -> LateGame:
@@ -262,7 +263,9 @@ def add_late_game(
         pool,
         start,
         now,
-        lambda session: added.append(games.record_game(session, pool, game, allow_repeat)),
+        lambda session: added.append(
+            games.record_game(session, pool, game, allow_repeat=allow_repeat)
+        ),
         progress,
     )
     activity.record(session, "late-game", rerated, author, now, pool, min(rerated.versions))

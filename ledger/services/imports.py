@@ -86,6 +86,7 @@ def import_games(
     now: dt.datetime,
     author: Author = OS_USER,
     progress: Progress = NO_PROGRESS,
+    *,
     allow_repeat: bool = False,
 ) -> ImportSummary:
     """Add every game of a games CSV to `pool`; a game the ledger or the file already holds
@@ -129,6 +130,7 @@ def import_pgn(
     content: bytes,
     now: dt.datetime,
     author: Author = OS_USER,
+    *,
     allow_repeat: bool = False,
     progress: Progress = NO_PROGRESS,
 ) -> PgnImport:

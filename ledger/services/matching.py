@@ -37,6 +37,7 @@ def match_players(
     session: Session,
     pool: Pool,
     players: Mapping[K, NewPlayer],
+    *,
     by_name_alone: bool = False,
     among: Collection[int] = (),
 ) -> MatchedPlayers[K]:
@@ -46,7 +47,7 @@ def match_players(
     """
     found = _by_fide_id(session, players)
     unmatched = {key: player for key, player in players.items() if key not in found}
-    found |= _by_name(session, unmatched, by_name_alone, set(among))
+    found |= _by_name(session, unmatched, by_name_alone=by_name_alone, among=set(among))
     problems = [match for match in found.values() if isinstance(match, str)]
     if problems:
         raise RejectedRecords(problems)
@@ -75,7 +76,7 @@ def _by_fide_id(session: Session, players: Mapping[K, NewPlayer]) -> dict[K, int
 
 
 def _by_name(
-    session: Session, players: Mapping[K, NewPlayer], by_name_alone: bool, among: set[int]
+    session: Session, players: Mapping[K, NewPlayer], *, by_name_alone: bool, among: set[int]
 ) -> dict[K, int | str]:
     keys = {key: names.name_key(p.name) for key, p in players.items()}
     candidates: dict[str, list[tuple[int, int | None, int | None]]] = {}
@@ -91,7 +92,9 @@ def _by_name(
             player_id
             for player_id, fide_id, birth_year in candidates.get(name_key, [])
             if (player.fide_id is None or fide_id in (None, player.fide_id))
-            and _same_person(player.birth_year, birth_year, by_name_alone or player_id in among)
+            and _same_person(
+                player.birth_year, birth_year, name_suffices=by_name_alone or player_id in among
+            )
         ]
         if len(same) == 1:
             found[key] = same[0]
@@ -104,7 +107,7 @@ def _by_name(
     return found
 
 
-def _same_person(given: int | None, ledgers: int | None, name_suffices: bool) -> bool:
+def _same_person(given: int | None, ledgers: int | None, *, name_suffices: bool) -> bool:
     """Players of one name are one person when their birth years agree, or, where the file
     gives none, when the name alone suffices."""
     return given == ledgers if given is not None else name_suffices

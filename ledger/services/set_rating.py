@@ -61,10 +61,12 @@ def rateable(white: Integer, black: Integer, pairings: rules.PeriodPairings) -> 
     return or_(func.abs(white - black) < rules.WIDE_PAIRING_GAP, and_(white <= top, black <= top))
 
 
-def score(result: SQLColumnExpression[GameResult], white: bool) -> Integer:
+def score(result: SQLColumnExpression[GameResult], *, white: bool) -> Integer:
     """A played game's score in hundredths for White (`white`) or Black
     (`GameResult.score`)."""
-    return case(*((result == each, each.score(white)) for each in GameResult if each.is_played))
+    return case(
+        *((result == each, each.score(white=white)) for each in GameResult if each.is_played)
+    )
 
 
 def _k_lines(

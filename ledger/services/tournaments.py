@@ -47,12 +47,13 @@ class TournamentImport:
     replaced: bool
 
 
-def import_trf(
+def import_trf(  # noqa: PLR0913 (its options by name)
     session: Session,
     pool: Pool,
     file_name: str,
     content: bytes,
     now: dt.datetime,
+    *,
     replace: bool = False,
     author: Author = OS_USER,
     allow_repeat: bool = False,
@@ -68,7 +69,7 @@ def import_trf(
     report, problems = trf.read_trf(content, file_name)
     if report is None or problems:
         raise RejectedRecords(problems or [f"{file_name}: not a tournament report."])
-    replaced = _clear_event(session, pool, report.event.name, replace)
+    replaced = _clear_event(session, pool, report.event.name, replace=replace)
     import_id = record_import(
         session, "trf", file_name, texts.file_text(content, file_name), len(report.games), now
     )
@@ -80,7 +81,13 @@ def import_trf(
         report.event.city, report.event.federation, report.event.start_date, report.event.end_date
     )
     (period,) = add_games(
-        session, pool, games, import_id, {report.event.name: details}, allow_repeat, progress
+        session,
+        pool,
+        games,
+        import_id,
+        {report.event.name: details},
+        allow_repeat=allow_repeat,
+        progress=progress,
     )
     _add_byes(session, pool, report, players.ids, import_id)
     imported = TournamentImport(
@@ -100,7 +107,7 @@ def import_trf(
     return imported
 
 
-def _clear_event(session: Session, pool: Pool, name: str, replace: bool) -> set[int] | None:
+def _clear_event(session: Session, pool: Pool, name: str, *, replace: bool) -> set[int] | None:
     """Remove the event a report replaces, with its games, byes and their import records;
     returns its players (None if the ledger has no such event)."""
     event = session.scalars(select(Event).where(Event.pool == pool, Event.name == name)).first()

@@ -141,6 +141,7 @@ def bulk_write(
     session: Session,
     table: Table,
     count: int,
+    *,
     updating: bool = False,
     checked: Collection[str] = (),
 ) -> Iterator[None]:
@@ -165,14 +166,16 @@ def bulk_write(
     (`_set_aside`, `_taken_alone`), and readers of those wait for its commit.
     """
     unchecked_after = _rows_before_unchecked_keys(session, table)
-    with set_aside(session, table, count, updating):
+    with set_aside(session, table, count, updating=updating):
         yield
     if unchecked_after is not None:
         _check_keys_of_rows_after(session, table, unchecked_after, checked)
 
 
 @contextmanager
-def set_aside(session: Session, table: Table, count: int, updating: bool = False) -> Iterator[None]:
+def set_aside(
+    session: Session, table: Table, count: int, *, updating: bool = False
+) -> Iterator[None]:
     """A block that writes `count` rows into `table` (or changes that many), with its
     indexes (and keys) dropped before it and made again after it where `bulk_write` drops
     them (`_set_aside`), the indexes sorted in runs (`sorting_in_runs`). Inside a block
@@ -183,7 +186,7 @@ def set_aside(session: Session, table: Table, count: int, updating: bool = False
     if table.name in aside:
         yield
         return
-    rebuilt, keys = _set_aside(session, table, count, updating)
+    rebuilt, keys = _set_aside(session, table, count, updating=updating)
     for key in keys:
         session.execute(DropConstraint(key))
     for index in rebuilt:
@@ -244,7 +247,7 @@ def _check_keys_of_rows_after(
 
 
 def _set_aside(
-    session: Session, table: Table, count: int, updating: bool
+    session: Session, table: Table, count: int, *, updating: bool
 ) -> tuple[list[Index], list[ForeignKeyConstraint]]:
     """The indexes and the foreign keys `bulk_write` drops around its block: none unless
     the write outgrows the table, nor on PostgreSQL where another transaction holds the

@@ -584,7 +584,7 @@ def open_reader(
         if not path.is_file():
             raise NotFound(f"{shown_url(url)}: no such ledger file.")
         sqlite_files.check_readable(path, shown_url(url), unchanging=unchanging)
-        engine = create_ledger_engine(_read_only_sqlite(parsed, unchanging), connections)
+        engine = create_ledger_engine(_read_only_sqlite(parsed, unchanging=unchanging), connections)
         tidy = None if unchanging else partial(sqlite_files.tidy_after_readers, path)
     else:
         engine = create_ledger_engine(url, connections).execution_options(postgresql_readonly=True)
@@ -599,7 +599,7 @@ def open_reader(
     return Ledger(engine, tidy)
 
 
-def _read_only_sqlite(parsed: URL, unchanging: bool) -> str:
+def _read_only_sqlite(parsed: URL, *, unchanging: bool) -> str:
     """The SQLite file of `parsed` as a read-only URI: `mode=ro`, or `immutable=1`."""
     mode = "immutable=1" if unchanging else "mode=ro"
     return f"{parsed.drivername}:///file:{quote(parsed.database or '')}?{mode}&uri=true"

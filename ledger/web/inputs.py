@@ -128,6 +128,7 @@ async def list_filter(
     federation: Annotated[
         str | None, Query(description="E.g. NOR.", max_length=3, pattern=TEXT)
     ] = None,
+    *,
     women: bool = False,
     juniors: Annotated[bool, Query(description="Born in the last 20 years.")] = False,
     girls: bool = False,

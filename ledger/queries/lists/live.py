@@ -69,6 +69,7 @@ class LiveRow:
 def live_list(
     session: Session,
     pool: Pool,
+    *,
     top: int | None = None,
     only: ListFilter | None = None,
     skip: int = 0,
@@ -101,11 +102,11 @@ def live_list(
     rows = now.rows(only, None if top is None else skip + top)[skip:]
     few = len(rows) <= FEW_ROWS
     before = PublishedList(session, pool, newest, kept)
-    before.count(few)
+    before.count(few=few)
     now.counter = before.above
     places = ranking.places(rows, only, period, now, before, skip)
     return RatingList(
-        pool, period, ranked(period, rows, places), only != EVERYONE, live_since=newest
+        pool, period, ranked(period, rows, places), filtered=only != EVERYONE, live_since=newest
     )
 
 
@@ -252,8 +253,8 @@ def _rate_period(
             continue
         expected = rules.expected_scores(pool, period, white.rating, black.rating)
         if expected is not None:
-            white.rated_games.append(rules.RatedGame(result.score(True), expected[0]))
-            black.rated_games.append(rules.RatedGame(result.score(False), expected[1]))
+            white.rated_games.append(rules.RatedGame(result.score(white=True), expected[0]))
+            black.rated_games.append(rules.RatedGame(result.score(white=False), expected[1]))
     for row in rows.values():
         if row.rated_games:
             _rate(row, period)

@@ -53,6 +53,7 @@ def rating_list(
     session: Session,
     pool: Pool,
     period: Period | None = None,
+    *,
     top: int | None = None,
     only: ListFilter | None = None,
     as_of: dt.date | None = None,
@@ -72,10 +73,10 @@ def rating_list(
     now = PublishedList(session, pool, period, kept)
     rows = now.rows(only, top, skip)
     few = len(rows) <= FEW_ROWS
-    before = previous_list(session, pool, period, few, kept)
-    now.count(few)
+    before = previous_list(session, pool, period, few=few, kept=kept)
+    now.count(few=few)
     places = ranking.places(rows, only, period, now, before, skip)
-    return RatingList(pool, period, ranked(period, rows, places), only != EVERYONE)
+    return RatingList(pool, period, ranked(period, rows, places), filtered=only != EVERYONE)
 
 
 class PublishedList:
@@ -105,7 +106,7 @@ class PublishedList:
             self._then = ratings_then(self.session, self.pool, self.period)
         return self._then
 
-    def count(self, few: bool) -> None:
+    def count(self, *, few: bool) -> None:
         """Count players above a rating from here on: for `few` ratings and without kept
         counts, an indexed count per rating asked; else on the list's counts."""
         if self.kept is not None or not few:
@@ -146,7 +147,7 @@ class PublishedList:
                 if rating is not None
             )
         if only != EVERYONE:
-            listed = list_statement(self.pool, self.period, False).subquery()
+            listed = list_statement(self.pool, self.period, is_newest=False).subquery()
             passing = only.conditions(listed.c, self.period)
             return RatingCounts.of(grouped(self.session, listed.c.rating, passing))
         if self.before_newest:
@@ -272,7 +273,7 @@ def _less(counted: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def previous_list(
-    session: Session, pool: Pool, period: Period, few: bool, kept: KeptCounts | None = None
+    session: Session, pool: Pool, period: Period, *, few: bool, kept: KeptCounts | None = None
 ) -> PublishedList | None:
     """The list before `period`'s, if one was published, counting from here on."""
     earlier = period - 1
@@ -280,5 +281,5 @@ def previous_list(
     if not kept_or_read(kept, session, key, lambda: is_published(session, pool, earlier)):
         return None
     before = PublishedList(session, pool, earlier, kept)
-    before.count(few)
+    before.count(few=few)
     return before

@@ -85,20 +85,20 @@ def places(
     positions = {row.id: place for place, row in enumerate(rows, start=skip + 1)}
     filtered = only != EVERYONE
     ratings = {row.id: row.rating for row in rows}
-    world = _world_positions(now, ratings, few) if filtered else positions
+    world = _world_positions(now, ratings, few=few) if filtered else positions
     then = {row.id: rating for row in rows if (rating := previous_rating(row, period)) is not None}
-    world_then = _world_positions(before, then, few) if before is not None else {}
+    world_then = _world_positions(before, then, few=few) if before is not None else {}
     then_within = (
         _positions_within(before, only, then) if before is not None and filtered else world_then
     )
     return [
         Places(
-            rank,
-            positions[row.id],
-            1 + now.above(row.rating) if filtered else rank,
-            world[row.id],
-            _gained(then_within.get(row.id), positions[row.id]),
-            _gained(world_then.get(row.id), world[row.id]),
+            rank=rank,
+            position=positions[row.id],
+            world_rank=1 + now.above(row.rating) if filtered else rank,
+            world_position=world[row.id],
+            movement=_gained(then_within.get(row.id), positions[row.id]),
+            world_movement=_gained(world_then.get(row.id), world[row.id]),
         )
         for rank, row in zip(ranks, rows, strict=True)
     ]
@@ -127,7 +127,7 @@ def _gained(before: int | None, now: int) -> int | None:
     return None if before is None else before - now
 
 
-def _world_positions(source: ListSource, ratings: dict[int, int], few: bool) -> dict[int, int]:
+def _world_positions(source: ListSource, ratings: dict[int, int], *, few: bool) -> dict[int, int]:
     """The positions of players on the whole list, given their ratings on it: the players
     above plus the place among those tied (few: counted, and the ties read as the list
     reads them, `tied`; else the list read down to the lowest rating)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import KW_ONLY, dataclass, field, replace
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -35,6 +35,7 @@ class ListRequest:
 
     pool: Pool = Pool.STANDARD
     period: Period | None = None
+    _: KW_ONLY
     as_of: dt.date | None = None
     version: int | None = None
     top: int | None = None
@@ -65,16 +66,25 @@ def published_list(
     A long-running reader passes the counts it `kept` (`ledger.queries.lists.counts`)."""
     pool, top, only, skip = request.pool, request.top, request.only, request.skip
     if request.live:
-        return live_list(session, pool, top, only, skip, kept)
+        return live_list(session, pool, top=top, only=only, skip=skip, kept=kept)
     if request.version is None:
-        published = rating_list(session, pool, request.period, top, only, request.as_of, skip, kept)
+        published = rating_list(
+            session,
+            pool,
+            request.period,
+            top=top,
+            only=only,
+            as_of=request.as_of,
+            skip=skip,
+            kept=kept,
+        )
         shown = _current_version(session, pool, published.period, kept)
         return replace(published, version=shown if shown.number > ORIGINAL else None)
     period = request.period or published_period(session, pool)[0]
     shown = version(session, pool, period, request.version)
     if shown.current:
         return published_list(session, replace(request, period=period, version=None), kept)
-    return version_list(session, pool, shown, top, only, skip)
+    return version_list(session, pool, shown, top=top, only=only, skip=skip)
 
 
 def _current_version(
@@ -89,7 +99,7 @@ def list_cells(session: Session, request: ListRequest) -> Iterator[Cells]:
     """The rows of the list asked for, best first, as a file's cells (`--format csv` and
     `json`): a whole list read in bulk (`ledger.queries.lists.whole`), any other (filtered,
     cut, an earlier version, the live list) as `published_list` reads it."""
-    if request == ListRequest(request.pool, request.period, request.as_of):
+    if request == ListRequest(request.pool, request.period, as_of=request.as_of):
         return whole_list_cells(session, request.pool, request.period, request.as_of)
     return map(cells, published_list(session, request).rows)
 
@@ -105,6 +115,6 @@ def list_size(session: Session, request: ListRequest, kept: KeptCounts | None = 
         return PublishedList(session, request.pool, period, kept).counts(request.only).size
     if is_newest:
         return session.scalar(newest_list_size(request.pool, period, request.only)) or 0
-    listed = list_statement(request.pool, period, is_newest).subquery()
+    listed = list_statement(request.pool, period, is_newest=is_newest).subquery()
     passing = request.only.conditions(listed.c, period)
     return session.scalar(select(func.count()).select_from(listed).where(*passing)) or 0

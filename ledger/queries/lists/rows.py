@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import KW_ONLY, dataclass
+from typing import Any, NamedTuple
 
 from ledger.core import rules
 from ledger.core.domain import Period, Pool
 from ledger.queries.lists import ranking
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ListRow:
     """One player's row on a published list.
 
@@ -53,7 +53,7 @@ ORIGINAL = 1
 """The version a period's close published: the "original" list."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Version:
     """One publication of a period's list. `number` 1 is the original."""
 
@@ -71,9 +71,13 @@ class Version:
 
 @dataclass(frozen=True, slots=True)
 class RatingList:
+    """A published list (or the live list) as every face renders it: its rows, best first;
+    `filtered` where a filter chose them."""
+
     pool: Pool
     period: Period
     rows: list[ListRow]
+    _: KW_ONLY
     filtered: bool = False
     version: Version | None = None
     """The version shown, for a list a re-rate revised."""
@@ -91,36 +95,52 @@ def ranked(period: Period, rows: Sequence[Any], places: Sequence[ranking.Places]
 def _list_row(period: Period, following: Period, row: Any, place: ranking.Places) -> ListRow:
     """A row from the player's newest standing; figures of the period only if they played
     (`period_figures`; `following` is the period after it)."""
+    figures = period_figures(row, period, following)
     return ListRow(
-        place.rank,
-        place.position,
-        row.id,
-        row.name,
-        row.federation,
-        row.sex,
-        row.title,
-        row.birth_year,
-        row.rating,
-        *period_figures(row, period, following),
-        rules.list_flag(row.sex == "F", row.last_active, period),
-        place.world_rank,
-        place.world_position,
-        place.movement,
-        place.world_movement,
-        row.peak,
-        row.peak_period,
+        rank=place.rank,
+        position=place.position,
+        id=row.id,
+        name=row.name,
+        federation=row.federation,
+        sex=row.sex,
+        title=row.title,
+        birth_year=row.birth_year,
+        rating=row.rating,
+        change=figures.change,
+        games=figures.games,
+        k=figures.k,
+        k_applied=figures.k_applied,
+        flag=rules.list_flag(woman=row.sex == "F", last_active=row.last_active, period=period),
+        world_rank=place.world_rank,
+        world_position=place.world_position,
+        movement=place.movement,
+        world_movement=place.world_movement,
+        peak=row.peak,
+        peak_period=row.peak_period,
     )
 
 
-def period_figures(
-    row: Any, period: Period, following: Period
-) -> tuple[int | None, int, int, int | None]:
-    """A list row's change, games, K for the next period (`following`) and K applied: the
-    period's own figures if the player has a row in it, else no change and K from their
-    standing. (A list's rows each ask; the caller adds the month once.)"""
+class PeriodFigures(NamedTuple):
+    """A list row's figures of its period: the change (None: newly rated), the rated games,
+    the K for the next period and the K applied (None without games)."""
+
+    change: int | None
+    games: int
+    k: int
+    k_applied: int | None
+
+
+def period_figures(row: Any, period: Period, following: Period) -> PeriodFigures:
+    """A list row's figures: the period's own if the player has a row in it, else no change
+    and K from their standing (`following` is the period after it). (A list's rows each ask;
+    the caller adds the month once.)"""
     if row.period == period:
-        return row.change, row.games, row.k_next, row.k_applied
+        return PeriodFigures(row.change, row.games, row.k_next, row.k_applied)
     rule = rules.standing_k_rule(
-        row.games_completed, row.ever_2400, row.peak, row.birth_year, following
+        row.games_completed,
+        ever_2400=row.ever_2400,
+        peak=row.peak,
+        birth_year=row.birth_year,
+        period=following,
     )
-    return 0, 0, rule.k, None
+    return PeriodFigures(change=0, games=0, k=rule.k, k_applied=None)

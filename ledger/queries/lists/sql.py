@@ -59,11 +59,17 @@ def _newest_rows(pool: Pool, period: Period) -> AnySelect:
     return _with_period_rows(select(*IDENTITY, *STANDING, *PERIOD_FIGURES), pool, period)
 
 
-def newest_standings(pool: Pool, period: Period, with_rows: bool = True) -> AnySelect:
+def newest_standings_columns() -> tuple[Any, ...]:
+    """The columns of `newest_standings` with its rows: identity, standing, the period first
+    listed, `PERIOD_ROW`."""
+    return (*IDENTITY, *STANDING, PlayerRating.first_list, *PERIOD_ROW)
+
+
+def newest_standings(pool: Pool, period: Period, *, with_rows: bool = True) -> AnySelect:
     """The players of the newest list (`period`'s) in no order, as `newest_list` finds them:
     identity, standing, the period first listed and, `with_rows`, the `PERIOD_ROW` of each
     (None without a row in it): a whole list read in bulk and ordered as it is read."""
-    columns = (*IDENTITY, *STANDING, PlayerRating.first_list)
+    columns = newest_standings_columns()[: -len(PERIOD_ROW)]
     if with_rows:
         return _with_period_rows(select(*columns, *PERIOD_ROW), pool, period).where(_on_the_list())
     return (
@@ -299,7 +305,7 @@ def best_first(
 
 
 def list_statement(
-    pool: Pool, period: Period, is_newest: bool
+    pool: Pool, period: Period, *, is_newest: bool
 ) -> AnySelect | CompoundSelect[*tuple[Any, ...]]:
     """Every row of a published list: identity, rating, standing and the period's figures."""
     if is_newest:

@@ -69,6 +69,7 @@ def version_list(
     session: Session,
     pool: Pool,
     shown: Version,
+    *,
     top: int | None,
     only: ListFilter | None,
     skip: int = 0,
@@ -79,13 +80,15 @@ def version_list(
     period = shown.period
     only = only or EVERYONE
     few = top is not None and top <= FEW_ROWS
-    now = _ListThen.of(session, pool, period, shown.stamp, few)
+    now = _ListThen.of(session, pool, period, shown.stamp, few=few)
     rows = now.rows(only, None if top is None else skip + top)[skip:]
     before = None
     if any(each.stamp <= shown.stamp for each in versions(session, pool, period - 1)):
-        before = _ListThen.of(session, pool, period - 1, shown.stamp, few)
+        before = _ListThen.of(session, pool, period - 1, shown.stamp, few=few)
     places = ranking.places(rows, only, period, now, before, skip)
-    return RatingList(pool, period, ranked(period, rows, places), only != EVERYONE, shown)
+    return RatingList(
+        pool, period, ranked(period, rows, places), filtered=only != EVERYONE, version=shown
+    )
 
 
 @dataclass
@@ -111,11 +114,13 @@ class _ListThen:
         self.ratings_then = sorted(row.rating for row in self.listed.values())
 
     @classmethod
-    def of(cls, session: Session, pool: Pool, period: Period, stamp: int, few: bool) -> _ListThen:
+    def of(
+        cls, session: Session, pool: Pool, period: Period, stamp: int, *, few: bool
+    ) -> _ListThen:
         then_versions = _versions_then(session, pool, period, stamp)
         players = set(session.scalars(_differing_players(pool, then_versions)))
         today = PublishedList(session, pool, period)
-        today.count(few)
+        today.count(few=few)
         return cls(
             session,
             pool,
@@ -279,7 +284,13 @@ def _stamps(session: Session, pool: Pool, period: Period) -> list[Version]:
     newest = {row.period: row.version for row in rows}
     closed = newest_closed_period(session, pool)
     return [
-        Version(*row, row.version == newest[row.period] and is_closed(row.period, closed))
+        Version(
+            period=row.period,
+            number=row.version,
+            published_at=row.published_at,
+            stamp=row.id,
+            current=row.version == newest[row.period] and is_closed(row.period, closed),
+        )
         for row in rows
     ]
 

@@ -30,6 +30,7 @@ from ledger.queries.lists.rows import ListRow
 from ledger.queries.lists.sql import (
     PERIOD_ROW,
     newest_standings,
+    newest_standings_columns,
     off_list_rows,
     period_rows,
     period_rows_and_standings,
@@ -48,9 +49,36 @@ TEXT_CELLS = tuple(
 )
 """The places of the cells that hold text (the others hold numbers or None)."""
 
-ID, NAME, RATING, FIRST_LIST, PREVIOUS_RATING, GAMES = 0, 1, 6, 12, 13, 15
-"""Places in a row of `newest_standings` (`GAMES` is None where the player has no row in the
-period)."""
+STANDING_NAMES = (
+    "id",
+    "name",
+    "sex",
+    "birth_year",
+    "federation",
+    "title",
+    "rating",
+    "games_completed",
+    "ever_2400",
+    "peak",
+    "peak_period",
+    "last_active",
+    "first_list",
+    "previous_rating",
+    "change",
+    "games",
+    "k_applied",
+    "k_next",
+)
+"""The columns of a row of `newest_standings`, by name, in the order `_ranked` unpacks them
+(`games` is None where the player has no row in the period)."""
+
+if tuple(column.key for column in newest_standings_columns()) != STANDING_NAMES:
+    raise TypeError("STANDING_NAMES are not the columns of newest_standings, in order.")
+
+ID, NAME, RATING, FIRST_LIST, PREVIOUS_RATING, GAMES = map(
+    STANDING_NAMES.index, ("id", "name", "rating", "first_list", "previous_rating", "games")
+)
+"""Places in a row of `newest_standings`."""
 
 
 def whole_list_cells(
@@ -230,7 +258,13 @@ def _ranked(
             rank, last = position, rating
         if games is None:
             change, games, k_applied = 0, 0, None
-            k = rules.standing_k_rule(games_completed, ever_2400, peak, birth_year, next_period).k
+            k = rules.standing_k_rule(
+                games_completed,
+                ever_2400=ever_2400,
+                peak=peak,
+                birth_year=birth_year,
+                period=next_period,
+            ).k
         yield (
             rank,
             position,
@@ -255,6 +289,34 @@ def _ranked(
         )
 
 
+_RANKED_CELLS = (
+    "rank",
+    "position",
+    "id",
+    "name",
+    "federation",
+    "sex",
+    "title",
+    "birth_year",
+    "rating",
+    "change",
+    "games",
+    "k",
+    "k_applied",
+    "flag",
+    "world_rank",
+    "world_position",
+    "movement",
+    "world_movement",
+    "peak",
+    "peak_period",
+)
+"""The cells `_ranked` yields, by name: a row's on the whole list, its world places its own."""
+
+if _RANKED_CELLS != CELL_NAMES:
+    raise TypeError("_ranked does not yield the cells of ListRow, in order.")
+
+
 class _Flags(dict[tuple[Any, Any], str]):
     """The list flag (`rules.list_flag`) of each sex and last active period met, found once:
     a list of a million rows has a few of each."""
@@ -265,5 +327,7 @@ class _Flags(dict[tuple[Any, Any], str]):
 
     def __missing__(self, key: tuple[Any, Any]) -> str:
         sex, last_active = key
-        self[key] = flag = rules.list_flag(sex == "F", stored_period(last_active), self.period)
+        self[key] = flag = rules.list_flag(
+            woman=sex == "F", last_active=stored_period(last_active), period=self.period
+        )
         return flag

@@ -36,7 +36,7 @@ def toward_first_ratings(
             player, opponent, white = game.white_id, game.black_rating, True
         else:
             player, opponent, white = game.black_id, game.white_rating, False
-        initial = rules.InitialRatingGame(event, opponent, game.result.score(white))
+        initial = rules.InitialRatingGame(event, opponent, game.result.score(white=white))
         pooled.setdefault(player, []).append(initial)
     candidates = load_standings(session, pool, period, pooled, shown)
     for player_id, standing in candidates.items():
@@ -88,7 +88,7 @@ def _add_pooled_history(
             if not (game.result.is_played and game.rated) or own is not None or opponent is None:
                 continue
             if game.period >= rules.pooling_start(period, last_listed.get(player_id)):
-                score = game.result.score(side == 0)
+                score = game.result.score(white=side == 0)
                 candidates[player_id].initial_games.append(
                     rules.InitialRatingGame((game.event_end, game.event_id or 0), opponent, score)
                 )

@@ -97,7 +97,7 @@ def period_scores(pool: Pool, period: Period) -> Executable:
         *(
             select(
                 player.label("player_id"),
-                (set_rating.score(Game.result, white) - pd).label("delta"),
+                (set_rating.score(Game.result, white=white) - pd).label("delta"),
             )
             .join(GameRating, GameRating.game_id == Game.id)
             .where(in_period(pool, period), pd.is_not(None))

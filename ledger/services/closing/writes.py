@@ -45,17 +45,18 @@ def published(session: Session, pool: Pool, period: Period) -> list[Executable]:
             pool_value, period_value, STAGED.player_id, *(STAGED[name] for name in LIST_ROW_FIGURES)
         ).order_by(STAGED.player_id),
     )
+    replaced = {
+        "pool": pool_value,
+        "period": period_value,
+        "player_id": STAGED.player_id,
+        "had_standing": STAGED.had_standing,
+        **{name: getattr(PlayerRating, name) for name in STANDING_COLUMNS},
+        "federation": case((shown_details, PlayerRating.federation)),
+        "title": case((shown_details, PlayerRating.title)),
+    }
     priors = insert(PriorStanding).from_select(
-        ["pool", "period", "player_id", "had_standing", *STANDING_COLUMNS],
-        select(
-            pool_value,
-            period_value,
-            STAGED.player_id,
-            STAGED.had_standing,
-            *(getattr(PlayerRating, name) for name in STANDING_COLUMNS[:-2]),
-            case((shown_details, PlayerRating.federation)),
-            case((shown_details, PlayerRating.title)),
-        )
+        list(replaced),
+        select(*replaced.values())
         .select_from(STAGED_LIST_ROWS.outerjoin(PlayerRating, prior))
         .order_by(STAGED.player_id),
     )
