@@ -24,7 +24,8 @@ from ledger.queries.lists.in_force import published_period
 from ledger.queries.lists.rows import period_figures
 from ledger.queries.lists.sql import list_statement
 from ledger.queries.overviews import unknown_event
-from ledger.storage.batches import AnySelect, Values, collector_paused, driver_rows, select_in
+from ledger.storage.batches import AnySelect, Values, driver_rows, select_in
+from ledger.storage.interpreter import collector_paused
 from ledger.storage.models import Bye, Event, Game, Player, PlayerRating, stored_period
 
 
@@ -134,7 +135,7 @@ def _fide_rows(
     rows: Iterable[Values], pools: Sequence[Pool], lists: Sequence[_ListRows], stage: Stage
 ) -> Iterator[FideListRow]:
     """Each player's row (`_fide_row`), counted as it is written, with Python's cycle
-    collector paused while they stream (`storage.batches.collector_paused`): each row makes
+    collector paused while they stream (`storage.interpreter.collector_paused`): each row makes
     several objects and no cycle, and the collector's passes over them took about a quarter
     of a file's time. A single-pool file skips the players its list does not hold."""
     single = lists[0] if len(pools) == 1 and lists else None

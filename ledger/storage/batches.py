@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import collections
 import functools
-import gc
 import json
-import threading
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import count, islice
@@ -37,6 +35,7 @@ if TYPE_CHECKING:
     import psycopg
 
 from ledger.storage.database import holds_fewer_than, is_postgresql, one_of, sorting_in_runs
+from ledger.storage.interpreter import collector_paused as collector_paused  # its old place
 
 BATCH_SIZE = 5_000
 T = TypeVar("T")
@@ -58,46 +57,6 @@ def _record_type(names: tuple[str, ...]) -> Any:
 
 Values = tuple[Any, ...]
 """A row's values, in the order of the columns written."""
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """A block that makes and holds rows by the hundred thousand: Python's cycle collector
-    is paused, as they hold numbers and texts and no cycle, and it would walk them all
-    again and again as more are made (a third of the time it takes to write a list, a
-    tenth of a close's)."""
-    _PAUSES.begin()
-    try:
-        yield
-    finally:
-        _PAUSES.end()
-
-
-class _CollectorPauses:
-    """The blocks that pause the cycle collector (`collector_paused`), counted: threads (the
-    web's requests) may overlap theirs, and it runs again when the last one ends, if it ran
-    before the first began."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._open = 0
-        self._resume = False
-
-    def begin(self) -> None:
-        with self._lock:
-            if not self._open:
-                self._resume = gc.isenabled()
-                gc.disable()
-            self._open += 1
-
-    def end(self) -> None:
-        with self._lock:
-            self._open -= 1
-            if not self._open and self._resume:
-                gc.enable()
-
-
-_PAUSES = _CollectorPauses()
 
 
 def batched(items: Iterable[T], size: int = BATCH_SIZE) -> Iterator[list[T]]:

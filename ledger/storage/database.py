@@ -436,6 +436,13 @@ def is_postgresql(session: Session) -> bool:
     return session.get_bind().dialect.name == "postgresql"
 
 
+def joins_by_searching_keys(session: Session) -> bool:
+    """Whether the backend joins two tables by searching the key of one for each row of the
+    other (SQLite's nested loops), so that reading a few rows apart and matching them in
+    Python costs less than joining them to many; PostgreSQL hash-joins."""
+    return not is_postgresql(session)
+
+
 def update_rewrites_named_columns(session: Session) -> bool:
     """Whether an UPDATE rewrites the index entries of every column it names, changed or
     not (SQLite), so that a bulk UPDATE should name only the columns that change; PostgreSQL

@@ -35,8 +35,9 @@ from ledger.queries.lists.sql import (
     period_rows,
     period_rows_and_standings,
 )
-from ledger.storage.batches import AnySelect, Values, collector_paused, driver_rows
-from ledger.storage.database import is_postgresql
+from ledger.storage.batches import AnySelect, Values, driver_rows
+from ledger.storage.database import joins_by_searching_keys
+from ledger.storage.interpreter import collector_paused
 from ledger.storage.models import stored_period
 
 Cells = tuple[Any, ...]
@@ -125,13 +126,12 @@ def _in_list_order(session: Session, pool: Pool, period: Period) -> list[Values]
     """The newest list's standings, each with its row of `period` (`newest_standings`),
     best first: by rating, then name and ID. Where few standings have a row in the period
     (a later month), SQLite reads the rows apart and each standing takes its own from them:
-    joined, each would search the key of every list's rows (a million standings, 95,000
-    with rows: 0.5 s more); where most have one (a first list), the join costs less than
-    two reads (a million rows: 2.6 s, 4.3 s). Sorted here on the plain rows, which costs
-    less than the database's sort of them on either backend (two stable sorts: by name and
-    ID, then by rating, highest first). Names sort by code point, as SQL sorts them on
-    both backends (`ledger.storage.models.name_text`) and as `ledger.queries.lists` merges
-    an older list's rows."""
+    joined, each would search the key of every list's rows; where most have one (a first
+    list), the join costs less than two reads (`docs/performance.md`). Sorted here on the
+    plain rows, which costs less than the database's sort of them on either backend (two
+    stable sorts: by name and ID, then by rating, highest first). Names sort by code point,
+    as SQL sorts them on both backends (`ledger.storage.models.name_text`) and as
+    `ledger.queries.lists` merges an older list's rows."""
     if _few_rows_in(session, pool, period):
         rows = {row[0]: row[1:] for row in _read(session, period_rows(pool, period))}
         standings = [
@@ -153,8 +153,10 @@ def _read(session: Session, statement: AnySelect) -> list[Values]:
 
 
 def _few_rows_in(session: Session, pool: Pool, period: Period) -> bool:
-    """On SQLite, whether fewer than half the standings have a row in `period`."""
-    if is_postgresql(session):
+    """Where the backend joins by searching a key for each row
+    (`storage.database.joins_by_searching_keys`), whether fewer than half the standings have
+    a row in `period`."""
+    if not joins_by_searching_keys(session):
         return False
     in_period, held = session.execute(period_rows_and_standings(pool, period)).one()
     return bool(held >= 2 * in_period)

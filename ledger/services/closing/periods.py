@@ -20,8 +20,9 @@ from ledger.services.activity import OS_USER, Author
 from ledger.services.closing import figures
 from ledger.services.closing.publication import Publication
 from ledger.services.list_details import Shown
-from ledger.storage.batches import collector_paused, insert_values
+from ledger.storage.batches import insert_values
 from ledger.storage.database import lock_pool, refresh_statistics
+from ledger.storage.interpreter import collector_paused
 from ledger.storage.models import Game, GameRating, ListVersion, PlayerRating, RatingPeriod
 from ledger.storage.periods import (
     is_closed,
