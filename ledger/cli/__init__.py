@@ -137,7 +137,7 @@ app = typer.Typer(
 
 def _show_version(shown: bool) -> None:
     if shown:
-        from importlib import metadata  # ~0.02 s to import: only --version waits for it
+        from importlib import metadata  # only --version waits for its import
 
         render.message(f"ledger {metadata.version('ledger')}")
         raise typer.Exit()

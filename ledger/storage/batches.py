@@ -45,8 +45,8 @@ AnyRow = Row[*tuple[Any, ...]]
 
 def records(result: Result[*tuple[Any, ...]]) -> list[Any]:
     """The rows of `result` as named tuples, for loops that read them by column name: a
-    Row finds a name only after Python's own attribute lookup has failed, about 1 µs a
-    column, where a named tuple's field is read by its index, ten times faster."""
+    Row finds a name only after Python's own attribute lookup has failed, where a named
+    tuple's field is read by its index."""
     return list(map(_record_type(tuple(result.keys()))._make, result))
 
 
@@ -108,7 +108,7 @@ def bulk_write(
     its rows). Where they are a batch or more and more than double the table (or change
     more than half of it), its indexes (but the unique ones) are dropped before the block
     and built again after it: that sorts every row once instead of moving each in every
-    index at random, several times faster. PostgreSQL's inserts drop the table's foreign
+    index at random. PostgreSQL's inserts drop the table's foreign
     keys too (a table with keys and no index to rebuild as well), and check each once for
     all the rows when it is added again, where a key kept would check row by row.
 
@@ -211,8 +211,8 @@ def _set_aside(
     """The indexes and the foreign keys `bulk_write` drops around its block: none unless
     the write outgrows the table, nor on PostgreSQL where another transaction holds the
     table. PostgreSQL drops a table's indexes where it can take the table (an update of
-    most rows writes a new version of each into every index, a fifth of a million-player
-    first list's close), an insert's keys where it can take the tables they refer to as well
+    most rows writes a new version of each into every index, much of a first list's close),
+    an insert's keys where it can take the tables they refer to as well
     (an update checks no key it does not change): a table with keys alone is taken with
     those at once, or not at all, so that a key kept never leaves it taken for nothing."""
     postgresql = is_postgresql(session)
@@ -294,9 +294,7 @@ def missing_values(session: Session, column: Any, values: Iterable[Any]) -> list
     order: the values, one parameter (a JSON array on SQLite, an array on PostgreSQL),
     anti-joined with the table in one statement. SQLite searches the column for each
     value in their order, and no row found crosses to Python, where `select_in` builds a
-    table of the values and returns every row that holds one (the 86,000 players of
-    200,000 games: 0.15 s on SQLite and 0.55 s on PostgreSQL that way, 0.03 s and 0.15 s
-    this way)."""
+    table of the values and returns every row that holds one."""
     wanted = sorted(set(values))
     if not wanted:
         return []

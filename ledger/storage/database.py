@@ -60,7 +60,7 @@ SQLITE_CACHE_KIB = 131_072
 """The most of a SQLite ledger a connection keeps in memory (128 MiB, taken only as pages are
 read), and as much again of its temporary tables: a close or an import updates indexes all
 over a large ledger and searches its staged tables by player, and SQLite's own default of
-2 MiB would read the same pages again and again (a million-player close: 1.5-3 s more)."""
+2 MiB would read the same pages again and again."""
 
 SQLITE_SORT_RUN_KIB = 4_096
 """How much SQLite sorts at a time inside `sorting_in_runs` before it merges the sorted
@@ -314,7 +314,7 @@ class Ledger:
         `bulk`: a close or an import of a file, whose rows go in through
         `storage.batches.bulk_write` alone. SQLite then checks their foreign keys once for
         the rows each such block adds, set-wise, instead of for each row as it goes in
-        (more than half the time of writing a file's games, which name two players each).
+        (a file's games name two players each).
         """
         sessions = self._bulk_writes if bulk else self._writes
         with _database_errors(self.engine), sessions.begin() as session:
@@ -472,7 +472,7 @@ SQLITE_HISTORY_ANALYSIS_LIMIT = 10_000
 
 STATISTICS_KEPT_SHARE = 10
 """A write that changes less than a tenth of a player table keeps its statistics: its counts
-move by less than a tenth, and re-reading them whole costs about a second at a million."""
+move by less than a tenth, and re-reading them whole costs more than the write gains."""
 
 
 @contextmanager
@@ -481,9 +481,8 @@ def sorting_in_runs(session: Session) -> Iterator[None]:
     a period's games grouped by player). On SQLite they sort `SQLITE_SORT_RUN_KIB` at a
     time, in helper threads, and merge the runs: the block gives the connection that small
     cache (SQLite's limit on a run), and the ledger's (`SQLITE_CACHE_KIB`) back after it,
-    whether it ends or fails. A million-player first list: each index of the standings and
-    list rows built in about 1 s instead of 2 s, the period's million game sides grouped by
-    player in 0.9 s instead of 1.4 s. PostgreSQL sorts in its `work_mem` as before."""
+    whether it ends or fails: small runs merged cost less than one large run
+    (`docs/performance.md`). PostgreSQL sorts in its `work_mem` as before."""
     if is_postgresql(session):
         yield
         return
@@ -530,7 +529,7 @@ def holds_fewer_than(session: Session, table: str, reach: int) -> bool:
     of a large table. PostgreSQL counts them in the table itself (a sample of every page,
     `TABLESAMPLE SYSTEM (100)`): it would count them through an index where its last vacuum
     found every page visible, and fetch each row's page again where a write has changed it
-    since (after a later month's close of a million players: 1.3 s instead of 0.2 s)."""
+    since (as after a later month's close)."""
     rows = f"{table} TABLESAMPLE SYSTEM (100)" if is_postgresql(session) else table
     held = session.scalar(
         text(f"SELECT count(*) FROM (SELECT 1 FROM {rows} LIMIT :reach) AS held"),

@@ -5,9 +5,8 @@ does the rest.
 
 The rows a close stages on PostgreSQL by INSERT ... SELECT come in the order of the key: in
 the order a hash join or an aggregate gives them, PostgreSQL spends as long placing the keys
-in the temporary table's index as working the rows out (the period scores of a
-million-player first list's 631,000 players: 4.4 s as they came, 2.2 s in the order of the
-players)."""
+in the temporary table's index as working the rows out (`in_staging_order`; the figures are
+in `docs/performance.md`)."""
 
 from __future__ import annotations
 
@@ -145,9 +144,8 @@ PERIOD_SCORES = Table(
 )
 """A close's players rated in its period: the games the figures rate for each and ΣΔR (the
 score less the PD, in hundredths). Staged, not a subquery, so that the planner sees how many
-there are: PostgreSQL counts the groups of a UNION ALL as 200, and then joined 631,000
-players to their standings one index search at a time (rating the players of a
-million-player first list took 14.8 s that way, 9.1 s staged)."""
+there are: PostgreSQL counts the groups of a UNION ALL as 200, and then joins a first list's
+players to their standings one index search at a time."""
 
 SHOWN_DETAILS = Table(
     "staged_shown_details",
@@ -188,8 +186,8 @@ def counted_for_the_planner(session: Session, table: Table) -> None:
     """Let SQLite's planner see how many rows the staged `table` holds, from a sample.
 
     Without statistics it takes a table for about a million rows, and wrote a later month's
-    2,000 staged standings by walking all of a million-player ledger's standings (0.45 s).
-    PostgreSQL's planner reads a table's size from its pages."""
+    few thousand staged standings by walking all of a large ledger's standings. PostgreSQL's
+    planner reads a table's size from its pages."""
     if is_postgresql(session):
         return
     session.execute(text(f"PRAGMA analysis_limit = {STAGED_SAMPLE}"))

@@ -44,7 +44,7 @@ class ListSource(Protocol):
 class Places(NamedTuple):
     """A row's places: within the list shown, and on the whole list (the world); movement
     is the positions gained since the previous list (None: not on it). A named tuple, made
-    for every row of a page: a frozen dataclass takes three times as long to make."""
+    for every row of a page, where a frozen dataclass costs more to make."""
 
     rank: int
     position: int
