@@ -35,7 +35,7 @@ from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.records import NewGame, NewPlayer, StartingRating
 from ledger.queries import cards, explanations
 from ledger.queries import lists as queries
-from ledger.queries.whole_list import whole_list_cells
+from ledger.queries.lists.whole import whole_list_cells
 from ledger.services.closing import close_period
 from ledger.services.games import add_games
 from ledger.services.players import add_players

@@ -44,7 +44,9 @@ def player(fide_id: int, number: int, randomness: random.Random) -> FideListRow:
     woman = randomness.random() < 0.15
     unrated = randomness.random() < 0.59
     ratings = {pool: UNRATED if unrated else pool_rating(randomness) for pool in ALL_POOLS}
-    title, women_title = titles(max((rating.rating or 0) for rating in ratings.values()), woman)
+    title, women_title = titles(
+        max((rating.rating or 0) for rating in ratings.values()), woman=woman
+    )
     inactive = randomness.random() < 0.4
     return FideListRow(
         fide_id=fide_id,
@@ -74,7 +76,7 @@ def pool_rating(randomness: random.Random) -> PoolRating:
     return PoolRating(rating, games, 10 if rating >= 2400 else randomness.choice((20, 40)))
 
 
-def titles(rating: int, woman: bool) -> tuple[str | None, str | None]:
+def titles(rating: int, *, woman: bool) -> tuple[str | None, str | None]:
     """Tit and WTit: a woman without an open title has her woman's title in Tit, as in FIDE's
     lists."""
     open_title = next((name for floor, name in OPEN_TITLES if rating >= floor), None)

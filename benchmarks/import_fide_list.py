@@ -40,8 +40,8 @@ from fide_list_file import write_players_list
 
 from ledger.core.domain import Pool
 from ledger.queries.filters import EVERYONE
-from ledger.queries.list_sql import newest_list
-from ledger.queries.lists import best_first, published_period
+from ledger.queries.lists.in_force import published_period
+from ledger.queries.lists.sql import best_first, newest_list
 from ledger.storage.batches import collector_paused
 from ledger.storage.database import open_ledger
 

@@ -101,7 +101,7 @@ def reused(url: str) -> str:
     return url
 
 
-def sqlite_ledger(path: Path, rebuild: bool, sizes: tuple[int, int, int, int]) -> str:
+def sqlite_ledger(path: Path, *, rebuild: bool, sizes: tuple[int, int, int, int]) -> str:
     """The URL of the SQLite ledger at `path`, built first when missing (into a side file,
     renamed at the end, so an interrupted build is never taken for a finished one)."""
     if path.exists() and not rebuild:
@@ -115,7 +115,7 @@ def sqlite_ledger(path: Path, rebuild: bool, sizes: tuple[int, int, int, int]) -
     return f"sqlite:///{path}"
 
 
-def postgresql_ledger(server_url: str, name: str, rebuild: bool, sizes: tuple[int, ...]) -> str:
+def postgresql_ledger(server_url: str, name: str, *, rebuild: bool, sizes: tuple[int, ...]) -> str:
     """The URL of the PostgreSQL ledger `name`, built first when missing (into a side
     database, renamed at the end, then vacuumed so that index-only scans serve counts)."""
     server = make_url(server_url)
@@ -346,10 +346,10 @@ def main() -> None:
     for backend in backends:
         started = time.perf_counter()
         if backend == "sqlite":
-            url = sqlite_ledger(arguments.sqlite_file, arguments.rebuild, sizes)
+            url = sqlite_ledger(arguments.sqlite_file, rebuild=arguments.rebuild, sizes=sizes)
         else:
             url = postgresql_ledger(
-                arguments.postgresql_url, arguments.database, arguments.rebuild, sizes
+                arguments.postgresql_url, arguments.database, rebuild=arguments.rebuild, sizes=sizes
             )
         print(f"{backend}: ledger ready ({time.perf_counter() - started:.0f} s)", flush=True)
         if not arguments.build_only:

@@ -4,9 +4,10 @@ ends it once they have."""
 
 from __future__ import annotations
 
-import gc
 import signal
 import sys
+
+from ledger.storage import interpreter
 
 
 class _Loading:
@@ -30,7 +31,7 @@ def _quiet_interrupts(unraisable: sys.UnraisableHookArgs) -> None:
 
 
 def main() -> None:
-    gc.disable()  # while the command line loads: see `ledger.cli.main`
+    interpreter.load_without_collector()  # see `ledger.storage.interpreter`
     sys.unraisablehook = _quiet_interrupts
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # e.g. a background job
         signal.signal(signal.SIGINT, _Loading())
@@ -39,7 +40,7 @@ def main() -> None:
 
         command_line()  # from here on its own watch (`ledger.cli.interrupts`) says what was done
     except KeyboardInterrupt:  # before that watch began: nothing was written
-        eval("None")  # as `interrupts.exits_by_its_code`: the exit code, not SIGINT, ends it
+        interpreter.exit_with_code()  # the exit code, not SIGINT, ends it
         print("error: interrupted; nothing was written.", file=sys.stderr)
         sys.exit(130)
 

@@ -114,7 +114,7 @@ HISTORY = ("log_entries", "list_versions", "superseded_entries")
 """What only grows: the log, and every version of every list ever published."""
 
 
-def ledger_state(url: str, history: bool = True) -> dict[str, list[tuple[object, ...]]]:
+def ledger_state(url: str, *, history: bool = True) -> dict[str, list[tuple[object, ...]]]:
     """`fingerprint` without the moments of closes, publications, imports and log entries
     (which are `now`); without the history, which a reopen adds to, if not `history`."""
     state = fingerprint(url)
@@ -178,7 +178,9 @@ def trf_report(
             for rank, fields in enumerate(players, start=1)
         ],
         games=[
-            TrfGame(round, white, black, GameResult.parse(result), True, day, (0, 0))
+            TrfGame(
+                round, white, black, GameResult.parse(result), rated=True, date=day, lines=(0, 0)
+            )
             for round, white, black, result in games
         ],
         byes=[],

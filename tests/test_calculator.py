@@ -448,11 +448,11 @@ def test_k_for(
     period: Period | None,
     k: int,
 ) -> None:
-    assert k_for(rating, birth_year, games, ever_2400, period) == k
+    assert k_for(rating, birth_year, games, ever_2400=ever_2400, period=period) == k
 
 
 def test_rating_state_takes_the_peak_to_be_the_rating() -> None:
-    state = rating_state(2350, 2010, 12, False)
+    state = rating_state(2350, 2010, 12, ever_2400=False)
     assert (state.rating, state.peak, state.games_completed, state.ever_2400) == (
         2350,
         2350,
@@ -618,12 +618,12 @@ def test_parse_score_refuses(text: str) -> None:
             id="score not in half points",
         ),
         pytest.param(
-            lambda: k_for(2000, 2030, 10, False),
+            lambda: k_for(2000, 2030, 10, ever_2400=False),
             "birth-year: 2030 is after the period 2025-10.",
             id="birth year after the period",
         ),
         pytest.param(
-            lambda: k_for(2000, 2000, -1, False),
+            lambda: k_for(2000, 2000, -1, ever_2400=False),
             "games: -1 is not a number of games completed.",
             id="negative games completed",
         ),

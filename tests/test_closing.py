@@ -8,12 +8,15 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import Executable, event, func, select, text
+from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Conflict, LedgerError, NotFound
-from ledger.services import closing
+from ledger.services.closing import writes
+from ledger.services.closing.publication import Publication
+from ledger.storage import staging
 from ledger.storage.database import Ledger, open_ledger
-from ledger.storage.models import GameRating, ListEntry, PlayerRating, RatingPeriod
+from ledger.storage.models import Game, GameRating, ListEntry, PlayerRating, RatingPeriod
 
 from builders import close, game, ledger_state, listing, player
 
@@ -111,13 +114,13 @@ def test_a_close_that_fails_half_way_changes_nothing(
     a, b = player(ledger, "A", rating=2000), player(ledger, "B", rating=1900)
     game(ledger, a, b, "1-0", "2026-10-05")
 
-    written = closing._published
+    written = writes.published
 
-    def fail(pool: Pool, period: Period, postgresql: bool) -> Iterator[Executable]:
-        yield from written(pool, period, postgresql)[:2]
+    def fail(session: Session, pool: Pool, period: Period) -> Iterator[Executable]:
+        yield from written(session, pool, period)[:2]
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(closing, "_published", fail)
+    monkeypatch.setattr(writes, "published", fail)
     with pytest.raises(RuntimeError, match="disk full"):
         close(ledger, "2026-10")
     with ledger.reading() as session:
@@ -175,7 +178,7 @@ def test_a_rating_below_the_floor_is_not_published(ledger: Ledger) -> None:
     assert low not in listing(ledger)
     assert summary.unrated_by_floor == 1
     with ledger.reading() as session:
-        entry = session.get(ListEntry, ("standard", low, closing.Period(2026, 10)))
+        entry = session.get(ListEntry, ("standard", low, Period(2026, 10)))
         assert entry is not None
         assert (entry.rating, entry.listed, entry.k_next) == (1385, False, None)
 
@@ -260,10 +263,10 @@ def test_inactive_after_twelve_periods_without_a_rated_game(ledger: Ledger) -> N
 def test_pools_are_rated_separately(ledger: Ledger) -> None:
     a = player(ledger, "A", rating=2000)
     b = player(ledger, "B", rating=2000)
-    game(ledger, a, b, "1-0", "2026-10-05", pool=closing.Pool.RAPID)
+    game(ledger, a, b, "1-0", "2026-10-05", pool=Pool.RAPID)
     with pytest.raises(NotFound, match="no rapid list has been published yet"):
-        listing(ledger, pool=closing.Pool.RAPID)
-    close(ledger, "2026-10", pool=closing.Pool.STANDARD)
+        listing(ledger, pool=Pool.RAPID)
+    close(ledger, "2026-10", pool=Pool.STANDARD)
     assert listing(ledger)[a].games == 0
 
 
@@ -295,7 +298,7 @@ def test_events_belong_to_one_pool(ledger: Ledger) -> None:
     a, b = player(ledger, "A", rating=2000), player(ledger, "B", rating=1900)
     game(ledger, a, b, "1-0", "2026-10-30", event="Oslo Open")
     close(ledger, "2026-10")
-    game(ledger, b, a, "1-0", "2026-11-02", event="Oslo Open", pool=closing.Pool.RAPID)
+    game(ledger, b, a, "1-0", "2026-11-02", event="Oslo Open", pool=Pool.RAPID)
     game(ledger, b, a, "1/2-1/2", "2026-11-03")
     summary = close(ledger, "2026-11")
     assert (summary.games_rated, listing(ledger, "2026-10")[a].games) == (1, 1)
@@ -315,14 +318,14 @@ def test_a_game_recorded_during_a_close_is_rated_or_refused(
     game(setup, a, b, "1-0", "2026-10-05")
     setup.dispose()
     closing_started = threading.Event()
-    slow_publication = closing._Publication.publish
+    slow_publication = Publication.publish
 
-    def write_slowly(self: closing._Publication, session: object) -> None:
+    def write_slowly(self: Publication, session: object) -> None:
         closing_started.set()
         threading.Event().wait(1.0)
         slow_publication(self, session)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(closing._Publication, "publish", write_slowly)
+    monkeypatch.setattr(Publication, "publish", write_slowly)
     outcome: list[str] = []
 
     def record_late_game() -> None:
@@ -342,7 +345,7 @@ def test_a_game_recorded_during_a_close_is_rated_or_refused(
     close(closer, "2026-10")
     writer.join()
     with closer.reading() as session:
-        games = session.scalar(select(func.count()).select_from(closing.Game))
+        games = session.scalar(select(func.count()).select_from(Game))
         rated = session.scalar(select(func.count()).select_from(GameRating))
     closer.dispose()
     assert outcome == [
@@ -427,7 +430,7 @@ def test_sqlite_rates_the_same_from_the_period_players_ratings_or_the_whole_pool
     player who lost their rating to the floor (7.1.4) and one earning a first (8.2)."""
     states, staged = [], []
     for copied_per_side in (0, 1000):
-        monkeypatch.setattr(closing, "STANDINGS_COPIED_PER_SIDE", copied_per_side)
+        monkeypatch.setattr(staging, "STANDINGS_COPIED_PER_SIDE", copied_per_side)
         url = f"sqlite:///{tmp_path / f'copied-{copied_per_side}.db'}"
         ledger = open_ledger(url)
         event.listen(ledger.engine, "before_cursor_execute", _staged_ratings(staged))

@@ -23,8 +23,8 @@ from ledger.core.errors import Conflict, NotFound
 from ledger.core.records import NewGame, new_game
 from ledger.queries import ListRequest, list_diff, published_list
 from ledger.queries.filters import ListFilter
-from ledger.queries.lists import RatingList
-from ledger.queries.versions import versions
+from ledger.queries.lists.rows import RatingList
+from ledger.queries.lists.versions import versions
 from ledger.services import corrections, merges, reopening
 from ledger.services.games import add_games
 from ledger.storage.database import Ledger, open_ledger
@@ -119,7 +119,11 @@ def _lists(
                 published_list(
                     session,
                     ListRequest(
-                        Pool.STANDARD, Period.parse(period), None, number, top, only or ListFilter()
+                        Pool.STANDARD,
+                        Period.parse(period),
+                        version=number,
+                        top=top,
+                        only=only or ListFilter(),
                     ),
                 ),
                 version=None,

@@ -13,8 +13,8 @@ from sqlalchemy import select
 from ledger import queries
 from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.errors import Hint, InvalidInput, NotFound
+from ledger.queries.lists.ranking import Places
 from ledger.queries.log import counts
-from ledger.queries.ranking import Places
 from ledger.queries.shape import json_lines
 from ledger.services import closing, reopening
 from ledger.services.activity import Author
@@ -161,7 +161,7 @@ def test_json_output_is_the_read_sides_one_shape(
         "player": lambda s: queries.player_card(s, 1, None),
         "explain": lambda s: queries.explain(s, Pool.STANDARD, 1, None),
         "stats": lambda s: queries.list_statistics(s, Pool.STANDARD, None, 2200, 50),
-        "peaks": lambda s: queries.peaks(s, Pool.STANDARD, None, None, False),
+        "peaks": lambda s: queries.peaks(s, Pool.STANDARD, None, None, women=False),
         "history": lambda s: queries.rank_history(s, Pool.STANDARD, 1, None),
         "games": lambda s: queries.game_listing(s, Pool.STANDARD, queries.GameFilter()),
         "find": lambda s: queries.find_players(s, "ann", Pool.STANDARD),
@@ -175,7 +175,9 @@ def test_json_output_is_the_read_sides_one_shape(
     assert printed.stdout == queries.to_json(queries.plain(rows)) + "\n"
     assert json.loads(printed.stdout)
     for indented in (True, False):
-        assert queries.to_json(rows, indented) == queries.to_json(queries.plain(rows), indented)
+        assert queries.to_json(rows, indented=indented) == queries.to_json(
+            queries.plain(rows), indented=indented
+        )
 
 
 def test_every_change_a_service_makes_is_logged_in_its_transaction(
@@ -218,7 +220,7 @@ def test_a_refused_change_logs_nothing(ledger: Ledger, two_lists: dict[str, int]
     ],
 )
 def test_a_results_score_from_either_side(result: GameResult, white: int, black: int) -> None:
-    assert (result.score(True), result.score(False)) == (white, black)
+    assert (result.score(white=True), result.score(white=False)) == (white, black)
 
 
 @pytest.mark.parametrize(
@@ -270,7 +272,13 @@ def test_json_of_a_result_is_the_standard_librarys_json_of_its_plain_data() -> N
     numbered keys itself, as `plain` makes them and as `json.dumps` wrote that plain data
     (indented: byte for byte; on one line, `json.dumps` put a space after `,` and `:`)."""
     result = [
-        queries.Version(Period(2026, 9), 2, dt.datetime(2026, 10, 1, 8), 7, True),
+        queries.Version(
+            period=Period(2026, 9),
+            number=2,
+            published_at=dt.datetime(2026, 10, 1, 8),
+            stamp=7,
+            current=True,
+        ),
         Places(1, 2, 3, 4, None, -5),
         Decimal("0.75"),
         dt.date(2026, 10, 3),

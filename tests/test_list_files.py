@@ -18,8 +18,9 @@ from hypothesis import given
 
 from ledger import queries
 from ledger.core.domain import Period, Pool
-from ledger.queries import ListRequest, ListRow, whole_list
+from ledger.queries import ListRequest, ListRow
 from ledger.queries.exports import fide_list_rows
+from ledger.queries.lists import whole
 from ledger.queries.shape import csv_lines
 from ledger.storage.batches import collector_paused
 from ledger.storage.database import Ledger, open_ledger, upgrade_schema
@@ -74,7 +75,7 @@ def test_a_month_in_which_few_played_is_the_list_read_whole(
     game(ledger, low, steady[0], "0-1", "2029-11-06")  # 1405 - 7: off the list
     close(ledger, "2029-11")
     with ledger.reading() as session:
-        few = whole_list._few_rows_in(session, Pool.STANDARD, Period.parse("2029-11"))
+        few = whole._few_rows_in(session, Pool.STANDARD, Period.parse("2029-11"))
     assert few == database_url.startswith("sqlite")
     printed = run("list", "--format", "csv", db=database_url)
     assert printed.exit_code == 0, printed.output

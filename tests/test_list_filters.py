@@ -14,7 +14,8 @@ from ledger.core.domain import GameResult, Period, Pool, parse_date
 from ledger.core.errors import NotFound
 from ledger.core.records import new_game, new_player
 from ledger.queries.filters import ListFilter
-from ledger.queries.lists import RatingList, rating_list
+from ledger.queries.lists.published import rating_list
+from ledger.queries.lists.rows import RatingList
 from ledger.services.games import add_games
 from ledger.services.players import add_players
 from ledger.storage.database import Ledger

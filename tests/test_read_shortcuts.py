@@ -25,7 +25,7 @@ from ledger.queries import (
     published_list,
     rating_on,
 )
-from ledger.queries.rating_counts import RatingCounts
+from ledger.queries.lists.counts import RatingCounts
 from ledger.services.corrections import correct_game
 from ledger.services.demo import build_demo
 from ledger.services.reopening import reopen_period

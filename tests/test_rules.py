@@ -62,6 +62,10 @@ def P(text: str) -> Period:  # noqa: N802 - a one-letter builder, like beancount
     return Period.parse(text)
 
 
+PERIOD = P("2026-10")
+"""The period of the first ratings: its floor is 1400 (7.1.4)."""
+
+
 def player(
     rating: int,
     *,
@@ -612,7 +616,7 @@ INITIAL = {
 
 @pytest.mark.parametrize(("games", "rating"), list(INITIAL.values()), ids=list(INITIAL))
 def test_initial_rating(games: list[InitialRatingGame], rating: tuple[int, int] | None) -> None:
-    assert initial_rating(games) == rating
+    assert initial_rating(games, PERIOD) == rating
 
 
 FIVE_IN_SECOND_EVENT = [
@@ -626,28 +630,28 @@ SCORELESS_FIRST_EVENT = [vs(1500, "0"), vs(1500, "0")]
 
 
 def test_a_scoreless_first_event_is_disregarded() -> None:
-    assert initial_rating(SCORELESS_FIRST_EVENT + FIVE_IN_SECOND_EVENT) == (1850, 5)
+    assert initial_rating(SCORELESS_FIRST_EVENT + FIVE_IN_SECOND_EVENT, PERIOD) == (1850, 5)
 
 
 def test_the_first_event_is_found_by_event_order_not_input_order() -> None:
-    assert initial_rating(FIVE_IN_SECOND_EVENT + SCORELESS_FIRST_EVENT) == (1850, 5)
+    assert initial_rating(FIVE_IN_SECOND_EVENT + SCORELESS_FIRST_EVENT, PERIOD) == (1850, 5)
 
 
 def test_disregarding_a_scoreless_first_event_can_leave_too_few_games() -> None:
-    assert initial_rating(SCORELESS_FIRST_EVENT + FIVE_IN_SECOND_EVENT[:4]) is None
+    assert initial_rating(SCORELESS_FIRST_EVENT + FIVE_IN_SECOND_EVENT[:4], PERIOD) is None
 
 
 def test_a_first_event_with_some_points_is_kept() -> None:
     # Ra = (3000 + 9000 + 3600) / 9 = 1733.3; p = 4.5 / 9 = 0.50, dp 0; Ru 1733
     games = [vs(1500, "½"), vs(1500, "0"), *FIVE_IN_SECOND_EVENT]
-    assert initial_rating(games) == (1733, 7)
+    assert initial_rating(games, PERIOD) == (1733, 7)
 
 
 def test_a_scoreless_later_event_is_kept() -> None:
     # Ra = (9000 + 3000 + 3600) / 9 = 1733.3; p = 4 / 9 = 0.444 -> 0.44, dp -43; Ru 1690
     first = [vs(1600, "1"), vs(1700, "1"), vs(1800, "1"), vs(1900, "0"), vs(2000, "0")]
     later = [vs(1500, "0", SECOND_EVENT), vs(1500, "0", SECOND_EVENT)]
-    assert initial_rating(first + later) == (1690, 7)
+    assert initial_rating(first + later, PERIOD) == (1690, 7)
 
 
 # -- 7.2.2 the list flag ----------------------------------------------------------------------
@@ -666,4 +670,4 @@ FLAGS = {  # the list of 2026-10
 @pytest.mark.parametrize(("woman", "last_active", "flag"), list(FLAGS.values()), ids=list(FLAGS))
 def test_list_flag(woman: bool, last_active: str | None, flag: str) -> None:
     last = None if last_active is None else P(last_active)
-    assert list_flag(woman, last, P("2026-10")) == flag
+    assert list_flag(woman=woman, last_active=last, period=P("2026-10")) == flag

@@ -33,7 +33,8 @@ from starlette.types import Message
 from ledger import queries
 from ledger.core.domain import Pool
 from ledger.core.errors import LedgerError
-from ledger.queries import KeptCounts, ListRequest, live
+from ledger.queries import KeptCounts, ListRequest
+from ledger.queries.lists import live
 from ledger.services.demo import build_demo
 from ledger.storage.database import Ledger, open_reader
 from ledger.web import create_app

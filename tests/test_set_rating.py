@@ -3,18 +3,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from typing import Any
 
-from sqlalchemy import Boolean, Column, Integer, MetaData, Table, case, insert, select
+from sqlalchemy import Boolean, Column, Integer, MetaData, Table, case, insert, literal, select
 
 from ledger.core import rules
 from ledger.core.domain import Period, Pool
 from ledger.services import set_rating
 from ledger.storage.batches import insert_values
 from ledger.storage.database import Ledger
+from ledger.storage.models import PeriodType
 from ledger.storage.staging import EXPECTED_SCORES, staged
 
 PERIOD = Period(2026, 10)
@@ -27,6 +29,7 @@ def _evaluated(
     columns: dict[str, Any],
     rows: Sequence[tuple[Any, ...]],
     expression: Callable[[Any], Any],
+    *,
     look_up: bool = False,
 ) -> list[Any]:
     """`expression` of a temporary table's columns, for each of `rows`, in their order
@@ -80,7 +83,10 @@ def test_k_and_its_line_of_8_3_3_are_the_rules(ledger: Ledger) -> None:
 
     keys = _evaluated(ledger, columns, grid, lambda c: set_rating.k_rule_key(*state(c)))
     ks = _evaluated(ledger, columns, grid, lambda c: set_rating.development_coefficient(*state(c)))
-    expected = [rules.standing_k_rule(*row, PERIOD) for row in grid]
+    expected = [
+        rules.standing_k_rule(games, ever_2400=ever, peak=peak, birth_year=born, period=PERIOD)
+        for games, ever, peak, born in grid
+    ]
     assert keys == [rule.key for rule in expected]
     assert ks == [rule.k for rule in expected]
     assert set(expected) == set(rules.KRule)
@@ -111,3 +117,70 @@ def test_expected_scores_are_table_8_1_2_with_the_rule_of_400(ledger: Ledger) ->
             period,
         )
         assert None in wanted or pool is Pool.STANDARD
+
+
+def test_the_floor_is_the_rules(ledger: Ledger) -> None:
+    ratings = (1000, 1300, 1399, 1400, 1401, 2000)
+    for period in (Period(2025, 1), PERIOD):
+        got = _evaluated(
+            ledger,
+            {"rating": Integer},
+            [(rating,) for rating in ratings],
+            lambda c, period=period: set_rating.is_listed(c.rating, period),
+        )
+        assert [bool(listed) for listed in got] == [
+            rules.is_listed(rating, period) for rating in ratings
+        ]
+        assert got[ratings.index(1399)] != got[ratings.index(1400)]
+
+
+def test_the_standing_a_new_rating_gives_is_the_rules(ledger: Ledger) -> None:
+    """Each field of the standing after a list (the floor, the 2400 flag, the peak and its
+    list, the next K) is `rules.state_after` and `rules.standing_after`."""
+    births = (None, PERIOD.year - 19, PERIOD.year - 17)
+    grid = list(
+        itertools.product(
+            (1399, 1400, 2299, 2300, 2399, 2400, 2401),
+            (29, 30),
+            (False, True),
+            (1400, 2300, 2400),
+            (None, Period(2024, 3)),
+            births,
+        )
+    )
+    columns = {
+        "rating": Integer,
+        "games": Integer,
+        "ever": Boolean,
+        "peak": Integer,
+        "peak_period": PeriodType(),
+        "born": Integer,
+    }
+    active = Period(2026, 9)
+    wanted = []
+    for rating, games, ever, peak, peak_period, born in grid:
+        state = rules.state_after(
+            rating, games_completed=games, ever_2400=ever, peak=peak, birth_year=born
+        )
+        standing = rules.standing_after(
+            state, PERIOD, peak_before=peak, peak_period_before=peak_period, last_active=active
+        )
+        wanted.append({f.name: getattr(standing, f.name) for f in dataclasses.fields(standing)})
+
+    def standing(c: Any) -> dict[str, Any]:
+        return set_rating.standing_after(
+            PERIOD,
+            rating=c.rating,
+            games_completed=c.games,
+            ever_2400=c.ever,
+            peak=c.peak,
+            peak_period=c.peak_period,
+            birth_year=c.born,
+            last_active=literal(active, PeriodType()),
+        )
+
+    for name in wanted[0]:
+        got = _evaluated(ledger, columns, grid, lambda c, name=name: standing(c)[name])
+        if name in ("listed", "ever_2400"):
+            got = [bool(value) for value in got]
+        assert got == [each[name] for each in wanted], name

@@ -4,11 +4,13 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
 import json
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 import pytest
 import typer
@@ -140,14 +142,27 @@ def test_the_root_names_each_command_of_each_module() -> None:
     assert list(listed.commands) == [name for names in COMMANDS.values() for name in names]
 
 
-@pytest.mark.parametrize("face", [queries, render, services], ids=["queries", "render", "services"])
+@pytest.mark.parametrize(
+    "face",
+    [queries, queries.lists, render, services],
+    ids=["queries", "lists", "render", "services"],
+)
 def test_a_face_exports_each_name_its_modules_define(face: types.ModuleType) -> None:
-    """Each name of `ledger.queries`, `ledger.render` and `ledger.services` is imported from
-    its module on first use (`ledger.core.packages`), and the list of them is `__all__`."""
+    """Each name of `ledger.queries`, `ledger.queries.lists`, `ledger.render` and
+    `ledger.services` is imported from its module on first use (PEP 562, as its stub
+    `__init__.pyi` names it), and the list of them is `__all__`."""
     for name in face.__all__:
         value = getattr(face, name)
         assert getattr(value, "__module__", face.__name__).startswith(face.__name__), name
-    assert sorted(face.__all__) == sorted(face._exported)  # type: ignore[attr-defined]
+    assert sorted(face.__all__) == sorted(_stubbed(face))
+
+
+def _stubbed(face: types.ModuleType) -> list[str]:
+    """The names (and modules) the stub of `face` exports."""
+    assert face.__file__ is not None
+    stub = ast.parse(Path(face.__file__).with_suffix(".pyi").read_text())
+    imports = (node for node in stub.body if isinstance(node, ast.ImportFrom))
+    return [alias.name for node in imports for alias in node.names]
 
 
 def test_a_name_that_is_also_a_module_stays_the_name() -> None:

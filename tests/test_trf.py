@@ -221,9 +221,13 @@ def test_round_robin() -> None:
 def test_round_robin_games_in_order_with_the_lines_that_list_them() -> None:
     games = read(sample("round_robin")).games
     assert games[:3] == [
-        TrfGame(1, 1, 6, GameResult.WHITE_WINS, True, dt.date(2025, 4, 10), (13, 18)),
-        TrfGame(1, 2, 5, GameResult.DRAW, True, dt.date(2025, 4, 10), (14, 17)),
-        TrfGame(1, 3, 4, GameResult.BLACK_WINS, True, dt.date(2025, 4, 10), (15, 16)),
+        TrfGame(
+            1, 1, 6, GameResult.WHITE_WINS, rated=True, date=dt.date(2025, 4, 10), lines=(13, 18)
+        ),
+        TrfGame(1, 2, 5, GameResult.DRAW, rated=True, date=dt.date(2025, 4, 10), lines=(14, 17)),
+        TrfGame(
+            1, 3, 4, GameResult.BLACK_WINS, rated=True, date=dt.date(2025, 4, 10), lines=(15, 16)
+        ),
     ]
     assert [(game.round, game.white) for game in games] == sorted(
         (game.round, game.white) for game in games
@@ -238,10 +242,19 @@ def test_swiss() -> None:
     assert sum(game.rated for game in report.games) == 17
     assert [game for game in report.games if not game.rated] == [
         TrfGame(
-            2, 6, 7, GameResult.BLACK_WINS_BY_FORFEIT, False, dt.date(2024, 9, 6), (18, 19), False
+            2,
+            6,
+            7,
+            GameResult.BLACK_WINS_BY_FORFEIT,
+            rated=False,
+            date=dt.date(2024, 9, 6),
+            lines=(18, 19),
+            colours=False,
         ),
-        TrfGame(3, 5, 8, GameResult.WHITE_WINS, False, dt.date(2024, 9, 7), (17, 20)),
-        TrfGame(5, 3, 5, GameResult.DRAW, False, dt.date(2024, 9, 8), (15, 17)),
+        TrfGame(
+            3, 5, 8, GameResult.WHITE_WINS, rated=False, date=dt.date(2024, 9, 7), lines=(17, 20)
+        ),
+        TrfGame(5, 3, 5, GameResult.DRAW, rated=False, date=dt.date(2024, 9, 8), lines=(15, 17)),
     ]
     assert report.byes == [
         TrfBye(1, 9, "U", dt.date(2024, 9, 6), 21),
@@ -767,25 +780,51 @@ def test_the_event_federation_is_three_letters_or_none() -> None:
 FORFEITS_AND_NOT_RATED = {
     "forfeit with colours": (
         ("2 b -", "1 w +"),
-        TrfGame(1, 2, 1, GameResult.WHITE_WINS_BY_FORFEIT, False, dt.date(2025, 6, 1), (4, 3)),
+        TrfGame(
+            1,
+            2,
+            1,
+            GameResult.WHITE_WINS_BY_FORFEIT,
+            rated=False,
+            date=dt.date(2025, 6, 1),
+            lines=(4, 3),
+        ),
     ),
     "forfeit without colours: the lower rank is White": (
         ("2 - +", "1 - -"),
         TrfGame(
-            1, 1, 2, GameResult.WHITE_WINS_BY_FORFEIT, False, dt.date(2025, 6, 1), (3, 4), False
+            1,
+            1,
+            2,
+            GameResult.WHITE_WINS_BY_FORFEIT,
+            rated=False,
+            date=dt.date(2025, 6, 1),
+            lines=(3, 4),
+            colours=False,
         ),
     ),
     "double forfeit": (
         ("2 - -", "1 - -"),
-        TrfGame(1, 1, 2, GameResult.DOUBLE_FORFEIT, False, dt.date(2025, 6, 1), (3, 4), False),
+        TrfGame(
+            1,
+            1,
+            2,
+            GameResult.DOUBLE_FORFEIT,
+            rated=False,
+            date=dt.date(2025, 6, 1),
+            lines=(3, 4),
+            colours=False,
+        ),
     ),
     "not-rated draw": (
         ("2 w D", "1 b D"),
-        TrfGame(1, 1, 2, GameResult.DRAW, False, dt.date(2025, 6, 1), (3, 4)),
+        TrfGame(1, 1, 2, GameResult.DRAW, rated=False, date=dt.date(2025, 6, 1), lines=(3, 4)),
     ),
     "not-rated loss, codes in lower case": (
         ("2 W l", "1 B w"),
-        TrfGame(1, 1, 2, GameResult.BLACK_WINS, False, dt.date(2025, 6, 1), (3, 4)),
+        TrfGame(
+            1, 1, 2, GameResult.BLACK_WINS, rated=False, date=dt.date(2025, 6, 1), lines=(3, 4)
+        ),
     ),
 }
 

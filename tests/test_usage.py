@@ -19,7 +19,7 @@ import typer.main
 import typer.testing
 from typer.testing import Result
 
-from ledger.cli import app
+from ledger.cli import app, typer_parts
 from ledger.cli.usage import Parameter
 
 from builders import run
@@ -445,3 +445,23 @@ def test_usage_errors_exit_2_and_the_ledgers_refusals_1(
     filled = [str(tmp_path / "games.csv") if each == "{games}" else each for each in arguments]
     result = run("--db", database_url, *filled)  # the root's --db: `calc` has none
     assert (result.exit_code, result.stdout, result.stderr) == (code, "", f"error: {line}\n")
+
+
+def test_the_parts_of_typer_the_command_line_names_are_typers_own() -> None:
+    """`ledger.cli.typer_parts` names what Typer does not publish; each is the class Typer's
+    own parser and conversion use (the tests above run them all)."""
+    assert typer_parts.BadParameter is typer.BadParameter
+    for refusal in (
+        typer_parts.MissingParameter,
+        typer_parts.BadParameter,
+        typer_parts.NoSuchOption,
+        typer_parts.BadOptionUsage,
+        typer_parts.NoArgsIsHelpError,
+    ):
+        assert issubclass(refusal, typer_parts.UsageError)
+    assert issubclass(typer_parts.TyperArgument, typer_parts.TyperParameter)
+    assert issubclass(typer_parts.TyperParameter, typer_parts.Parameter)
+    assert issubclass(typer_parts.TyperGroup, typer_parts.Command)
+    assert isinstance(typer.main.get_command(app), typer_parts.TyperGroup)
+    assert issubclass(typer.Context, typer_parts.Context)
+    assert callable(typer_parts.RuntimeParam._coerce_value)

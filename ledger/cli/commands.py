@@ -2,8 +2,8 @@
 command and the module of `ledger.cli` that defines it (`COMMANDS`), and imports that module
 only when the command runs or its help is shown (Click's "lazily loading subcommands"). So
 `ledger list` loads neither the importers nor the web; and as the faces it calls,
-`ledger.queries` and `ledger.render`, load each of their modules on first use
-(`ledger.core.packages`), it loads only the queries and the output it prints.
+`ledger.queries` and `ledger.render`, load each of their modules on first use (PEP 562,
+from their stubs), it loads only the queries and the output it prints.
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ import functools
 import importlib
 from collections.abc import Iterator, MutableMapping
 
-from typer import _click
 from typer.main import get_command_from_info, get_command_name, get_group
+
+from ledger.cli import typer_parts
 
 COMMANDS = {
     "recording": (
@@ -54,14 +55,14 @@ lists them."""
 
 
 @functools.cache
-def commands_of(module: str) -> dict[str, _click.Command]:
+def commands_of(module: str) -> dict[str, typer_parts.Command]:
     """The commands a module of `ledger.cli` defines, as Typer makes them from its app; a
     module whose app is a group of its own (`ledger db`) is that one command."""
     group = get_group(importlib.import_module(f"ledger.cli.{module}").app)
     return {group.name: group} if group.name else dict(group.commands)
 
 
-def command_of(module: str, name: str) -> _click.Command:
+def command_of(module: str, name: str) -> typer_parts.Command:
     """The command `name` of a module of `ledger.cli`, made alone: Typer makes a command by
     reading its function's signature and options, and `commands_of` makes every one of the
     module's."""
@@ -76,22 +77,22 @@ def command_of(module: str, name: str) -> _click.Command:
     return commands_of(module)[name]
 
 
-class LoadedOnUse(MutableMapping[str, _click.Command]):
+class LoadedOnUse(MutableMapping[str, typer_parts.Command]):
     """The root's commands by name, each made (its module imported) when first asked for."""
 
     def __init__(self, modules: dict[str, tuple[str, ...]]) -> None:
-        self._commands: dict[str, _click.Command | str] = {
+        self._commands: dict[str, typer_parts.Command | str] = {
             command: module for module, commands in modules.items() for command in commands
         }
         """Each command, or the module that defines it until it is made."""
 
-    def __getitem__(self, name: str) -> _click.Command:
+    def __getitem__(self, name: str) -> typer_parts.Command:
         command = self._commands[name]
         if isinstance(command, str):
             command = self._commands[name] = command_of(command, name)
         return command
 
-    def __setitem__(self, name: str, command: _click.Command) -> None:
+    def __setitem__(self, name: str, command: typer_parts.Command) -> None:
         self._commands[name] = command
 
     def __delitem__(self, name: str) -> None:

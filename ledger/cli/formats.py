@@ -80,9 +80,18 @@ def import_trf(
     ):
         by = services.Author(operator, reason)
         summary = services.tournaments.import_trf(
-            session, pool, file.name, content, now(), replace, by, allow_repeat, shown, late=late
+            session,
+            pool,
+            file.name,
+            content,
+            now(),
+            replace=replace,
+            author=by,
+            allow_repeat=allow_repeat,
+            progress=shown,
+            late=late,
         )
-    render.tournament_imported(summary, check)
+    render.tournament_imported(summary, checked=check)
 
 
 @app.command("import-pgn")
@@ -105,7 +114,15 @@ def import_pgn(
     with progress() as shown, writing(ctx, db, create=True) as session:
         by = services.Author(operator, reason)
         summary = services.imports.import_pgn(
-            session, pool, file.name, content, now(), by, allow_repeat, shown, late=late
+            session,
+            pool,
+            file.name,
+            content,
+            now(),
+            by,
+            allow_repeat=allow_repeat,
+            progress=shown,
+            late=late,
         )
     render.pgn_imported(summary)
 
@@ -153,9 +170,9 @@ def import_fide_list(
             pool,
             the_period,
             now(),
-            strict,
-            shown,
-            services.Author(operator),
+            strict=strict,
+            progress=shown,
+            author=services.Author(operator),
         )
     render.fide_list_imported(summary)
 
@@ -205,7 +222,9 @@ def export_list(
             return
         pools = (pool,) if pool is not None else tuple(Pool)
         xml = output_format is ExportFormat.FIDE_XML
-        chunks = queries.fide_list_file(session, pools, the_period, xml, shown, ledger_ids)
+        chunks = queries.fide_list_file(
+            session, pools, the_period, xml=xml, progress=shown, ledger_ids=ledger_ids
+        )
         with written(output, force=force) as out:
             _write(out, chunks)
         left_out = 0 if ledger_ids else queries.fide_list_left_out(session, pools, the_period)

@@ -25,6 +25,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 
+from ledger.storage import interpreter
+
 INTERRUPTED = 130
 NOTHING_WRITTEN = "interrupted; nothing was written."
 WRITTEN = "interrupted after the change was written; it is in the ledger."
@@ -70,10 +72,8 @@ def _unsaid(_unraisable: object) -> None:
 
 
 def exits_by_its_code() -> None:
-    """Let the process end with the code it exits with. A KeyboardInterrupt that went
-    through `eval()` of a string (Typer and SQLAlchemy read annotations so) leaves CPython
-    set to end the process by SIGINT whatever its exit code; evaluating a string resets it."""
-    eval("None")
+    """Let the process end with the code it exits with (`interpreter.exit_with_code`)."""
+    interpreter.exit_with_code()
 
 
 _watch: _Watch | None = None

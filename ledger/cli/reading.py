@@ -80,13 +80,20 @@ def list_(
     request = queries.ListRequest(
         pool,
         parse_given("period", parse_period, period),
-        parse_given("as-of", parse_date, as_of),
-        version,
-        top,
-        queries.ListFilter(
-            federation, women, juniors, girls, active, title, min_rating, max_rating
+        as_of=parse_given("as-of", parse_date, as_of),
+        version=version,
+        top=top,
+        only=queries.ListFilter(
+            federation=federation,
+            women=women,
+            juniors=juniors,
+            girls=girls,
+            active=active,
+            title=title,
+            min_rating=min_rating,
+            max_rating=max_rating,
         ),
-        live,
+        live=live,
     )
     with reading(ctx, db) as session:
         if output is render.Format.CSV:  # a whole list is written as it is read
@@ -300,7 +307,7 @@ def federations(
     """
     the_period = parse_given("period", parse_period, period)
     with reading(ctx, db) as session:
-        ranking = queries.federation_ranking(session, pool, the_period, top, women)
+        ranking = queries.federation_ranking(session, pool, the_period, top, women=women)
     render.federation_ranking(ranking, output)
 
 
@@ -319,7 +326,7 @@ def peaks(
     Example: ledger peaks --min-rating 2500 --federation NOR
     """
     with reading(ctx, db) as session:
-        rows = queries.peaks(session, pool, min_rating, federation, women)
+        rows = queries.peaks(session, pool, min_rating, federation, women=women)
     render.peaks(rows, output)
 
 
@@ -348,9 +355,13 @@ def history(
     """
     with reading(ctx, db) as session:
         if summary:
-            holders = queries.rank_summary(session, pool, rank, federation, women, active)
+            holders = queries.rank_summary(
+                session, pool, rank, federation, women=women, active=active
+            )
         else:
-            listed = queries.rank_history(session, pool, rank, federation, women, active)
+            listed = queries.rank_history(
+                session, pool, rank, federation, women=women, active=active
+            )
     if summary:
         render.rank_summary(holders, output)
     else:

@@ -145,11 +145,13 @@ def add_game(
         by = services.Author(operator, reason)
         if late:
             late_game = services.corrections.add_late_game(
-                session, pool, game, now(), by, allow_repeat, shown
+                session, pool, game, now(), by, allow_repeat=allow_repeat, progress=shown
             )
             added = late_game.game
         else:
-            added = services.games.add_game(session, pool, game, now(), by, allow_repeat)
+            added = services.games.add_game(
+                session, pool, game, now(), by, allow_repeat=allow_repeat
+            )
     render.message(f"Game {added.game} recorded in {pool} period {added.period}.")
     if late:
         render.rerated(late_game.rerated)

@@ -102,8 +102,8 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
     It is made with the TCP protocol named (uvicorn's own has protocol 0, which its
     connections inherit, and asyncio sets TCP_NODELAY only on a connection it knows as TCP,
-    uvicorn issue 3149: without it, each answer on a kept-alive connection waited about
-    40 ms for the client's delayed ACK)."""
+    uvicorn issue 3149: without it, each answer on a kept-alive connection waited for the
+    client's delayed ACK)."""
     where = f"{host}:{port}"
     try:
         family, kind, protocol, _, address = socket.getaddrinfo(

@@ -7,8 +7,9 @@ group a `CommandGroup`: they catch a usage error where the command line is parse
 value that was typed is still at hand, and raise it again as one `Misuse` line in the
 ledger's words (`top: 'abc' is not a whole number of at least 1.`). The same classes keep
 the help free of placeholders such as `<bool>`: a flag takes no value, and convert the plain
-values without that library where they are plain (`PlainValues`): importing it is a third of
-the start-up of a quick command such as `ledger list --top 10`.
+values without that library where they are plain (`PlainValues`), which a quick command
+such as `ledger list --top 10` then never imports. The parts of Typer this takes that Typer
+does not publish are named in `ledger.cli.typer_parts`.
 """
 
 from __future__ import annotations
@@ -22,42 +23,56 @@ from enum import Enum
 from typing import Any, TypeVar
 
 import typer
-from typer import _click  # Typer's own Click: the exceptions its parser raises
-from typer._coercion import RuntimeParam, build_runtime_param
-from typer._param_types import coerce_cli_choice
-from typer.core import TyperArgument, TyperCommand, TyperGroup, _TyperParameter
 
-Parameter = _click.core.Parameter
+from ledger.cli.typer_parts import (
+    BadOptionUsage,
+    BadParameter,
+    Command,
+    Context,
+    MissingParameter,
+    NoArgsIsHelpError,
+    NoSuchOption,
+    Parameter,
+    RuntimeParam,
+    TyperArgument,
+    TyperCommand,
+    TyperGroup,
+    TyperParameter,
+    UsageError,
+    build_runtime_param,
+    coerce_cli_choice,
+)
+
 Callback = TypeVar("Callback", bound=Callable[..., Any])
 Parsed = TypeVar("Parsed")
 
 
-class Misuse(_click.exceptions.UsageError):
+class Misuse(UsageError):
     """A usage error in the ledger's words (exit 2)."""
 
 
 class LedgerCommand(TyperCommand):
     """A command whose usage errors are the ledger's own lines."""
 
-    def get_params(self, ctx: _click.Context) -> list[Parameter]:
+    def get_params(self, ctx: Context) -> list[Parameter]:
         return plainly_converted(plain_help(super().get_params(ctx)))
 
-    def parse_args(self, ctx: _click.Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         return worded(super().parse_args, ctx, args)
 
 
 class CommandGroup(TyperGroup):
     """A group of commands whose usage errors are the ledger's own lines."""
 
-    def get_params(self, ctx: _click.Context) -> list[Parameter]:
+    def get_params(self, ctx: Context) -> list[Parameter]:
         return plainly_converted(plain_help(super().get_params(ctx)))
 
-    def parse_args(self, ctx: _click.Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         return worded(super().parse_args, ctx, args)
 
     def resolve_command(
-        self, ctx: _click.Context, args: list[str]
-    ) -> tuple[str | None, _click.Command | None, list[str]]:
+        self, ctx: Context, args: list[str]
+    ) -> tuple[str | None, Command | None, list[str]]:
         if args and not args[0].startswith("-") and self.get_command(ctx, args[0]) is None:
             raise Misuse(
                 f"no command {shown(args[0])}; `{ctx.command_path} --help` lists the commands.",
@@ -65,13 +80,13 @@ class CommandGroup(TyperGroup):
             )
         return super().resolve_command(ctx, args)
 
-    def invoke(self, ctx: _click.Context) -> Any:
+    def invoke(self, ctx: Context) -> Any:
         """The group's own usage error, a missing command, in the ledger's words."""
         try:
             return super().invoke(ctx)
         except Misuse:
             raise
-        except _click.exceptions.UsageError as failure:
+        except UsageError as failure:
             if failure.ctx is not ctx:
                 raise
             raise Misuse(in_our_words(failure, ctx, []), ctx) from None
@@ -88,7 +103,7 @@ class Commands(typer.Typer):
 class _Argument(TyperArgument):
     """An argument whose help shows its name (`PLAYER`), not a type (`<int range>`)."""
 
-    def display_type_rich(self, ctx: _click.Context) -> str | None:
+    def display_type_rich(self, ctx: Context) -> str | None:
         return None
 
 
@@ -107,7 +122,7 @@ def plain_help(params: list[Parameter]) -> list[Parameter]:
 def plainly_converted(params: list[Parameter]) -> list[Parameter]:
     """Parameters whose values are converted by `PlainValues`."""
     for param in params:
-        if isinstance(param, _TyperParameter) and param._runtime_param is None:
+        if isinstance(param, TyperParameter) and param._runtime_param is None:
             descriptor = param.type_descriptor
             param._runtime_param = PlainValues(descriptor.parameter_info, descriptor.annotation)
     return params
@@ -125,7 +140,7 @@ class PlainValues(RuntimeParam):
     what the option's own parser accepts. Any other value, and every refusal, is left to
     Typer's own conversion, so each value is converted or refused exactly as Typer does."""
 
-    def _coerce_value(self, value: Any, param: _TyperParameter, ctx: _click.Context) -> Any:
+    def _coerce_value(self, value: Any, param: TyperParameter, ctx: Context) -> Any:
         converted = _plain(value, param, ctx)
         if converted is _NOT_PLAIN:
             typers_own = build_runtime_param(param.type_descriptor)
@@ -133,7 +148,7 @@ class PlainValues(RuntimeParam):
         return converted
 
 
-def _plain(value: Any, param: _TyperParameter, ctx: _click.Context) -> Any:
+def _plain(value: Any, param: TyperParameter, ctx: Context) -> Any:
     """`value` converted, if it is plain; else `_NOT_PLAIN`."""
     descriptor = param.type_descriptor
     info, annotation = descriptor.parameter_info, descriptor.annotation
@@ -163,31 +178,27 @@ def _plain(value: Any, param: _TyperParameter, ctx: _click.Context) -> Any:
     return number if within else _NOT_PLAIN
 
 
-def worded(
-    parse: Callable[[_click.Context, list[str]], Parsed], ctx: _click.Context, args: list[str]
-) -> Parsed:
+def worded(parse: Callable[[Context, list[str]], Parsed], ctx: Context, args: list[str]) -> Parsed:
     """`parse(ctx, args)`, a usage error raised again in the ledger's words."""
     given = list(args)
     try:
         return parse(ctx, args)
-    except (Misuse, _click.exceptions.NoArgsIsHelpError):
+    except (Misuse, NoArgsIsHelpError):
         raise
-    except _click.exceptions.UsageError as failure:
+    except UsageError as failure:
         raise Misuse(in_our_words(failure, ctx, given), ctx) from None
 
 
-def in_our_words(
-    failure: _click.exceptions.UsageError, ctx: _click.Context, given: list[str]
-) -> str:
+def in_our_words(failure: UsageError, ctx: Context, given: list[str]) -> str:
     """The ledger's one line for a usage error that Typer or Click raised."""
     command = f"`{ctx.command_path} --help`"
-    if isinstance(failure, _click.exceptions.MissingParameter) and failure.param is not None:
+    if isinstance(failure, MissingParameter) and failure.param is not None:
         return f"missing {_name(failure.param)}; {command} shows an example."
-    if isinstance(failure, _click.exceptions.BadParameter) and failure.param is not None:
+    if isinstance(failure, BadParameter) and failure.param is not None:
         return _bad_value(failure, failure.param, _typed(ctx, given, failure.param))
-    if isinstance(failure, _click.exceptions.NoSuchOption):
+    if isinstance(failure, NoSuchOption):
         return _no_such_option(failure, command)
-    if isinstance(failure, _click.exceptions.BadOptionUsage):
+    if isinstance(failure, BadOptionUsage):
         return _misused_option(ctx, failure.option_name, command)
     if isinstance(ctx.command, TyperGroup):
         return f"give a command; {command} lists them."
@@ -210,7 +221,7 @@ def _field(param: Parameter) -> str:
     return (param.name or "").replace("_", "-")
 
 
-def _bad_value(failure: _click.exceptions.BadParameter, param: Parameter, typed: str | None) -> str:
+def _bad_value(failure: BadParameter, param: Parameter, typed: str | None) -> str:
     field = _field(param)
     value = "the value" if typed is None else shown(typed)
     descriptor = getattr(param, "type_descriptor", None)
@@ -252,14 +263,14 @@ def _unusable(path: str) -> str:
     return "cannot be read"
 
 
-def _no_such_option(failure: _click.exceptions.NoSuchOption, command: str) -> str:
+def _no_such_option(failure: NoSuchOption, command: str) -> str:
     suggestion = ""
     if failure.possibilities:
         suggestion = f" (did you mean {' or '.join(sorted(failure.possibilities))}?)"
     return f"no option {shown(failure.option_name)}{suggestion}; {command} lists the options."
 
 
-def _misused_option(ctx: _click.Context, option: str, command: str) -> str:
+def _misused_option(ctx: Context, option: str, command: str) -> str:
     flag = any(
         option in param.opts and getattr(param, "is_flag", False) for param in ctx.command.params
     )
@@ -268,11 +279,11 @@ def _misused_option(ctx: _click.Context, option: str, command: str) -> str:
     return f"{option} needs a value; {command} shows an example."
 
 
-def _typed(ctx: _click.Context, given: list[str], param: Parameter) -> str | None:
+def _typed(ctx: Context, given: list[str], param: Parameter) -> str | None:
     """The text typed for `param`, read again from the command line."""
     try:
         opts, _, _ = ctx.command.make_parser(ctx).parse_args(args=list(given))
-    except _click.exceptions.UsageError:
+    except UsageError:
         return None
     value = opts.get(param.name)
     if isinstance(value, list | tuple):
@@ -280,11 +291,11 @@ def _typed(ctx: _click.Context, given: list[str], param: Parameter) -> str | Non
     return None if value is None else str(value)
 
 
-def _extra_arguments(ctx: _click.Context, given: list[str]) -> list[str]:
+def _extra_arguments(ctx: Context, given: list[str]) -> list[str]:
     """The arguments left over once the command's own have taken theirs."""
     try:
         _, rest, _ = ctx.command.make_parser(ctx).parse_args(args=list(given))
-    except _click.exceptions.UsageError:
+    except UsageError:
         return []
     return [shown(each) for each in rest]
 

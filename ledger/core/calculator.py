@@ -182,7 +182,7 @@ def logistic_expected_score(difference: int) -> Decimal:
 
 
 def rating_state(
-    rating: int, birth_year: int | None, games_completed: int, ever_2400: bool
+    rating: int, birth_year: int | None, games_completed: int, *, ever_2400: bool
 ) -> RatingState:
     """The state K depends on, from what a calculator user knows (8.3.3).
 
@@ -205,6 +205,7 @@ def k_for(
     rating: int,
     birth_year: int | None,
     games_completed: int,
+    *,
     ever_2400: bool,
     period: Period | None = None,
 ) -> int:
@@ -213,13 +214,14 @@ def k_for(
     `period` (default CURRENT_RULES) decides who is a junior; the 700 cap is applied by
     the calculation, which knows the number of games.
     """
-    return _k_line(rating, birth_year, games_completed, ever_2400, period).k
+    return _k_line(rating, birth_year, games_completed, ever_2400=ever_2400, period=period).k
 
 
 def _k_line(
     rating: int,
     birth_year: int | None,
     games_completed: int,
+    *,
     ever_2400: bool,
     period: Period | None,
 ) -> KRule:
@@ -227,7 +229,7 @@ def _k_line(
     rules = CURRENT_RULES if period is None else period
     if birth_year is not None and birth_year > rules.year:
         raise InvalidInput(f"birth-year: {birth_year} is after the period {rules}.")
-    return k_rule(rating_state(rating, birth_year, games_completed, ever_2400), rules)
+    return k_rule(rating_state(rating, birth_year, games_completed, ever_2400=ever_2400), rules)
 
 
 # -- the calculator (8.3.1 - 8.3.4) -----------------------------------------------------------
@@ -419,6 +421,7 @@ def k_with_reason(
     k: int | None,
     birth_year: int | None,
     games_completed: int | None,
+    *,
     ever_2400: bool,
     period: Period | None = None,
 ) -> tuple[int, str]:
@@ -427,7 +430,7 @@ def k_with_reason(
         return k, f"K {k}: as given"
     if games_completed is None:
         raise InvalidInput("k: give --k, or the rated games completed to decide K (8.3.3).")
-    rule = _k_line(rating, birth_year, games_completed, ever_2400, period)
+    rule = _k_line(rating, birth_year, games_completed, ever_2400=ever_2400, period=period)
     return rule.k, k_reason(rule, rule.k, 0, birth_year)
 
 
@@ -461,7 +464,12 @@ def calculate(request: Request) -> tuple[Calculation, str]:
     if completed is None and request.opponents is not None:
         completed = request.games
     k, why = k_with_reason(
-        request.rating, request.k, request.birth_year, completed, request.ever_2400, request.period
+        request.rating,
+        request.k,
+        request.birth_year,
+        completed,
+        ever_2400=request.ever_2400,
+        period=request.period,
     )
     if request.opponents is not None:
         games = parse_opponents(request.opponents)

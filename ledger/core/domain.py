@@ -152,7 +152,7 @@ class GameResult(StrEnum):
         """White's score in hundredths of a point (forfeit wins count as points)."""
         return _SCORES[self][0]
 
-    def score(self, white: bool) -> int:
+    def score(self, *, white: bool) -> int:
         """The score of White (`white`) or of Black, in hundredths of a point; a double
         forfeit scores nothing for either."""
         return _SCORES[self][0 if white else 1]

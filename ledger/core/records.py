@@ -236,7 +236,7 @@ def same_game_keys(
     return list(map(same_game_key, dates, whites, blacks, events, rounds))
 
 
-def new_player(
+def new_player(  # noqa: PLR0913 (a record's fields, each by name)
     *,
     name: str,
     id: int | None = None,
@@ -336,7 +336,7 @@ def _bad(source: str | None, field: str, message: str) -> InvalidInput:
 
 
 def _starting_rating(
-    rating: int | None, games: int | None, ever_2400: bool, peak: int | None
+    rating: int | None, games: int | None, *, ever_2400: bool, peak: int | None
 ) -> StartingRating:
     """The starting rating a new player's figures give; raises InvalidInput naming the
     field at fault."""
@@ -365,7 +365,7 @@ def _starting_rating(
     return StartingRating(rating, games, ever_2400 or peak >= 2400, peak)
 
 
-def new_game(
+def new_game(  # noqa: PLR0913 (a record's fields, each by name)
     *,
     date: dt.date,
     white: int,

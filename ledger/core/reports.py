@@ -143,7 +143,7 @@ class PublicState(StrEnum):
 
 
 def public_state(
-    state: ReportState, accepted_version: int | None, received: bool, period_closed: bool
+    state: ReportState, accepted_version: int | None, *, received: bool, period_closed: bool
 ) -> PublicState | None:
     """What the public sees of a report: an accepted version (a correction may be pending)
     is accepted, or rated once its period is closed; a report received and back with its

@@ -1,10 +1,18 @@
 """The FIDE rating rules (Rating Regulations B.02), as pure functions on plain values.
 
-Everything that decides a published number lives here: expected scores (table 8.1.2), the
-rule of 400 (8.3.1), K (8.3.3), the rating change and its rounding (8.3.2, 8.3.4), the
-rating floor and initial ratings (7.1.4, 8.2) and the inactivity flag (7.2.2). Scores,
-expected scores and sums are integer hundredths, so every result is exact; no binary
-floats. Nothing here touches a database, a file or the clock.
+Everything that decides a published number lives here, once: expected scores (table 8.1.2),
+the rule of 400 and its 2650 exception (8.3.1), K and the line of 8.3.3 that gives it, the
+700 cap, the rating change and its rounding (8.3.2, 8.3.4), the rating floor (7.1.4), the
+2400 flag and the peak, a player's standing once a list is published, first ratings and
+their pooling window (8.2) and the inactivity flag (7.2.2). Scores, expected scores and sums
+are integer hundredths, so every result is exact; no binary floats. Nothing here touches a
+database, a file or the clock.
+
+The close rates a whole period in SQL: where it needs a rule there,
+`ledger.services.set_rating` holds the one SQL expression of it, built from these functions
+and constants, and `tests/test_set_rating.py` holds each expression to its function here on
+both backends. The close, the live list, `explain`, `calc` and the web read these and
+nothing else.
 """
 
 from __future__ import annotations
@@ -15,12 +23,14 @@ import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Protocol
 
 from ledger.core.domain import Period, Pool
 from ledger.core.tables import EXPECTED_SCORE_BANDS, RATING_DIFFERENCE_BY_SCORE
 
 RATING_FLOOR = 1400
-"""7.1.4: a rating below this is not published; the player becomes unrated."""
+"""7.1.4: a rating below this is not published; the player becomes unrated (`rating_floor`).
+The starting ratings the ledger accepts begin here too (`ledger.core.records`)."""
 
 DIFFERENCE_CAP = 400
 """8.3.1: the rule of 400."""
@@ -169,6 +179,33 @@ class RatingState:
     peak: int
     birth_year: int | None
 
+    @classmethod
+    def of(cls, standing: Rated) -> RatingState:
+        """The state of a rated player's `standing` (a row of the close, of the live list)."""
+        assert standing.rating is not None
+        return cls(
+            standing.rating,
+            standing.games_completed,
+            standing.ever_2400,
+            standing.peak,
+            standing.birth_year,
+        )
+
+
+class Rated(Protocol):
+    """A standing as the close and the live list hold it: `rating` None while unrated."""
+
+    @property
+    def rating(self) -> int | None: ...
+    @property
+    def games_completed(self) -> int: ...
+    @property
+    def ever_2400(self) -> bool: ...
+    @property
+    def peak(self) -> int: ...
+    @property
+    def birth_year(self) -> int | None: ...
+
 
 class KRule(Enum):
     """The line of 8.3.3 that decides a player's K, with the K it gives."""
@@ -199,12 +236,16 @@ def k_rule(state: RatingState, period: Period) -> KRule:
     4. K 20 otherwise.
     """
     return standing_k_rule(
-        state.games_completed, state.ever_2400, state.peak, state.birth_year, period
+        state.games_completed,
+        ever_2400=state.ever_2400,
+        peak=state.peak,
+        birth_year=state.birth_year,
+        period=period,
     )
 
 
 def standing_k_rule(
-    games_completed: int, ever_2400: bool, peak: int, birth_year: int | None, period: Period
+    games_completed: int, *, ever_2400: bool, peak: int, birth_year: int | None, period: Period
 ) -> KRule:
     """`k_rule` (8.3.3) on the fields of a standing it reads, without making a
     `RatingState`: for the K of each of a whole list's players who did not play, a
@@ -294,7 +335,8 @@ def game_delta(score: int, expected: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class PeriodRating:
-    """The outcome of one player's rated games in one period (8.3.2 - 8.3.4)."""
+    """The outcome of one player's rated games in one period (8.3.2 - 8.3.4). `listed`: the
+    new rating is published (7.1.4, `is_listed`); else the player becomes unrated."""
 
     games: int
     k_rule: KRule
@@ -303,11 +345,7 @@ class PeriodRating:
     k_times_sum: int
     change: int
     state: RatingState
-
-    @property
-    def listed(self) -> bool:
-        """7.1.4: a new rating below 1400 is not published; the player becomes unrated."""
-        return self.state.rating >= RATING_FLOOR
+    listed: bool
 
 
 def rate_period(state: RatingState, period: Period, games: Sequence[RatedGame]) -> PeriodRating:
@@ -321,15 +359,102 @@ def rate_period(state: RatingState, period: Period, games: Sequence[RatedGame]) 
     k = capped_k(rule.k, len(games))
     k_times_sum = k * delta_sum
     change = round_half_away_from_zero(k_times_sum)
-    new_rating = state.rating + change
-    new_state = RatingState(
-        rating=new_rating,
+    new_state = state_after(
+        state.rating + change,
         games_completed=state.games_completed + len(games),
-        ever_2400=state.ever_2400 or new_rating >= EVER_2400,
-        peak=max(state.peak, new_rating),
+        ever_2400=state.ever_2400,
+        peak=state.peak,
         birth_year=state.birth_year,
     )
-    return PeriodRating(len(games), rule, k, delta_sum, k_times_sum, change, new_state)
+    listed = is_listed(new_state.rating, period)
+    return PeriodRating(len(games), rule, k, delta_sum, k_times_sum, change, new_state, listed)
+
+
+def rating_floor(period: Period) -> int:
+    """7.1.4: the lowest rating the list of `period` publishes."""
+    return RATING_FLOOR
+
+
+def is_listed(rating: int, period: Period) -> bool:
+    """7.1.4: whether `rating` is published on the list of `period`; below the floor
+    (`rating_floor`) the player becomes unrated from that list on."""
+    return rating >= rating_floor(period)
+
+
+def ever_2400_after(*, ever_2400: bool, rating: int) -> bool:
+    """8.3.3: whether a published rating has ever reached 2400 once `rating` is published:
+    set once reached, the flag (and its K 10) stays for good."""
+    return ever_2400 or rating >= EVER_2400
+
+
+def peak_after(peak: int, rating: int) -> int:
+    """The highest published rating once `rating` is published."""
+    return max(peak, rating)
+
+
+def peak_period_after(
+    peak_before: int, peak_period: Period | None, peak: int, period: Period
+) -> Period | None:
+    """The list the peak was reached on, once the list of `period` has made it `peak`: this
+    one only where the peak rose (a tie keeps the earlier list)."""
+    return period if peak > peak_before else peak_period
+
+
+def state_after(
+    rating: int, *, games_completed: int, ever_2400: bool, peak: int, birth_year: int | None
+) -> RatingState:
+    """A player's state once `rating` is published, from a period's games (8.3) or as a
+    first rating (8.2): `ever_2400` and `peak` are those before it (`ever_2400_after`,
+    `peak_after`), `games_completed` those after it."""
+    return RatingState(
+        rating,
+        games_completed,
+        ever_2400_after(ever_2400=ever_2400, rating=rating),
+        peak_after(peak, rating),
+        birth_year,
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NewStanding:
+    """A player's standing once the list of a period is published, as the list carries it:
+    the rating reached (published only if `listed`, 7.1.4), the K of the next period
+    (8.3.3; None when unrated), the rated games completed, the 2400 flag, the peak and the
+    list it was reached on, and the last period active (7.2.2)."""
+
+    rating: int
+    listed: bool
+    k_next: int | None
+    games_completed: int
+    ever_2400: bool
+    peak: int
+    peak_period: Period | None
+    last_active: Period | None
+
+
+def standing_after(
+    state: RatingState,
+    period: Period,
+    *,
+    peak_before: int,
+    peak_period_before: Period | None,
+    last_active: Period | None,
+) -> NewStanding:
+    """The standing the list of `period` gives a player whose state it publishes is
+    `state` (`rate_period`, `state_after`): listed or not, the K of the next period, the
+    peak's list (`peak_period_after`, from the peak before), `last_active` as given (the
+    period itself for a player who played in it)."""
+    listed = is_listed(state.rating, period)
+    return NewStanding(
+        rating=state.rating,
+        listed=listed,
+        k_next=development_coefficient(state, period + 1) if listed else None,
+        games_completed=state.games_completed,
+        ever_2400=state.ever_2400,
+        peak=state.peak,
+        peak_period=peak_period_after(peak_before, peak_period_before, state.peak, period),
+        last_active=last_active,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,7 +478,7 @@ class InitialCalculation:
     is the score and `p` (points + 1) / (n + 2) in hundredths, `dp` its difference (table
     8.1.1); `opponents` the opponents' ratings with the two hypothetical 1800 draws, over
     `n + 2`; `uncapped` is Ra + dp rounded, `rating` the first rating published (capped at
-    2200), None below 5 games or under 1400.
+    2200), None below 5 games or below the floor (7.1.4).
     """
 
     counted: tuple[InitialRatingGame, ...]
@@ -370,8 +495,8 @@ class InitialCalculation:
         return len(self.counted)
 
 
-def initial_calculation(games: Iterable[InitialRatingGame]) -> InitialCalculation:
-    """The calculation of a first rating from the pooled games (8.2).
+def initial_calculation(games: Iterable[InitialRatingGame], period: Period) -> InitialCalculation:
+    """The calculation of a first rating from the games pooled up to `period` (8.2).
 
     - If the first event scores zero, that event is disregarded.
     - At least 5 games against rated opponents are needed.
@@ -379,7 +504,7 @@ def initial_calculation(games: Iterable[InitialRatingGame]) -> InitialCalculatio
       against 1800-rated opponents; p = (points + 1) / (n + 2), rounded half up to
       hundredths (ledger's choice).
     - Ru = Ra + dp(p) from table 8.1.1, rounded half up, capped at 2200; published only
-      if it is at least 1400.
+      if the list of `period` publishes it (7.1.4, `is_listed`).
     """
     ordered = sorted(games, key=lambda game: game.event)
     pooled = _without_scoreless_first_event(ordered)
@@ -390,7 +515,7 @@ def initial_calculation(games: Iterable[InitialRatingGame]) -> InitialCalculatio
     opponents = sum(game.opponent_rating for game in pooled) + 2 * INITIAL_RATING_DUMMY_OPPONENT
     uncapped = divide_half_up(opponents + dp * (n + 2), n + 2)
     rating = min(uncapped, INITIAL_RATING_CAP)
-    published = n >= INITIAL_RATING_MIN_GAMES and rating >= RATING_FLOOR
+    published = n >= INITIAL_RATING_MIN_GAMES and is_listed(rating, period)
     disregarded = tuple(ordered[: len(ordered) - n])
     return InitialCalculation(
         tuple(pooled),
@@ -404,13 +529,21 @@ def initial_calculation(games: Iterable[InitialRatingGame]) -> InitialCalculatio
     )
 
 
-def initial_rating(games: Iterable[InitialRatingGame]) -> tuple[int, int] | None:
-    """A first rating and the number of games it rests on, or None if none is due (8.2,
-    `initial_calculation`)."""
-    calculation = initial_calculation(games)
+def initial_rating(games: Iterable[InitialRatingGame], period: Period) -> tuple[int, int] | None:
+    """A first rating on the list of `period` and the number of games it rests on, or None
+    if none is due (8.2, `initial_calculation`)."""
+    calculation = initial_calculation(games, period)
     if calculation.rating is None:
         return None
     return calculation.rating, calculation.games
+
+
+def pooling_start(period: Period, last_listed: Period | None) -> Period:
+    """8.2: the first period whose games pool toward a first rating on the list of `period`:
+    the pool spans at most 26 months ending with it, and never reaches back to the list on
+    which the player was last listed (`last_listed`: where they lost an earlier rating)."""
+    start = period - (INITIAL_RATING_WINDOW_MONTHS - 1)
+    return start if last_listed is None else max(start, last_listed + 1)
 
 
 def _without_scoreless_first_event(
@@ -437,7 +570,7 @@ def earliest_active_period(period: Period) -> Period:
     return period - (INACTIVITY_PERIODS - 1)
 
 
-def list_flag(woman: bool, last_active: Period | None, period: Period) -> str:
+def list_flag(*, woman: bool, last_active: Period | None, period: Period) -> str:
     """The list flag: `i` inactive, `w` woman, `wi` both, empty otherwise (7.2.2).
 
     One rated game in a period makes the player active again on that list.

@@ -17,9 +17,10 @@ from ledger.core import rules
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import NotFound
 from ledger.queries.filters import EVERYONE, ListFilter
-from ledger.queries.lists import PublishedList, published_period
+from ledger.queries.lists.counts import KeptCounts
+from ledger.queries.lists.in_force import published_period
+from ledger.queries.lists.published import PublishedList
 from ledger.queries.pooling import FirstRating, pooled_so_far
-from ledger.queries.rating_counts import KeptCounts
 from ledger.storage.models import Game, ListEntry, Player, PlayerRating
 from ledger.storage.periods import newest_closed_period
 
@@ -157,7 +158,7 @@ def _standing(
         peak=row.peak,
         peak_period=row.peak_period,
         ever_2400=row.ever_2400,
-        flag=rules.list_flag(player.sex == "F", row.last_active, newest)
+        flag=rules.list_flag(woman=player.sex == "F", last_active=row.last_active, period=newest)
         if listed and newest
         else "",
         history=_history(session, pool, player, newest),
@@ -271,7 +272,7 @@ def _live(
             expected = rules.expected_scores(pool, period, state.rating, opponent_rating)
             if expected is None:
                 continue
-            score = result.score(is_white)
+            score = result.score(white=is_white)
             rated_games.append(rules.RatedGame(score, expected[0]))
     if not rated_games:
         return None

@@ -99,7 +99,7 @@ def cross_table(session: Session, pool: Pool, name: str) -> CrossTable:
         raise unknown_event(session, pool, name)
     period = Period.of(event.end_date)
     rated = is_closed(period, newest_closed_period(session, pool))
-    entrants = event_entrants(session, pool, event.id, period, rated)
+    entrants = event_entrants(session, pool, event.id, period, rated=rated)
     standings = {entrant.id: _Standing(entrant) for entrant in entrants}
     _add_games(session, event.id, standings)
     _add_byes(session, event.id, standings)
@@ -156,7 +156,7 @@ def _add_side(
     numbered round.
     """
     result = GameResult(game.result)
-    score = result.score(side == "white")
+    score = result.score(white=side == "white")
     standing = standings[getattr(game, f"{side}_id")]
     opponent = standings[getattr(game, f"{other}_id")].entrant
     symbol = (_SYMBOL if result.is_played else _FORFEIT_SYMBOL).get(score, "-")

@@ -53,7 +53,7 @@ class EventEntrant:
 
 
 def event_entrants(
-    session: Session, pool: Pool, event_id: int, period: Period, rated: bool
+    session: Session, pool: Pool, event_id: int, period: Period, *, rated: bool
 ) -> list[EventEntrant]:
     """The event's players by starting number; `rated`: its period is closed."""
     ids = _player_ids(session, event_id)

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, aliased
 from ledger.core import rules
 from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.errors import NotFound
-from ledger.queries.lists import published_period
+from ledger.queries.lists.in_force import published_period
 from ledger.queries.pooling import FirstRating, first_rating
 from ledger.storage.models import Event, Game, GameRating, Import, ListEntry, Player
 from ledger.storage.periods import newest_closed_period
@@ -117,7 +117,7 @@ def explain(
         k_times_sum=None if entry is None else _optional_hundredths(entry.k_times_sum),
         change=entry.change if entry else (0 if rating_before is not None else None),
         rating_after=entry.rating if entry else rating_before,
-        note=_note(entry),
+        note=_note(entry, period),
         games=rated,
         first_rating=(
             first_rating(session, pool, player_id, period, newest_closed_period(session, pool))
@@ -208,7 +208,7 @@ def _game(pool: Pool, period: Period, player_id: int, row: Any) -> ExplainedGame
     )
     expected = row.white_expected if white else row.black_expected
     result = GameResult(row.result)
-    score = result.score(white)
+    score = result.score(white=white)
     rated = expected is not None
     return ExplainedGame(
         game_id=row.id,
@@ -270,13 +270,14 @@ def _k_reason(entry: ListEntry | None, birth_year: int | None) -> str | None:
     return rules.k_reason(rule, entry.k_applied, entry.games, birth_year)
 
 
-def _note(entry: ListEntry | None) -> str | None:
+def _note(entry: ListEntry | None, period: Period) -> str | None:
     if entry is None:
         return None
     if entry.change is None:
         return f"first rating {entry.rating}, from the games pooled under FIDE 8.2"
     if not entry.listed:
-        return f"{entry.rating} is below {rules.RATING_FLOOR}: unrated from this list on (7.1.4)"
+        floor = rules.rating_floor(period)
+        return f"{entry.rating} is below {floor}: unrated from this list on (7.1.4)"
     return None
 
 

@@ -20,10 +20,13 @@ from ledger.core.progress import NO_PROGRESS, Progress, Stage, counted
 from ledger.formats import fide_list as fide_lists
 from ledger.formats import trf
 from ledger.formats.fide_list import UNRATED, FideListRow, PoolRating
-from ledger.queries import lists as queries
 from ledger.queries.entrants import EventEntrant, event_entrants
+from ledger.queries.lists.in_force import published_period
+from ledger.queries.lists.rows import period_figures
+from ledger.queries.lists.sql import list_statement
 from ledger.queries.overviews import unknown_event
-from ledger.storage.batches import AnySelect, Values, collector_paused, driver_rows
+from ledger.storage.batches import AnySelect, Values, driver_rows
+from ledger.storage.interpreter import collector_paused
 from ledger.storage.models import Bye, Event, Game, Player, stored_period
 from ledger.storage.periods import is_closed, newest_closed_period
 
@@ -32,6 +35,7 @@ def fide_list_file(
     session: Session,
     pools: Sequence[Pool],
     period: Period | None,
+    *,
     xml: bool,
     progress: Progress = NO_PROGRESS,
     ledger_ids: bool = False,
@@ -40,7 +44,7 @@ def fide_list_file(
     for the three pools, else the single-pool file. FIDE's files list players by FIDE ID;
     with `ledger_ids` the ID column holds the ledger's IDs instead, and every player is in
     it (a national list in FIDE's layout)."""
-    period, rows = fide_list_rows(session, pools, period, progress, ledger_ids)
+    period, rows = fide_list_rows(session, pools, period, progress, ledger_ids=ledger_ids)
     if xml:
         return fide_lists.write_fide_xml(rows, tuple(pools))
     return fide_lists.write_fide_txt(rows, tuple(pools), fide_lists.list_month(period))
@@ -51,6 +55,7 @@ def fide_list_rows(
     pools: Sequence[Pool],
     period: Period | None,
     progress: Progress = NO_PROGRESS,
+    *,
     ledger_ids: bool = False,
 ) -> tuple[Period, Iterator[FideListRow]]:
     """The lists in force at `period` (default: the first pool's newest) as FIDE's rows,
@@ -63,11 +68,10 @@ def fide_list_rows(
     Each pool's list is read whole into a look-up by player (`_ListRows`), and the players
     stream past them in the file's order, as plain tuples: joined to the players in SQL,
     SQLite built an index of each list and searched the three for every player, and the
-    rows came through SQLAlchemy's processing (the rows of a combined file of a million
-    players: 23.8 s that way, 12.2 s this way).
+    rows came through SQLAlchemy's processing.
     """
-    period, _ = queries.published_period(session, pools[0], period)
-    counted = _rows_counted(session, pools, ledger_ids)
+    period, _ = published_period(session, pools[0], period)
+    counted = _rows_counted(session, pools, ledger_ids=ledger_ids)
     stage = progress.stage(f"Writing the list of {period}", counted)
     with collector_paused():
         lists = [
@@ -130,11 +134,11 @@ class _ListRows(dict[int, _Listed]):
             stored_period(period),
             *figures,
         )
-        _, games, k, _ = queries.period_figures(standing, self.period, self.following)
-        shown = PoolRating(rating, games, k)
+        in_period = period_figures(standing, self.period, self.following)
+        shown = PoolRating(rating, in_period.games, in_period.k)
         return _Listed(
             self._ratings.setdefault(shown, shown),
-            rules.list_flag(sex == "F", standing.last_active, self.period),
+            rules.list_flag(woman=sex == "F", last_active=standing.last_active, period=self.period),
             standing.federation,
             standing.title,
         )
@@ -144,7 +148,7 @@ def _fide_rows(
     rows: Iterable[Values], pools: Sequence[Pool], lists: Sequence[_ListRows], stage: Stage
 ) -> Iterator[FideListRow]:
     """Each player's row (`_fide_row`), counted as it is written, with Python's cycle
-    collector paused while they stream (`storage.batches.collector_paused`): each row makes
+    collector paused while they stream (`storage.interpreter.collector_paused`): each row makes
     several objects and no cycle, and the collector's passes over them took about a quarter
     of a file's time. A single-pool file skips the players its list does not hold."""
     single = lists[0] if len(pools) == 1 and lists else None
@@ -155,7 +159,7 @@ def _fide_rows(
             yield _fide_row(row, pools, lists)
 
 
-def _rows_counted(session: Session, pools: Sequence[Pool], ledger_ids: bool) -> int | None:
+def _rows_counted(session: Session, pools: Sequence[Pool], *, ledger_ids: bool) -> int | None:
     """The rows of a combined file, every player with a FIDE ID (a count on an index), or
     every player; None for a single-pool file, whose count would cost a good part of
     writing it."""
@@ -169,7 +173,7 @@ def _rows_counted(session: Session, pools: Sequence[Pool], ledger_ids: bool) -> 
 def fide_list_left_out(session: Session, pools: Sequence[Pool], period: Period | None) -> int:
     """How many players the lists of `period` (as `fide_list_rows` reads them) rate who have
     no FIDE ID: FIDE's layout lists players by FIDE ID, so its file leaves them out."""
-    period, _ = queries.published_period(session, pools[0], period)
+    period, _ = published_period(session, pools[0], period)
     listed = [
         select(statement.subquery().c.id)
         for _, statement in _in_force(session, pools, period).values()
@@ -217,7 +221,7 @@ _STANDING = (
 
 
 class _Standing(NamedTuple):
-    """A player's row on one pool's list, as `queries.period_figures` reads it (a named
+    """A player's row on one pool's list, as `period_figures` reads it (a named
     tuple: a file makes one for each rated player of each pool)."""
 
     birth_year: int | None
@@ -246,10 +250,10 @@ def _in_force(
     lists = {}
     for pool in pools:
         try:
-            in_force, is_newest = queries.published_period(session, pool, as_of=first_day_after)
+            in_force, is_newest = published_period(session, pool, as_of=first_day_after)
         except NotFound:
             continue
-        lists[pool] = (in_force, queries.list_statement(pool, in_force, is_newest))
+        lists[pool] = (in_force, list_statement(pool, in_force, is_newest=is_newest))
     return lists
 
 
@@ -300,7 +304,7 @@ def tournament_report(session: Session, pool: Pool, name: str) -> trf.Tournament
     _refuse_what_a_report_cannot_hold(name, games, byes)
     period = Period.of(event.end_date)
     rated = is_closed(period, newest_closed_period(session, pool))
-    entrants = event_entrants(session, pool, event.id, period, rated)
+    entrants = event_entrants(session, pool, event.id, period, rated=rated)
     numbers = {entrant.id: entrant.number for entrant in entrants}
     round_dates = _round_dates(games, byes)
     records = tuple(event.report_records.split("\n")) if event.report_records else ()

@@ -16,8 +16,9 @@ from sqlalchemy.orm import Session
 from ledger.core.domain import FEDERATION_TOP_PLAYERS, Period, Pool
 from ledger.core.errors import InvalidInput
 from ledger.queries.filters import active_on
-from ledger.queries.lists import list_statement, published_period
-from ledger.queries.ranking import shared_ranks
+from ledger.queries.lists.in_force import published_period
+from ledger.queries.lists.ranking import shared_ranks
+from ledger.queries.lists.sql import list_statement
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +55,7 @@ def federation_ranking(
     pool: Pool,
     period: Period | None = None,
     top: int = FEDERATION_TOP_PLAYERS,
+    *,
     women: bool = False,
 ) -> FederationRanking:
     """The federations of a published list (default: the newest), best average first; those
@@ -62,7 +64,7 @@ def federation_ranking(
     if top < 1:
         raise InvalidInput(f"top: {top} is not a number of players; give 1 or more.")
     period, is_newest = published_period(session, pool, period)
-    listed = list_statement(pool, period, is_newest).subquery()
+    listed = list_statement(pool, period, is_newest=is_newest).subquery()
     shown = [listed.c.federation.is_not(None)] + ([listed.c.sex == "F"] if women else [])
     active = active_on(listed.c.last_active, period)
     place = func.row_number().over(

@@ -20,7 +20,7 @@ JUNIOR_LIST_AGE = 20
 """Juniors' lists: list year minus birth year at most 20 (FIDE's top junior lists)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ListFilter:
     """Which rows of a list to show. Juniors: list year minus birth year at most 20."""
 
@@ -34,7 +34,7 @@ class ListFilter:
     max_rating: int | None = None
 
     def conditions(self, columns: Any, period: Period) -> list[Any]:
-        """SQL over a list's columns (`ledger.queries.list_sql`) for the rows that pass."""
+        """SQL over a list's columns (`ledger.queries.lists.sql`) for the rows that pass."""
         wanted = []
         if self.federation:
             wanted.append(columns.federation == self.federation.upper())
@@ -62,7 +62,10 @@ class ListFilter:
                 not juniors
                 or (row.birth_year is not None and row.birth_year >= period.year - JUNIOR_LIST_AGE)
             )
-            and (not self.active or not rules.list_flag(False, row.last_active, period))
+            and (
+                not self.active
+                or not rules.list_flag(woman=False, last_active=row.last_active, period=period)
+            )
             and (not self.title or (row.title or "").upper() == self.title.upper())
             and (self.min_rating is None or row.rating >= self.min_rating)
             and (self.max_rating is None or row.rating <= self.max_rating)

@@ -67,7 +67,10 @@ def game_listing(session: Session, pool: Pool, only: GameFilter) -> list[ListedG
     order = (Game.date, func.coalesce(Event.name, ""), Game.round, Game.id)
     statement = _games().where(*_conditions(pool, only)).order_by(*order)
     newest = newest_closed_period(session, pool)
-    return [_listed(row, is_closed(row.Game.period, newest)) for row in session.execute(statement)]
+    return [
+        _listed(row, closed=is_closed(row.Game.period, newest))
+        for row in session.execute(statement)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +145,7 @@ def _conditions(pool: Pool, only: GameFilter) -> list[Any]:
     return conditions
 
 
-def _listed(row: Any, closed: bool) -> ListedGame:
+def _listed(row: Any, *, closed: bool) -> ListedGame:
     game: Game = row.Game
     return ListedGame(
         game.id,
@@ -155,12 +158,19 @@ def _listed(row: Any, closed: bool) -> ListedGame:
         game.black_id,
         row[3],
         game.result.value,
-        *_rated(game, closed, row.white_expected, row.white_rating, row.black_rating),
+        *_rated(
+            game,
+            closed=closed,
+            expected=row.white_expected,
+            white_rating=row.white_rating,
+            black_rating=row.black_rating,
+        ),
     )
 
 
 def _rated(
     game: Game,
+    *,
     closed: bool,
     expected: int | None,
     white_rating: int | None,

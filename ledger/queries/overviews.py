@@ -16,8 +16,8 @@ from sqlalchemy.orm import Session
 from ledger.core import calculator, names, rules
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Hint, NotFound
-from ledger.queries.lists import Version
-from ledger.queries.versions import versions
+from ledger.queries.lists.rows import Version
+from ledger.queries.lists.versions import versions
 from ledger.storage.batches import AnySelect
 from ledger.storage.models import (
     Bye,

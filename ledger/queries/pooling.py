@@ -52,7 +52,8 @@ class FirstRating:
     """8.2 for one player: the pooled games and the figures of the calculation. `average`
     is Ra, the opponents' average with the two hypothetical 1800 draws; `p` the score with
     them, (points + 1) / (n + 2); `dp` from table 8.1.1; `uncapped` Ra + dp rounded, and
-    `rating` the first rating (capped at 2200; None: fewer than 5 games, or below 1400)."""
+    `rating` the first rating (capped at 2200; None: fewer than 5 games, or below the
+    floor, 7.1.4)."""
 
     pool: Pool
     since: Period
@@ -75,28 +76,28 @@ def first_rating(
     """The games `player_id` pools toward a first rating in the 26 months ending with
     `until`, and the calculation they give: games of closed periods (up to `newest`) with
     the ratings they were rated with, later ones with the opponents' ratings in force."""
-    since = until - (rules.INITIAL_RATING_WINDOW_MONTHS - 1)
+    since = rules.pooling_start(until, None)
     lost = session.scalar(
         select(func.max(ListEntry.period)).where(
             ListEntry.pool == pool, ListEntry.player_id == player_id, ListEntry.period < until
         )
     )
-    start = max(since, lost + 1) if lost is not None else since
+    start = rules.pooling_start(until, lost)
     rows = [
         row
         for statement in _games(pool, player_id, start, until, newest)
         for row in session.execute(statement)
         if row.result.is_played and row.rated and row.own is None and row.opponent_rating
     ]
-    calculation = rules.initial_calculation(_pooled(row) for row in rows)
+    calculation = rules.initial_calculation((_pooled(row) for row in rows), until)
     disregarded = {game.event for game in calculation.disregarded}
-    games = [_shown(row, _pooled(row).event not in disregarded) for row in rows]
+    games = [_shown(row, counted=_pooled(row).event not in disregarded) for row in rows]
     return _first_rating(pool, since, until, sorted(games, key=_order), calculation)
 
 
 def _pooled(row: Any) -> rules.InitialRatingGame:
     return rules.InitialRatingGame(
-        (row.event_end, row.event_id or 0), row.opponent_rating, row.result.score(row.white)
+        (row.event_end, row.event_id or 0), row.opponent_rating, row.result.score(white=row.white)
     )
 
 
@@ -104,7 +105,7 @@ def _order(game: PooledGame) -> tuple[object, ...]:
     return (game.date, game.game_id)
 
 
-def _shown(row: Any, counted: bool) -> PooledGame:
+def _shown(row: Any, *, counted: bool) -> PooledGame:
     return PooledGame(
         row.id,
         row.period,
@@ -114,7 +115,7 @@ def _shown(row: Any, counted: bool) -> PooledGame:
         row.opponent_name,
         row.opponent_rating,
         row.result.value,
-        Decimal(row.result.score(row.white)) / 100,
+        Decimal(row.result.score(white=row.white)) / 100,
         counted,
     )
 

@@ -15,8 +15,11 @@ from sqlalchemy.orm import Session, aliased
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import InvalidInput
 from ledger.queries.filters import ListFilter, active_on
-from ledger.queries.lists import ListRow, list_statement, published_period, rating_list
-from ledger.queries.ranking import shared_ranks
+from ledger.queries.lists.in_force import published_period
+from ledger.queries.lists.published import rating_list
+from ledger.queries.lists.ranking import shared_ranks
+from ledger.queries.lists.rows import ListRow
+from ledger.queries.lists.sql import list_statement
 from ledger.storage.models import Game, GameRating, ListEntry, Player, PlayerRating, RatingPeriod
 
 
@@ -54,7 +57,7 @@ def list_statistics(
     if band < 1:
         raise InvalidInput(f"band: {band} is not a band width; give a whole number above 0.")
     period, is_newest = published_period(session, pool, period)
-    listed = list_statement(pool, period, is_newest).subquery()
+    listed = list_statement(pool, period, is_newest=is_newest).subquery()
     active = active_on(listed.c.last_active, period)
     woman = listed.c.sex == "F"
     counts = (
@@ -129,6 +132,7 @@ def peaks(
     pool: Pool,
     min_rating: int | None = None,
     federation: str | None = None,
+    *,
     women: bool = False,
 ) -> list[PeakRow]:
     """The all-time list by peak published rating, with the list each peak was reached on.
@@ -214,6 +218,7 @@ def rank_history(
     pool: Pool,
     rank: int = 1,
     federation: str | None = None,
+    *,
     women: bool = False,
     active: bool = False,
 ) -> list[RankHolder]:
@@ -245,12 +250,13 @@ def rank_summary(
     pool: Pool,
     rank: int = 1,
     federation: str | None = None,
+    *,
     women: bool = False,
     active: bool = False,
 ) -> list[RankSummary]:
     """Each holder of `rank` once, in the order they first held it (`rank_history`)."""
     held: dict[int, list[RankHolder]] = {}
-    for holder in rank_history(session, pool, rank, federation, women, active):
+    for holder in rank_history(session, pool, rank, federation, women=women, active=active):
         held.setdefault(holder.id, []).append(holder)
     return [
         RankSummary(

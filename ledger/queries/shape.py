@@ -86,7 +86,7 @@ text, and orjson would write a time without its zone); keys that are numbers are
 text, as JSON has them."""
 
 
-def to_json(data: object, indented: bool = True) -> str:
+def to_json(data: object, *, indented: bool = True) -> str:
     """A query's result as JSON text, the same as of its `plain` data: indented by two
     spaces (or on one line, as the web serves it), with non-ASCII names as they are.
     orjson writes it: the standard library's encoder took longer than reading the rows of

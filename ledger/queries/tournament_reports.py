@@ -172,7 +172,10 @@ def public(report: Report, newest_closed: Period | None) -> PublicState | None:
     """What the public sees of `report`, given its pool's newest closed period."""
     closed = report.period is not None and is_closed(report.period, newest_closed)
     return public_state(
-        report.state, report.accepted_version, report.received_at is not None, closed
+        report.state,
+        report.accepted_version,
+        received=report.received_at is not None,
+        period_closed=closed,
     )
 
 

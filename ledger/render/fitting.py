@@ -140,6 +140,7 @@ def _table(
     shown: Sequence[int],
     rows: Sequence[Sequence[str]],
     options: dict[str, Any],
+    *,
     squeezed: bool = False,
 ) -> Table:
     """The table of the `shown` columns; `squeezed`: names may wrap, and they give way first."""

@@ -22,7 +22,7 @@ def file_imported(summary: ImportSummary) -> None:
     message(f"Imported {_count(summary.rows, noun)} from {summary.file_name}.")
 
 
-def tournament_imported(summary: TournamentImport, checked: bool) -> None:
+def tournament_imported(summary: TournamentImport, *, checked: bool) -> None:
     games = summary.games_rated + summary.games_unrated
     what = (
         f"event {summary.event!r} ({summary.pool}, period {summary.period}): "

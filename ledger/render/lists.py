@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from rich import box
 
 from ledger.queries import ListRow, RatingList
-from ledger.queries.whole_list import CELL_NAMES, TEXT_CELLS, Cells
+from ledger.queries.lists.whole import CELL_NAMES, TEXT_CELLS, Cells
 from ledger.render.base import (
     Console,
     Table,

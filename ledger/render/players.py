@@ -145,7 +145,8 @@ def first_rating_lines(pooled: FirstRating) -> list[str]:
     n, needed = pooled.counted, pooled.needed
     counted = f"{n} of {needed}" if n < needed else f"{n} (at least {needed})"
     lines = [
-        f"{counted} games against rated opponents, within 26 months "
+        f"{counted} games against rated opponents, within "
+        f"{rules.INITIAL_RATING_WINDOW_MONTHS} months "
         f"({pooled.since} to {pooled.until}); scored {pooled.points}",
         f"Ra = (opponents + 2 × 1800, two hypothetical draws) / ({n} + 2) = {pooled.average}",
         f"p = ({pooled.points} + 1) / ({n} + 2) = {pooled.p:.2f}; dp = {pooled.dp:+d} "
@@ -158,7 +159,7 @@ def first_rating_lines(pooled: FirstRating) -> list[str]:
     elif n < needed:
         lines.append(f"No first rating yet: {needed - n} more games needed")
     else:
-        lines.append("No first rating: below 1400 (7.1.4)")
+        lines.append(f"No first rating: below {rules.rating_floor(pooled.until)} (7.1.4)")
     return lines
 
 

@@ -57,8 +57,8 @@ def calculation(
             print_csv([totals], list(totals))
         return
     console = Console()
-    console.print(_calculation_table(result, logistic))
-    for line in _calculation_lines(result, k_reason, linear):
+    console.print(_calculation_table(result, logistic=logistic))
+    for line in _calculation_lines(result, k_reason, linear=linear):
         console.print(line)
 
 
@@ -96,7 +96,7 @@ def _basis(result: Calculation) -> Sequence[GameRow | AverageOpponent]:
     return result.rows or ((result.average,) if result.average else ())
 
 
-def _calculation_table(result: Calculation, logistic: bool) -> Table:
+def _calculation_table(result: Calculation, *, logistic: bool) -> Table:
     title = "Estimate from the average opponent" if result.estimate else "Per game"
     table = Table(title=title, title_justify="left", pad_edge=False)
     headers = ["Opponent", "D", "D400", "PD"] + (["Elo"] if logistic else [])
@@ -117,7 +117,7 @@ def _calculation_table(result: Calculation, logistic: bool) -> Table:
     return table
 
 
-def _calculation_lines(result: Calculation, k_reason: str, linear: bool) -> list[str]:
+def _calculation_lines(result: Calculation, k_reason: str, *, linear: bool) -> list[str]:
     lines = [
         f"Expected {points(result.total_expected)} of {result.games}, "
         f"scored {points(result.total_score)}",

@@ -1,21 +1,11 @@
 """The write side: each service is one transaction the caller opens with `Ledger.transaction`.
 
 The command line reaches the services through this package, which imports each module when
-it is first used (`ledger.core.packages`): `services.closing.close_period` loads the closing
-alone, and `ledger --help`, which names every command, loads none of them.
+it is first used (PEP 562, from the stub `__init__.pyi`, which names each module and name
+once): `services.closing.close_period` loads the closing alone, and `ledger --help`, which
+names every command, loads none of them.
 """
 
-from typing import TYPE_CHECKING
+import lazy_loader
 
-from ledger.core.packages import export_on_use
-
-if TYPE_CHECKING:
-    from ledger.services import accounts as accounts  # which no other module imports
-    from ledger.services import demo as demo  # nor these
-    from ledger.services import site as site
-    from ledger.services import tournament_reports as tournament_reports
-    from ledger.services.activity import Author, utc_now
-
-export_on_use(__name__, {"activity": ("Author", "utc_now")})
-
-__all__ = ["Author", "utc_now"]
+__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)

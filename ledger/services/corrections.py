@@ -245,6 +245,7 @@ def add_late_game(
     game: NewGame,
     now: dt.datetime,
     author: Author = OS_USER,
+    *,
     allow_repeat: bool = False,
     progress: Progress = NO_PROGRESS,
 ) -> LateGame:
@@ -257,7 +258,9 @@ def add_late_game(
         pool,
         [game],
         now,
-        lambda session: added.append(games.record_game(session, pool, game, allow_repeat)),
+        lambda session: added.append(
+            games.record_game(session, pool, game, allow_repeat=allow_repeat)
+        ),
         progress,
         "record the game without --late, it is",
     )

@@ -77,6 +77,7 @@ def add_games(
     games: Sequence[NewGame],
     import_id: int | None = None,
     details: Mapping[str, EventDetails] | None = None,
+    *,
     allow_repeat: bool = False,
     progress: Progress = NO_PROGRESS,
 ) -> list[Period]:
@@ -87,7 +88,9 @@ def add_games(
     game that repeats one (`ledger.services.repeats`) is refused unless `allow_repeat`.
     """
     progress.stage(f"Checking {len(games):,} games", None)
-    rows, periods = _game_rows(session, pool, games, import_id, details or {}, allow_repeat)
+    rows, periods = _game_rows(
+        session, pool, games, import_id, details or {}, allow_repeat=allow_repeat
+    )
     recording = progress.stage("Recording games", len(rows))
     # Every game's players were found by `_unknown_players`, in this transaction.
     with bulk_write(session, _GAMES, len(rows), checked=("white_id", "black_id")):
@@ -112,19 +115,20 @@ def add_game(
     game: NewGame,
     now: dt.datetime,
     author: Author = OS_USER,
+    *,
     allow_repeat: bool = False,
 ) -> AddedGame:
     """Record one game in an open period, as `add_games` does, and log it."""
-    added = record_game(session, pool, game, allow_repeat)
+    added = record_game(session, pool, game, allow_repeat=allow_repeat)
     activity.record(session, "add-game", added, author, now, pool, added.period)
     return added
 
 
 def record_game(
-    session: Session, pool: Pool, game: NewGame, allow_repeat: bool = False
+    session: Session, pool: Pool, game: NewGame, *, allow_repeat: bool = False
 ) -> AddedGame:
     """Record one game as `add_games` does, unlogged (a late game is logged by its re-rate)."""
-    (row,), _ = _game_rows(session, pool, [game], None, {}, allow_repeat)
+    (row,), _ = _game_rows(session, pool, [game], None, {}, allow_repeat=allow_repeat)
     recorded = Game(**dict(zip(_GAME_COLUMNS, row, strict=True)))
     session.add(recorded)
     session.flush()
@@ -153,6 +157,7 @@ def _game_rows(
     games: Sequence[NewGame],
     import_id: int | None,
     details: Mapping[str, EventDetails],
+    *,
     allow_repeat: bool,
 ) -> tuple[list[Values], set[Period]]:
     """The games' rows (the values of `_GAME_COLUMNS`) and the periods they fall in, their

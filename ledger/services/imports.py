@@ -86,7 +86,7 @@ def import_players(
 
 
 @collector_paused()  # records and rows by the hundred thousand, no cycles
-def import_games(
+def import_games(  # noqa: PLR0913 (its options by name)
     session: Session,
     pool: Pool,
     file_name: str,
@@ -94,6 +94,7 @@ def import_games(
     now: dt.datetime,
     author: Author = OS_USER,
     progress: Progress = NO_PROGRESS,
+    *,
     allow_repeat: bool = False,
     late: bool = False,
 ) -> GamesImport:
@@ -154,13 +155,14 @@ class PgnImport:
     rerated: Rerated | None = None
 
 
-def import_pgn(
+def import_pgn(  # noqa: PLR0913 (its options by name)
     session: Session,
     pool: Pool,
     file_name: str,
     content: bytes,
     now: dt.datetime,
     author: Author = OS_USER,
+    *,
     allow_repeat: bool = False,
     progress: Progress = NO_PROGRESS,
     chosen: Mapping[str, int] | None = None,

@@ -71,13 +71,14 @@ class FideListImport:
     duplicates: list[str] = field(default_factory=list)
 
 
-def import_fide_list(
+def import_fide_list(  # noqa: PLR0913 (its options by name)
     session: Session,
     file: IO[bytes],
     file_name: str,
     pool: Pool | None,
     period: Period | None,
     now: dt.datetime,
+    *,
     strict: bool = False,
     progress: Progress = NO_PROGRESS,
     author: Author = OS_USER,
@@ -111,7 +112,7 @@ def import_fide_list(
             stage.advance(file.tell() - read)
             read = file.tell()
         progress.stage(f"Publishing the list of {period}", None)
-    _refuse_nothing_read(summary, reader.problems + players.problems, strict)
+    _refuse_nothing_read(summary, reader.problems + players.problems, strict=strict)
     session.execute(
         update(Import)
         .where(Import.id == import_id)
@@ -186,7 +187,7 @@ def _list_period(
     return period
 
 
-def _refuse_nothing_read(summary: FideListImport, problems: list[str], strict: bool) -> None:
+def _refuse_nothing_read(summary: FideListImport, problems: list[str], *, strict: bool) -> None:
     summary.skipped = problems
     if strict and problems:
         raise RejectedRecords(problems)

@@ -37,6 +37,7 @@ def match_players(
     session: Session,
     pool: Pool,
     players: Mapping[K, NewPlayer],
+    *,
     by_name_alone: bool = False,
     among: Collection[int] = (),
     chosen: Mapping[K, int] | None = None,
@@ -46,7 +47,9 @@ def match_players(
     A name alone also matches the players `among` (those of the event a report replaces).
     The players `chosen` are those ledger players, as a rating officer matched them.
     """
-    matched = find_matches(session, players, by_name_alone, among, chosen)
+    matched = find_matches(
+        session, players, by_name_alone=by_name_alone, among=among, chosen=chosen
+    )
     _fill_fide_ids(session, players, matched)
     new = [key for key in players if key not in matched]
     created = add_players(session, pool, [players[key] for key in new])
@@ -56,6 +59,7 @@ def match_players(
 def find_matches(
     session: Session,
     players: Mapping[K, NewPlayer],
+    *,
     by_name_alone: bool = False,
     among: Collection[int] = (),
     chosen: Mapping[K, int] | None = None,
@@ -66,7 +70,7 @@ def find_matches(
     found: dict[K, int | str] = dict(chosen or {})
     found |= _by_fide_id(session, {key: p for key, p in players.items() if key not in found})
     unmatched = {key: player for key, player in players.items() if key not in found}
-    found |= _by_name(session, unmatched, by_name_alone, set(among))
+    found |= _by_name(session, unmatched, by_name_alone=by_name_alone, among=set(among))
     problems = [match for match in found.values() if isinstance(match, str)]
     if problems:
         raise RejectedRecords(problems)
@@ -93,7 +97,7 @@ def _by_fide_id(session: Session, players: Mapping[K, NewPlayer]) -> dict[K, int
 
 
 def _by_name(
-    session: Session, players: Mapping[K, NewPlayer], by_name_alone: bool, among: set[int]
+    session: Session, players: Mapping[K, NewPlayer], *, by_name_alone: bool, among: set[int]
 ) -> dict[K, int | str]:
     keys = {key: names.name_key(p.name) for key, p in players.items()}
     candidates: dict[str, list[tuple[int, int | None, int | None]]] = {}
@@ -109,7 +113,9 @@ def _by_name(
             player_id
             for player_id, fide_id, birth_year in candidates.get(name_key, [])
             if (player.fide_id is None or fide_id in (None, player.fide_id))
-            and _same_person(player.birth_year, birth_year, by_name_alone or player_id in among)
+            and _same_person(
+                player.birth_year, birth_year, name_suffices=by_name_alone or player_id in among
+            )
         ]
         if len(same) == 1:
             found[key] = same[0]
@@ -122,7 +128,7 @@ def _by_name(
     return found
 
 
-def _same_person(given: int | None, ledgers: int | None, name_suffices: bool) -> bool:
+def _same_person(given: int | None, ledgers: int | None, *, name_suffices: bool) -> bool:
     """Players of one name are one person when their birth years agree, or, where the file
     gives none, when the name alone suffices."""
     return given == ledgers if given is not None else name_suffices

@@ -12,12 +12,14 @@ and PostgreSQL alike, so the arithmetic is as exact as in Python.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-from sqlalchemy import ColumnElement, SQLColumnExpression, and_, case, func, or_, true
+from sqlalchemy import ColumnElement, SQLColumnExpression, and_, case, func, literal, or_, true
 
 from ledger.core import rules
 from ledger.core.domain import GameResult, Period
+from ledger.storage.models import PeriodType
 
 Integer = SQLColumnExpression[Any]
 """An integer SQL expression (a rating, a count, hundredths)."""
@@ -59,10 +61,12 @@ def rateable(white: Integer, black: Integer, pairings: rules.PeriodPairings) -> 
     return or_(func.abs(white - black) < rules.WIDE_PAIRING_GAP, and_(white <= top, black <= top))
 
 
-def score(result: SQLColumnExpression[GameResult], white: bool) -> Integer:
+def score(result: SQLColumnExpression[GameResult], *, white: bool) -> Integer:
     """A played game's score in hundredths for White (`white`) or Black
     (`GameResult.score`)."""
-    return case(*((result == each, each.score(white)) for each in GameResult if each.is_played))
+    return case(
+        *((result == each, each.score(white=white)) for each in GameResult if each.is_played)
+    )
 
 
 def _k_lines(
@@ -121,3 +125,63 @@ def round_half_away_from_zero(hundredths: Integer) -> Integer:
     """Hundredths rounded to a whole number, 0.5 away from zero (8.3.4,
     `rules.round_half_away_from_zero`)."""
     return case((hundredths >= 0, (hundredths + 50) // 100), else_=-((50 - hundredths) // 100))
+
+
+def is_listed(rating: Integer, period: Period) -> Condition:
+    """7.1.4: the rating is published on the list of `period` (`rules.is_listed`)."""
+    return rating >= rules.rating_floor(period)
+
+
+def ever_2400_after(ever_2400: Condition, rating: Integer) -> Condition:
+    """8.3.3's 2400 flag once `rating` is published (`rules.ever_2400_after`)."""
+    return or_(ever_2400, rating >= rules.EVER_2400)
+
+
+def peak_after(peak: Integer, rating: Integer) -> Integer:
+    """The peak once `rating` is published (`rules.peak_after`)."""
+    return case((rating > peak, rating), else_=peak)
+
+
+def peak_period_after(
+    peak: Integer, peak_period: SQLColumnExpression[Any], rating: Integer, period: Period
+) -> SQLColumnExpression[Any]:
+    """The list the peak was reached on, once `rating` is on the list of `period`
+    (`rules.peak_period_after`: the peak rose where `rating` is above the peak before)."""
+    return case((rating > peak, literal(period, PeriodType())), else_=peak_period)
+
+
+def standing_after(
+    period: Period,
+    *,
+    rating: Integer,
+    games_completed: Integer,
+    ever_2400: Condition,
+    peak: Integer,
+    peak_period: SQLColumnExpression[Any],
+    birth_year: Integer,
+    last_active: SQLColumnExpression[Any],
+) -> dict[str, SQLColumnExpression[Any]]:
+    """The standing the list of `period` gives a player whose new rating is `rating`, with
+    `games_completed` after it and the 2400 flag, the peak and its list before it: each
+    field of `rules.NewStanding` by name (`rules.state_after`, `rules.standing_after`)."""
+    ever_2400_now = ever_2400_after(ever_2400, rating)
+    peak_now = peak_after(peak, rating)
+    listed = is_listed(rating, period)
+    k_next = development_coefficient(
+        games_completed, ever_2400_now, peak_now, birth_year, period + 1
+    )
+    standing = {
+        "rating": rating,
+        "listed": listed,
+        "k_next": case((listed, k_next)),
+        "games_completed": games_completed,
+        "ever_2400": ever_2400_now,
+        "peak": peak_now,
+        "peak_period": peak_period_after(peak, peak_period, rating, period),
+        "last_active": last_active,
+    }
+    assert list(standing) == _NEW_STANDING
+    return standing
+
+
+_NEW_STANDING = [field.name for field in dataclasses.fields(rules.NewStanding)]

@@ -60,18 +60,18 @@ class TournamentImport:
     rerated: Rerated | None = None
 
 
-def import_trf(
+def import_trf(  # noqa: PLR0913 (its options by name)
     session: Session,
     pool: Pool,
     file_name: str,
     content: bytes,
     now: dt.datetime,
+    *,
     replace: bool = False,
     author: Author = OS_USER,
     allow_repeat: bool = False,
     progress: Progress = NO_PROGRESS,
     chosen: Mapping[int, int] | None = None,
-    *,
     late: bool = False,
 ) -> TournamentImport:
     """Record a TRF report's event, players, games and byes in `pool`, with its players'
@@ -87,7 +87,7 @@ def import_trf(
     report, problems = trf.read_trf(content, file_name)
     if report is None or problems:
         raise RejectedRecords(problems or [f"{file_name}: not a tournament report."])
-    replaced = _clear_event(session, pool, report.event.name, replace)
+    replaced = _clear_event(session, pool, report.event.name, replace=replace)
     import_id = record_import(
         session, "trf", file_name, texts.file_text(content, file_name), len(report.games), now
     )
@@ -115,8 +115,8 @@ def import_trf(
                 games,
                 import_id,
                 {report.event.name: details},
-                allow_repeat,
-                progress,
+                allow_repeat=allow_repeat,
+                progress=progress,
             )
         )
         _add_report(session, pool, report, players.ids, import_id)
@@ -145,7 +145,7 @@ def import_trf(
     return imported
 
 
-def _clear_event(session: Session, pool: Pool, name: str, replace: bool) -> set[int] | None:
+def _clear_event(session: Session, pool: Pool, name: str, *, replace: bool) -> set[int] | None:
     """Remove the event a report replaces, with its games, byes and their import records;
     returns its players (None if the ledger has no such event)."""
     event = session.scalars(select(Event).where(Event.pool == pool, Event.name == name)).first()

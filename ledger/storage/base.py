@@ -90,7 +90,7 @@ class Base(DeclarativeBase):
 def name_text(length: int) -> String:
     """A name's text, ordered by code point on both backends: SQLite's default collation
     (BINARY) does so, and PostgreSQL's "C" collation, whatever the database's own. A list
-    ranks players of one rating by name, in SQL and in Python (`ledger.queries.whole_list`)
+    ranks players of one rating by name, in SQL and in Python (`ledger.queries.lists.whole`)
     alike; by a database's language collation ("de Vries" before "Dubov" in en-US), the
     list's table and its file would give them different positions."""
     return String(length).with_variant(String(length, collation="C"), "postgresql")
@@ -99,8 +99,8 @@ def name_text(length: int) -> String:
 def checked_enums(metadata: MetaData) -> None:
     """Give each enum column its CHECK constraint, named for the enum (`ck_games_pool`): its
     values as equalities joined by OR, not an IN list, which SQLite sets up as a table
-    again for every row an INSERT ... VALUES writes (200,000 games: 1.1 s with the IN
-    lists, 0.4 s without). Either form admits the same values, and NULL."""
+    again for every row an INSERT ... VALUES writes. Either form admits the same values,
+    and NULL."""
     for table in metadata.tables.values():
         for column in table.columns:
             if isinstance(column.type, Enum):

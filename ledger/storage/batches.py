@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import collections
 import functools
-import gc
 import json
-import threading
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import count, islice
@@ -37,6 +35,7 @@ if TYPE_CHECKING:
     import psycopg
 
 from ledger.storage.database import holds_fewer_than, is_postgresql, one_of, sorting_in_runs
+from ledger.storage.interpreter import collector_paused as collector_paused  # its old place
 
 BATCH_SIZE = 5_000
 T = TypeVar("T")
@@ -46,8 +45,8 @@ AnyRow = Row[*tuple[Any, ...]]
 
 def records(result: Result[*tuple[Any, ...]]) -> list[Any]:
     """The rows of `result` as named tuples, for loops that read them by column name: a
-    Row finds a name only after Python's own attribute lookup has failed, about 1 µs a
-    column, where a named tuple's field is read by its index, ten times faster."""
+    Row finds a name only after Python's own attribute lookup has failed, where a named
+    tuple's field is read by its index."""
     return list(map(_record_type(tuple(result.keys()))._make, result))
 
 
@@ -58,46 +57,6 @@ def _record_type(names: tuple[str, ...]) -> Any:
 
 Values = tuple[Any, ...]
 """A row's values, in the order of the columns written."""
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """A block that makes and holds rows by the hundred thousand: Python's cycle collector
-    is paused, as they hold numbers and texts and no cycle, and it would walk them all
-    again and again as more are made (a third of the time it takes to write a list, a
-    tenth of a close's)."""
-    _PAUSES.begin()
-    try:
-        yield
-    finally:
-        _PAUSES.end()
-
-
-class _CollectorPauses:
-    """The blocks that pause the cycle collector (`collector_paused`), counted: threads (the
-    web's requests) may overlap theirs, and it runs again when the last one ends, if it ran
-    before the first began."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._open = 0
-        self._resume = False
-
-    def begin(self) -> None:
-        with self._lock:
-            if not self._open:
-                self._resume = gc.isenabled()
-                gc.disable()
-            self._open += 1
-
-    def end(self) -> None:
-        with self._lock:
-            self._open -= 1
-            if not self._open and self._resume:
-                gc.enable()
-
-
-_PAUSES = _CollectorPauses()
 
 
 def batched(items: Iterable[T], size: int = BATCH_SIZE) -> Iterator[list[T]]:
@@ -141,6 +100,7 @@ def bulk_write(
     session: Session,
     table: Table,
     count: int,
+    *,
     updating: bool = False,
     checked: Collection[str] = (),
 ) -> Iterator[None]:
@@ -148,7 +108,7 @@ def bulk_write(
     its rows). Where they are a batch or more and more than double the table (or change
     more than half of it), its indexes (but the unique ones) are dropped before the block
     and built again after it: that sorts every row once instead of moving each in every
-    index at random, several times faster. PostgreSQL's inserts drop the table's foreign
+    index at random. PostgreSQL's inserts drop the table's foreign
     keys too (a table with keys and no index to rebuild as well), and check each once for
     all the rows when it is added again, where a key kept would check row by row.
 
@@ -165,14 +125,16 @@ def bulk_write(
     (`_set_aside`, `_taken_alone`), and readers of those wait for its commit.
     """
     unchecked_after = _rows_before_unchecked_keys(session, table)
-    with set_aside(session, table, count, updating):
+    with set_aside(session, table, count, updating=updating):
         yield
     if unchecked_after is not None:
         _check_keys_of_rows_after(session, table, unchecked_after, checked)
 
 
 @contextmanager
-def set_aside(session: Session, table: Table, count: int, updating: bool = False) -> Iterator[None]:
+def set_aside(
+    session: Session, table: Table, count: int, *, updating: bool = False
+) -> Iterator[None]:
     """A block that writes `count` rows into `table` (or changes that many), with its
     indexes (and keys) dropped before it and made again after it where `bulk_write` drops
     them (`_set_aside`), the indexes sorted in runs (`sorting_in_runs`). Inside a block
@@ -183,7 +145,7 @@ def set_aside(session: Session, table: Table, count: int, updating: bool = False
     if table.name in aside:
         yield
         return
-    rebuilt, keys = _set_aside(session, table, count, updating)
+    rebuilt, keys = _set_aside(session, table, count, updating=updating)
     for key in keys:
         session.execute(DropConstraint(key))
     for index in rebuilt:
@@ -244,13 +206,13 @@ def _check_keys_of_rows_after(
 
 
 def _set_aside(
-    session: Session, table: Table, count: int, updating: bool
+    session: Session, table: Table, count: int, *, updating: bool
 ) -> tuple[list[Index], list[ForeignKeyConstraint]]:
     """The indexes and the foreign keys `bulk_write` drops around its block: none unless
     the write outgrows the table, nor on PostgreSQL where another transaction holds the
     table. PostgreSQL drops a table's indexes where it can take the table (an update of
-    most rows writes a new version of each into every index, a fifth of a million-player
-    first list's close), an insert's keys where it can take the tables they refer to as well
+    most rows writes a new version of each into every index, much of a first list's close),
+    an insert's keys where it can take the tables they refer to as well
     (an update checks no key it does not change): a table with keys alone is taken with
     those at once, or not at all, so that a key kept never leaves it taken for nothing."""
     postgresql = is_postgresql(session)
@@ -332,9 +294,7 @@ def missing_values(session: Session, column: Any, values: Iterable[Any]) -> list
     order: the values, one parameter (a JSON array on SQLite, an array on PostgreSQL),
     anti-joined with the table in one statement. SQLite searches the column for each
     value in their order, and no row found crosses to Python, where `select_in` builds a
-    table of the values and returns every row that holds one (the 86,000 players of
-    200,000 games: 0.15 s on SQLite and 0.55 s on PostgreSQL that way, 0.03 s and 0.15 s
-    this way)."""
+    table of the values and returns every row that holds one."""
     wanted = sorted(set(values))
     if not wanted:
         return []

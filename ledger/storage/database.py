@@ -64,7 +64,7 @@ SQLITE_CACHE_KIB = 131_072
 """The most of a SQLite ledger a connection keeps in memory (128 MiB, taken only as pages are
 read), and as much again of its temporary tables: a close or an import updates indexes all
 over a large ledger and searches its staged tables by player, and SQLite's own default of
-2 MiB would read the same pages again and again (a million-player close: 1.5-3 s more)."""
+2 MiB would read the same pages again and again."""
 
 SQLITE_SORT_RUN_KIB = 4_096
 """How much SQLite sorts at a time inside `sorting_in_runs` before it merges the sorted
@@ -318,7 +318,7 @@ class Ledger:
         `bulk`: a close or an import of a file, whose rows go in through
         `storage.batches.bulk_write` alone. SQLite then checks their foreign keys once for
         the rows each such block adds, set-wise, instead of for each row as it goes in
-        (more than half the time of writing a file's games, which name two players each).
+        (a file's games name two players each).
         """
         sessions = self._bulk_writes if bulk else self._writes
         with _database_errors(self.engine), sessions.begin() as session:
@@ -440,6 +440,20 @@ def is_postgresql(session: Session) -> bool:
     return session.get_bind().dialect.name == "postgresql"
 
 
+def joins_by_searching_keys(session: Session) -> bool:
+    """Whether the backend joins two tables by searching the key of one for each row of the
+    other (SQLite's nested loops), so that reading a few rows apart and matching them in
+    Python costs less than joining them to many; PostgreSQL hash-joins."""
+    return not is_postgresql(session)
+
+
+def update_rewrites_named_columns(session: Session) -> bool:
+    """Whether an UPDATE rewrites the index entries of every column it names, changed or
+    not (SQLite), so that a bulk UPDATE should name only the columns that change; PostgreSQL
+    looks at the values."""
+    return not is_postgresql(session)
+
+
 def one_of(session: Session, column: Any, values: Sequence[Any]) -> Any:
     """SQL for `column IN values`. On PostgreSQL one array parameter (`= ANY`): a list of
     thousands of parameters would be a new statement for the driver to parse every time."""
@@ -462,7 +476,7 @@ SQLITE_HISTORY_ANALYSIS_LIMIT = 10_000
 
 STATISTICS_KEPT_SHARE = 10
 """A write that changes less than a tenth of a player table keeps its statistics: its counts
-move by less than a tenth, and re-reading them whole costs about a second at a million."""
+move by less than a tenth, and re-reading them whole costs more than the write gains."""
 
 
 @contextmanager
@@ -471,9 +485,8 @@ def sorting_in_runs(session: Session) -> Iterator[None]:
     a period's games grouped by player). On SQLite they sort `SQLITE_SORT_RUN_KIB` at a
     time, in helper threads, and merge the runs: the block gives the connection that small
     cache (SQLite's limit on a run), and the ledger's (`SQLITE_CACHE_KIB`) back after it,
-    whether it ends or fails. A million-player first list: each index of the standings and
-    list rows built in about 1 s instead of 2 s, the period's million game sides grouped by
-    player in 0.9 s instead of 1.4 s. PostgreSQL sorts in its `work_mem` as before."""
+    whether it ends or fails: small runs merged cost less than one large run
+    (`docs/performance.md`). PostgreSQL sorts in its `work_mem` as before."""
     if is_postgresql(session):
         yield
         return
@@ -520,7 +533,7 @@ def holds_fewer_than(session: Session, table: str, reach: int) -> bool:
     of a large table. PostgreSQL counts them in the table itself (a sample of every page,
     `TABLESAMPLE SYSTEM (100)`): it would count them through an index where its last vacuum
     found every page visible, and fetch each row's page again where a write has changed it
-    since (after a later month's close of a million players: 1.3 s instead of 0.2 s)."""
+    since (as after a later month's close)."""
     rows = f"{table} TABLESAMPLE SYSTEM (100)" if is_postgresql(session) else table
     held = session.scalar(
         text(f"SELECT count(*) FROM (SELECT 1 FROM {rows} LIMIT :reach) AS held"),
@@ -581,7 +594,7 @@ def open_reader(
         if not path.is_file():
             raise NotFound(f"{shown_url(url)}: no such ledger file.")
         sqlite_files.check_readable(path, shown_url(url), unchanging=unchanging)
-        engine = create_ledger_engine(_read_only_sqlite(parsed, unchanging), connections)
+        engine = create_ledger_engine(_read_only_sqlite(parsed, unchanging=unchanging), connections)
         tidy = None if unchanging else partial(sqlite_files.tidy_after_readers, path)
     else:
         engine = create_ledger_engine(url, connections).execution_options(postgresql_readonly=True)
@@ -596,7 +609,7 @@ def open_reader(
     return Ledger(engine, tidy)
 
 
-def _read_only_sqlite(parsed: URL, unchanging: bool) -> str:
+def _read_only_sqlite(parsed: URL, *, unchanging: bool) -> str:
     """The SQLite file of `parsed` as a read-only URI: `mode=ro`, or `immutable=1`."""
     mode = "immutable=1" if unchanging else "mode=ro"
     return f"{parsed.drivername}:///file:{quote(parsed.database or '')}?{mode}&uri=true"

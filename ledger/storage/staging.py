@@ -5,19 +5,31 @@ does the rest.
 
 The rows a close stages on PostgreSQL by INSERT ... SELECT come in the order of the key: in
 the order a hash join or an aggregate gives them, PostgreSQL spends as long placing the keys
-in the temporary table's index as working the rows out (the period scores of a
-million-player first list's 631,000 players: 4.4 s as they came, 2.2 s in the order of the
-players)."""
+in the temporary table's index as working the rows out (`in_staging_order`; the figures are
+in `docs/performance.md`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import cast
+from contextlib import ExitStack, contextmanager
+from typing import Any, cast
 
-from sqlalchemy import Boolean, Column, Integer, MetaData, Table, text
+from sqlalchemy import (
+    Boolean,
+    Column,
+    FromClause,
+    Integer,
+    MetaData,
+    Table,
+    func,
+    insert,
+    select,
+    text,
+    union_all,
+)
 from sqlalchemy.orm import Session
 
+from ledger.storage.batches import AnySelect
 from ledger.storage.database import is_postgresql
 from ledger.storage.models import ListEntry, Player, PlayerRating
 
@@ -79,6 +91,49 @@ PERIOD_RATINGS = Table(
 all the pool's players, where it holds few), keyed by the player alone: a look-up by row ID,
 where the standings' key (player, pool) costs two searches of two B-trees."""
 
+STANDINGS_COPIED_PER_SIDE = 5
+"""On SQLite, a pool that holds fewer than this many standings for each side of the period's
+games has all its ratings staged for the figures: a scan copies a standing for a fraction of
+what finding one player of the games costs (`docs/performance.md`), and the copy still costs
+no more than a multiple of the games."""
+
+
+def ratings_by_player(
+    session: Session,
+    tables: ExitStack,
+    standings: AnySelect,
+    *,
+    players: tuple[AnySelect, ...],
+    games: int,
+) -> FromClause:
+    """The ratings of `standings` (player ID, rating) as the figures of `games` games look
+    each side's up, by player: the `players` of the games are the IDs their selects give.
+
+    PostgreSQL hash-joins the standings themselves. SQLite would search two B-trees for
+    each side of each game by the standings' key (player, pool), so the ratings are staged
+    keyed by the player alone (`PERIOD_RATINGS`, a look-up by row ID, dropped with
+    `tables`): those of the games' players, or all of them where the standings are few
+    enough (`STANDINGS_COPIED_PER_SIDE`).
+    """
+    if is_postgresql(session) or not games:
+        return standings.subquery("standings")
+    reach = STANDINGS_COPIED_PER_SIDE * 2 * games
+    held = session.scalar(select(func.count()).select_from(standings.limit(reach).subquery()))
+    if held == reach:
+        player_id = standings.selected_columns[0]
+        standings = standings.where(player_id.in_(union_all(*players)))
+    tables.enter_context(staged(session, PERIOD_RATINGS))
+    session.execute(insert(PERIOD_RATINGS).from_select(["player_id", "rating"], standings))
+    return PERIOD_RATINGS
+
+
+def in_staging_order(session: Session, statement: AnySelect, key: Any) -> AnySelect:
+    """`statement`, whose rows a close stages by INSERT ... SELECT, in the order the backend
+    stages them fastest: PostgreSQL's by the staged table's `key` (see this module's
+    docstring); SQLite's in the order its joins read them, which a sort would only add to."""
+    return statement.order_by(key) if is_postgresql(session) else statement
+
+
 PERIOD_SCORES = Table(
     "staged_period_scores",
     MetaData(),
@@ -89,9 +144,8 @@ PERIOD_SCORES = Table(
 )
 """A close's players rated in its period: the games the figures rate for each and ΣΔR (the
 score less the PD, in hundredths). Staged, not a subquery, so that the planner sees how many
-there are: PostgreSQL counts the groups of a UNION ALL as 200, and then joined 631,000
-players to their standings one index search at a time (rating the players of a
-million-player first list took 14.8 s that way, 9.1 s staged)."""
+there are: PostgreSQL counts the groups of a UNION ALL as 200, and then joins a first list's
+players to their standings one index search at a time."""
 
 SHOWN_DETAILS = Table(
     "staged_shown_details",
@@ -132,8 +186,8 @@ def counted_for_the_planner(session: Session, table: Table) -> None:
     """Let SQLite's planner see how many rows the staged `table` holds, from a sample.
 
     Without statistics it takes a table for about a million rows, and wrote a later month's
-    2,000 staged standings by walking all of a million-player ledger's standings (0.45 s).
-    PostgreSQL's planner reads a table's size from its pages."""
+    few thousand staged standings by walking all of a large ledger's standings. PostgreSQL's
+    planner reads a table's size from its pages."""
     if is_postgresql(session):
         return
     session.execute(text(f"PRAGMA analysis_limit = {STAGED_SAMPLE}"))

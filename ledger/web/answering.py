@@ -37,7 +37,7 @@ class Answering:
     `writes`, a signed-in account's pages also take POSTs (the only writes), from the site's
     own pages only; without, the site is a public mirror that only reads."""
 
-    def __init__(self, app: ASGIApp, ledger: Ledger, writes: bool, kept: KeptAnswers) -> None:
+    def __init__(self, app: ASGIApp, ledger: Ledger, *, writes: bool, kept: KeptAnswers) -> None:
         self.app = app
         self.ledger = ledger
         self.writes = writes
@@ -53,7 +53,9 @@ class Answering:
             await self._write(scope, receive, send)
             return
         if method not in READ_METHODS:
-            await _refused(scope, receive, send, 405, STATUS_WORDS[405], private and self.writes)
+            await _refused(
+                scope, receive, send, 405, STATUS_WORDS[405], allow_writes=private and self.writes
+            )
             return
         scope["method"] = "GET"  # the routes are GET's; a HEAD's body is left out below
         head = method == "HEAD"
@@ -168,7 +170,7 @@ def _same_site(headers: Headers) -> bool:
 
 
 async def _refused(
-    scope: Scope, receive: Receive, send: Send, status: int, words: str, allow_writes: bool
+    scope: Scope, receive: Receive, send: Send, status: int, words: str, *, allow_writes: bool
 ) -> None:
     refused = answer(Request(scope), status, words)
     if status == 405:

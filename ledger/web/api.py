@@ -219,7 +219,7 @@ def federations(
     top: TopPlayers = FEDERATION_TOP_PLAYERS,
     women: bool = False,
 ) -> Response:
-    ranking = queries.federation_ranking(session, pool, period_given(period), top, women)
+    ranking = queries.federation_ranking(session, pool, period_given(period), top, women=women)
     return json_answer(ranking)
 
 
@@ -231,7 +231,9 @@ def peaks(
     federation: FederationOrNone = None,
     women: bool = False,
 ) -> Response:
-    return json_answer(queries.peaks(session, pool, given(min_rating), federation or None, women))
+    return json_answer(
+        queries.peaks(session, pool, given(min_rating), federation or None, women=women)
+    )
 
 
 @router.get("/reports/{pool}/rank-history", summary="ledger history --format json")
@@ -245,7 +247,7 @@ def rank_history(
     summary: Annotated[bool, Query(description="Each holder once.")] = False,
 ) -> Response:
     holders = queries.rank_summary if summary else queries.rank_history
-    held = holders(session, pool, given(rank) or 1, federation or None, women, active)
+    held = holders(session, pool, given(rank) or 1, federation or None, women=women, active=active)
     return json_answer(held)
 
 

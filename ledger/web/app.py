@@ -4,7 +4,6 @@ at once) and `answering` (reads only, one snapshot each, caching and security he
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Callable
 from importlib.resources import files
@@ -18,6 +17,7 @@ from starlette.staticfiles import StaticFiles
 from ledger.core.access import Forbidden, NotSignedIn, TooManyAttempts
 from ledger.core.errors import Conflict, InvalidInput, LedgerError, NotFound
 from ledger.queries import KeptCounts
+from ledger.storage import interpreter
 from ledger.storage.database import (
     ANSWERS_MEMORY_VARIABLE,
     UNCHANGING_VARIABLE,
@@ -129,14 +129,13 @@ def _described_with_errors(app: FastAPI) -> Callable[[], dict[str, Any]]:
 def app_from_environment() -> FastAPI:
     """The app over `$LEDGER_DATABASE_URL`: what `ledger serve` gives uvicorn to import in
     each worker. What the worker holds once the app is made (its modules, classes, the app)
-    lives as long as the worker, so it is frozen out of the garbage collector's full
-    collections, which walked it all: one came about every 100 answers of the API's 500-row
-    page of the 1M ledger and took 40-55 ms, stalling every request the worker held."""
+    lives as long as the worker, so it is frozen out of the cycle collector's full
+    collections, which would walk it all while requests wait (`ledger.storage.interpreter`)."""
     megabytes = int(os.environ.get(ANSWERS_MEMORY_VARIABLE) or MOST_BYTES >> 20)
     app = create_app(
         resolve_url(),
         unchanging=bool(os.environ.get(UNCHANGING_VARIABLE)),
         kept_bytes=megabytes << 20,
     )
-    gc.freeze()
+    interpreter.keep_out_of_collections()
     return app

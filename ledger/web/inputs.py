@@ -96,7 +96,7 @@ def given(value: T | Empty | None) -> T | None:
 
 
 async def rating_counts(request: Request) -> KeptCounts:
-    """The lists' counts by rating kept by the app (`ledger.queries.rating_counts`)."""
+    """The lists' counts by rating kept by the app (`ledger.queries.lists.counts`)."""
     kept: KeptCounts = request.app.state.rating_counts
     return kept
 
@@ -128,6 +128,7 @@ async def list_filter(
     federation: Annotated[
         str | None, Query(description="E.g. NOR.", max_length=3, pattern=TEXT)
     ] = None,
+    *,
     women: bool = False,
     juniors: Annotated[bool, Query(description="Born in the last 20 years.")] = False,
     girls: bool = False,

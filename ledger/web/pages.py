@@ -243,7 +243,7 @@ def federations(
     top: TopPlayers = FEDERATION_TOP_PLAYERS,
     women: bool = False,
 ) -> Response:
-    ranking = queries.federation_ranking(session, pool, period_given(period), top, women)
+    ranking = queries.federation_ranking(session, pool, period_given(period), top, women=women)
     return page(site, "federations.html", ranking=ranking)
 
 
@@ -256,7 +256,7 @@ def peaks(
     federation: FederationOrNone = None,
     women: bool = False,
 ) -> Response:
-    rows = queries.peaks(session, pool, given(min_rating), federation or None, women)
+    rows = queries.peaks(session, pool, given(min_rating), federation or None, women=women)
     return page(site, "peaks.html", rows=rows, pool=pool)
 
 
@@ -273,9 +273,11 @@ def rank_history(
 ) -> Response:
     fed, rank = federation or None, given(rank) or 1
     if summary:
-        rows: list[object] = list(queries.rank_summary(session, pool, rank, fed, women, active))
+        rows: list[object] = list(
+            queries.rank_summary(session, pool, rank, fed, women=women, active=active)
+        )
     else:
-        rows = list(queries.rank_history(session, pool, rank, fed, women, active))
+        rows = list(queries.rank_history(session, pool, rank, fed, women=women, active=active))
     return page(site, "rank_history.html", rows=rows, summary=summary, rank=rank, pool=pool)
 
 

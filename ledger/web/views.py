@@ -43,7 +43,7 @@ def list_request(
 ) -> ListRequest:
     """The request of `/lists/{pool}/{which}`: `which` is latest, live or a period."""
     period = None if which in (LATEST, LIVE) else period_of(which)
-    return ListRequest(pool, period, as_of, version, None, only, which == LIVE)
+    return ListRequest(pool, period, as_of=as_of, version=version, only=only, live=which == LIVE)
 
 
 def list_page(

@@ -40,7 +40,7 @@ class WrittenDate:
     month: int
     day: int
 
-    def read(self, near: dt.date | None, swapped: bool = False) -> dt.date:
+    def read(self, near: dt.date | None, *, swapped: bool = False) -> dt.date:
         """The day it is (its month and day exchanged where `swapped`); raises ValueError
         where it is no day, InvalidInput where the ledger keeps no such day or a two-digit
         year has no date `near` to take its century from."""
@@ -60,13 +60,23 @@ class WrittenDate:
         return self.month <= 12 and self.day <= 12
 
 
+def _written(text: str, year: str, month: str, day: str) -> WrittenDate:
+    return WrittenDate(
+        text=text,
+        year=int(year),
+        two_digit_year=len(year) == 2,
+        month=int(month),
+        day=int(day),
+    )
+
+
 def header_date(text: str) -> WrittenDate:
     """A start or end date (042, 052) as written; raises ValueError where it is none."""
     year_first, day_first = _YEAR_FIRST.fullmatch(text), _DAY_FIRST.fullmatch(text)
     if year_first is not None:
-        return WrittenDate(text, int(year_first[1]), False, int(year_first[2]), int(year_first[3]))
+        return _written(text, year_first[1], year_first[2], year_first[3])
     if day_first is not None:
-        return WrittenDate(text, int(day_first[3]), False, int(day_first[2]), int(day_first[1]))
+        return _written(text, day_first[3], day_first[2], day_first[1])
     raise ValueError(text)
 
 
@@ -75,7 +85,7 @@ def round_date(text: str) -> WrittenDate:
     match = _ROUND_DATE.fullmatch(text)
     if match is None:
         raise ValueError(text)
-    return WrittenDate(text, int(match[1]), len(match[1]) == 2, int(match[2]), int(match[3]))
+    return _written(text, match[1], match[2], match[3])
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,12 +96,12 @@ class ReportDates:
     end: WrittenDate | None
     rounds: tuple[WrittenDate | None, ...]
 
-    def read(self, swapped: bool = False) -> tuple[dt.date | None, ...]:
+    def read(self, *, swapped: bool = False) -> tuple[dt.date | None, ...]:
         """The start, end and round dates; raises as `WrittenDate.read` does."""
-        start = self.start.read(None, swapped) if self.start else None
-        end = self.end.read(None, swapped) if self.end else None
+        start = self.start.read(None, swapped=swapped) if self.start else None
+        end = self.end.read(None, swapped=swapped) if self.end else None
         near = start or end
-        rounds = tuple(date.read(near, swapped) if date else None for date in self.rounds)
+        rounds = tuple(date.read(near, swapped=swapped) if date else None for date in self.rounds)
         return (start, end, *rounds)
 
     def other_reading_fits(self, rounds: int) -> bool:

@@ -73,8 +73,12 @@ def _read_dates(
             f"{dates.span(read)}, and are read so. Check them, and write the report's dates "
             "as YYYY/MM/DD.",
         )
-    start = _checked(headers, "042", "start date", written.start, None, swapped, problems)
-    end = _checked(headers, "052", "end date", written.end, None, swapped, problems)
+    start = _checked(
+        headers, "042", "start date", written.start, None, swapped=swapped, problems=problems
+    )
+    end = _checked(
+        headers, "052", "end date", written.end, None, swapped=swapped, problems=problems
+    )
     near = start or end
     if "132" not in headers:
         return [start, end]
@@ -83,7 +87,7 @@ def _read_dates(
         start,
         end,
         *(
-            _checked_round(line, round, date, near, swapped, problems)
+            _checked_round(line, round, date, near, swapped=swapped, problems=problems)
             for round, date in enumerate(written.rounds, start=1)
         ),
     ]
@@ -95,13 +99,14 @@ def _checked(
     what: str,
     date: dates.WrittenDate | None,
     near: dt.date | None,
+    *,
     swapped: bool,
     problems: Problems,
 ) -> dt.date | None:
     if date is None:
         return None
     try:
-        return date.read(near, swapped)
+        return date.read(near, swapped=swapped)
     except ValueError:
         problems.add(
             headers[code][0], f"the {what} {date.text!r} is not a date; write it as YYYY/MM/DD."
@@ -116,13 +121,14 @@ def _checked_round(
     round: int,
     date: dates.WrittenDate | None,
     near: dt.date | None,
+    *,
     swapped: bool,
     problems: Problems,
 ) -> dt.date | None:
     if date is None:
         return None
     try:
-        return date.read(near, swapped)
+        return date.read(near, swapped=swapped)
     except ValueError:
         first = column(round, 0)
         problems.add(

@@ -95,7 +95,7 @@ def player(
         title=_title(rating),
         birth_year=period.year - age,
         rating=rating,
-        games=None if rating is None else _games_completed(randomness, titled),
+        games=None if rating is None else _games_completed(randomness, titled=titled),
         peak=None if rating is None else rating + randomness.choice((0, 0, 15, 60)),
         today=today,
     )
@@ -111,7 +111,7 @@ def _starting_rating(randomness: random.Random, number: int) -> int | None:
     return None
 
 
-def _games_completed(randomness: random.Random, titled: bool) -> int:
+def _games_completed(randomness: random.Random, *, titled: bool) -> int:
     if titled:
         return randomness.randint(300, 1500)
     return randomness.choice((0, 8, 15, 25, 40, 120, 400))

@@ -64,7 +64,7 @@ def _played(
         ):
             player = played.setdefault(reference, _Played(own))
             player.games.append(
-                rules.RatedGame(game.result.score(is_white), expected[0 if is_white else 1])
+                rules.RatedGame(game.result.score(white=is_white), expected[0 if is_white else 1])
             )
             player.opponents.append(opponent.rating)
     return played

@@ -68,7 +68,7 @@ def accept(
     refuse_unless(report, ReportAction.ACCEPT)
     version = newest_version(session, report)
     _refuse_matches(session, version, matches or {})
-    _refuse_errors(session, report, version, now, matches, late)
+    _refuse_errors(session, report, version, now, matches, late=late)
     recorded = record_version(
         session, report, version, now, author, matches=matches, late=late, progress=progress
     )
@@ -119,6 +119,7 @@ def _refuse_errors(
     version: ReportVersion,
     now: dt.datetime,
     matches: Mapping[str, int] | None,
+    *,
     late: bool,
 ) -> None:
     """The version checked again, against the ledger as it is now: any error refuses it

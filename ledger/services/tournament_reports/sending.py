@@ -60,7 +60,7 @@ class Uploaded:
     notes: int
 
 
-def upload(
+def upload(  # noqa: PLR0913 (its options by name)
     session: Session,
     file_name: str,
     stream: IO[bytes],

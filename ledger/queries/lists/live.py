@@ -1,0 +1,320 @@
+"""The live rating list: the newest published list plus every game recorded since, rated as
+the coming closes would rate them. Unofficial, as the live-rating sites are.
+
+Each open period with games is rated in turn, from the ratings the one before would give,
+with the rules of `ledger.core.rules` as the close applies them: per game the expected scores
+of table 8.1.2 with the rule of 400, per player K from 8.3.3 with the 700 cap and one rounding
+(8.3.4), the floor (7.1.4), and a first rating once the games pooled under 8.2 suffice
+(`ledger.queries.pooling`; games of an open period pool with the opponents' ratings in force).
+Starting ratings no list has carried yet join it. A player shows the federation and title of
+the newest list. Ranks and movement are against the newest list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from ledger.core import rules
+from ledger.core.domain import Period, Pool
+from ledger.core.errors import Hint, NotFound
+from ledger.queries.filters import EVERYONE, ListFilter
+from ledger.queries.lists import ranking
+from ledger.queries.lists.counts import KeptCounts, RatingCounts, above, kept_or_read
+from ledger.queries.lists.published import PublishedList
+from ledger.queries.lists.ranking import FEW_ROWS
+from ledger.queries.lists.rows import RatingList, ranked
+from ledger.queries.lists.sql import best_first, newest_list
+from ledger.queries.pooling import first_rating
+from ledger.storage.batches import AnySelect, records
+from ledger.storage.models import Game, Player, PlayerRating
+from ledger.storage.periods import newest_closed_period
+
+
+@dataclass
+class LiveRow:
+    """A player's row on the live list, in the columns of `ledger.queries.lists.sql`: the
+    standing the coming closes would give, and its figures since the newest list."""
+
+    id: int
+    name: str
+    sex: str | None
+    birth_year: int | None
+    federation: str | None
+    title: str | None
+    rating: int | None
+    games_completed: int
+    ever_2400: bool
+    peak: int
+    peak_period: Period | None
+    last_active: Period | None
+    listed_rating: int | None
+    """The rating on the newest list (None: not on it)."""
+    start_rating: int | None
+    """The rating the games since are rated from: the newest list's, or a starting one."""
+    period: Period | None = None
+    previous_rating: int | None = None
+    change: int | None = None
+    games: int = 0
+    k_applied: int | None = None
+    k_next: int | None = None
+    rated_games: list[rules.RatedGame] = field(default_factory=list)
+    initial_games_in_period: int = 0
+
+
+def live_list(
+    session: Session,
+    pool: Pool,
+    *,
+    top: int | None = None,
+    only: ListFilter | None = None,
+    skip: int = 0,
+    kept: KeptCounts | None = None,
+) -> RatingList:
+    """The live list, best first (the `top` rows after `skip`): the newest list with the
+    games recorded since rated. A long-running reader passes what it `kept`: the games
+    since are then rated once for each state of the ledger, not for every page."""
+    newest = newest_closed_period(session, pool)
+    if newest is None:
+        raise NotFound(f"no {pool} list has been published yet.", Hint.CLOSE_A_PERIOD, pool=pool)
+    only = only or EVERYONE
+    periods = list(
+        session.scalars(
+            select(Game.period)
+            .where(Game.pool == pool, Game.period > newest)
+            .distinct()
+            .order_by(Game.period)
+        )
+    )
+    period = periods[-1] if periods else newest + 1
+    changed = kept_or_read(
+        kept,
+        session,
+        ("live", pool),
+        lambda: _rated_since(session, pool, newest, period, periods),
+        large=True,
+    )
+    now = _LiveList(session, pool, period, changed, _playing_since(pool, newest))
+    rows = now.rows(only, None if top is None else skip + top)[skip:]
+    few = len(rows) <= FEW_ROWS
+    before = PublishedList(session, pool, newest, kept)
+    before.count(few=few)
+    now.counter = before.above
+    places = ranking.places(rows, only, period, now, before, skip)
+    return RatingList(
+        pool, period, ranked(period, rows, places), filtered=only != EVERYONE, live_since=newest
+    )
+
+
+class _LiveList:
+    """The live list as `ledger.queries.lists.ranking` reads it: the newest list, with the rows of
+    the players the games since change."""
+
+    def __init__(
+        self,
+        session: Session,
+        pool: Pool,
+        period: Period,
+        changed: dict[int, LiveRow],
+        playing: AnySelect,
+    ) -> None:
+        self.session = session
+        self.pool = pool
+        self.period = period
+        self.changed = changed
+        self.playing = playing
+        self.counter: Callable[[int], int] = lambda rating: 0
+        listed = [row for row in changed.values() if row.rating is not None]
+        self.ratings_now = sorted(row.rating for row in listed if row.rating is not None)
+        self.ratings_then = sorted(
+            row.listed_rating for row in changed.values() if row.listed_rating is not None
+        )
+
+    def above(self, rating: int) -> int:
+        """The players the live list has above `rating`: the newest list's, with the
+        changed players' ratings then taken out and their live ratings put in."""
+        return (
+            self.counter(rating)
+            - above(self.ratings_then, rating)
+            + above(self.ratings_now, rating)
+        )
+
+    def counted(self, only: ListFilter) -> RatingCounts | None:
+        """Not counted by rating: ranked on its rows."""
+        return None
+
+    def tied(self, only: ListFilter, ratings: Collection[int]) -> dict[int, list[int]]:
+        return ranking.tied_in_rows(self, only, ratings)
+
+    def rows(self, only: ListFilter, top: int | None) -> list[Any]:
+        unchanged = newest_list(self.pool, self.period).where(
+            PlayerRating.player_id.not_in(self.playing)
+        )
+        rows: list[Any] = records(
+            self.session.execute(best_first(unchanged, only, self.period, top))
+        )
+        rows += [
+            row
+            for row in self.changed.values()
+            if row.rating is not None and only.admits(row, self.period)
+        ]
+        rows.sort(key=lambda row: (-row.rating, row.name, row.id))
+        return rows[:top]
+
+
+def _playing_since(pool: Pool, newest: Period) -> AnySelect:
+    """SQL for the players with a game after the newest list."""
+    after = (Game.pool == pool) & (Game.period > newest)
+    players = (
+        select(Game.white_id.label("id")).where(after).union(select(Game.black_id).where(after))
+    )
+    return select(players.subquery().c.id)
+
+
+def _rated_since(
+    session: Session, pool: Pool, newest: Period, period: Period, periods: Sequence[Period]
+) -> dict[int, LiveRow]:
+    """The players the games since the newest list change, and the starting ratings that
+    join it, as the coming closes would publish them on the live list of `period`."""
+    rows = _standings(session, pool, newest)
+    for each in periods:
+        _rate_period(session, pool, newest, each, rows)
+    for row in rows.values():
+        if row.listed_rating is None and row.period is None and row.rating is not None:
+            state = rules.RatingState.of(row)
+            _publish(row, period, state, games=0, k_applied=None, played=False)
+        if row.period is not None:
+            row.period = period  # its figures are those of the live list
+    return rows
+
+
+def _standings(session: Session, pool: Pool, newest: Period) -> dict[int, LiveRow]:
+    """Every player with a game after the newest list, and every starting rating no list
+    has carried yet, with their standing on the newest list."""
+    playing = _playing_since(pool, newest)
+    statement = (
+        select(
+            Player.id,
+            Player.name,
+            Player.sex,
+            Player.birth_year,
+            func.coalesce(PlayerRating.federation, Player.federation).label("federation"),
+            func.coalesce(PlayerRating.title, Player.title).label("title"),
+            PlayerRating.rating,
+            func.coalesce(PlayerRating.games_completed, 0).label("games_completed"),
+            func.coalesce(PlayerRating.ever_2400, False).label("ever_2400"),
+            func.coalesce(PlayerRating.peak, 0).label("peak"),
+            PlayerRating.peak_period,
+            PlayerRating.last_active,
+            PlayerRating.first_list,
+        )
+        .outerjoin(
+            PlayerRating, (PlayerRating.player_id == Player.id) & (PlayerRating.pool == pool)
+        )
+        .where(
+            Player.id.in_(playing)
+            | (PlayerRating.first_list.is_(None) & PlayerRating.rating.is_not(None))
+        )
+    )
+    rows = {}
+    for row in session.execute(statement):
+        standing = dict(row._mapping)
+        first_list = standing.pop("first_list")
+        rows[row.id] = LiveRow(
+            **standing,
+            listed_rating=row.rating if first_list is not None else None,
+            start_rating=row.rating,
+        )
+    return rows
+
+
+def _rate_period(
+    session: Session, pool: Pool, newest: Period, period: Period, rows: dict[int, LiveRow]
+) -> None:
+    """Rate one open period's games as its close would, from the rows' standings."""
+    initial: dict[int, int] = {}
+    games = session.execute(
+        select(Game.white_id, Game.black_id, Game.result, Game.rated).where(
+            Game.pool == pool, Game.period == period
+        )
+    )
+    for white_id, black_id, result, rated in games:
+        white, black = rows[white_id], rows[black_id]
+        if not (result.is_played and rated):
+            continue
+        if white.rating is None or black.rating is None:
+            for side, opponent in ((white, black), (black, white)):
+                if side.rating is None and opponent.rating is not None:
+                    initial[side.id] = initial.get(side.id, 0) + 1
+            continue
+        expected = rules.expected_scores(pool, period, white.rating, black.rating)
+        if expected is not None:
+            white.rated_games.append(rules.RatedGame(result.score(white=True), expected[0]))
+            black.rated_games.append(rules.RatedGame(result.score(white=False), expected[1]))
+    for row in rows.values():
+        if row.rated_games:
+            _rate(row, period)
+        elif row.id in initial:
+            _first_rating(session, pool, newest, period, row, initial[row.id])
+
+
+def _rate(row: LiveRow, period: Period) -> None:
+    """8.3: the period's change from the row's standing."""
+    outcome = rules.rate_period(rules.RatingState.of(row), period, row.rated_games)
+    _publish(row, period, outcome.state, games=outcome.games, k_applied=outcome.k_applied)
+    row.rated_games = []
+
+
+def _first_rating(
+    session: Session, pool: Pool, newest: Period, period: Period, row: LiveRow, played: int
+) -> None:
+    """8.2: a first rating once the games pooled up to `period` suffice."""
+    pooled = first_rating(session, pool, row.id, period, newest)
+    if pooled.rating is None:
+        return
+    state = rules.state_after(
+        pooled.rating,
+        games_completed=pooled.counted,
+        ever_2400=row.ever_2400,
+        peak=row.peak,
+        birth_year=row.birth_year,
+    )
+    _publish(row, period, state, games=played, k_applied=None)
+
+
+def _publish(
+    row: LiveRow,
+    period: Period,
+    state: rules.RatingState,
+    *,
+    games: int,
+    k_applied: int | None,
+    played: bool = True,
+) -> None:
+    """The row's standing after `period` (`rules.standing_after`), and its figures since the
+    newest list (a starting rating joins it unplayed, active from it as at a close)."""
+    new = rules.standing_after(
+        state,
+        period,
+        peak_before=row.peak,
+        peak_period_before=row.peak_period,
+        last_active=period if played else row.last_active or period,
+    )
+    row.rating = new.rating if new.listed else None
+    row.games_completed = new.games_completed
+    row.ever_2400 = new.ever_2400
+    row.peak = new.peak
+    row.peak_period = new.peak_period
+    row.last_active = new.last_active
+    row.period = period
+    row.games += games
+    row.k_applied = k_applied
+    row.previous_rating = row.listed_rating
+    row.change = (
+        None if row.start_rating is None or row.rating is None else row.rating - row.start_rating
+    )
+    row.k_next = new.k_next
