@@ -11,6 +11,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import NamedTuple, TypeVar, cast
 
 from ledger.core.domain import GameResult, kept_day
@@ -265,7 +266,9 @@ def new_player(  # noqa: PLR0913 (a record's fields, each by name)
     checked.field("birth-year", _birth_year, birth_year, today)
     starting = None
     if rating is not None or games is not None or peak is not None or ever_2400:
-        starting = checked.field("rating", _starting_rating, rating, games, ever_2400, peak)
+        starting = checked.field(
+            "rating", partial(_starting_rating, ever_2400=ever_2400, peak=peak), rating, games
+        )
     checked.refuse()
     return NewPlayer(name, id, fide_id, federation, sex, title, birth_year, starting, source)
 
