@@ -127,7 +127,8 @@ def download(
         lines = csv_lines(CELL_NAMES, every, TEXT_CELLS)
         return _attachment(lines, "text/csv", f"{pool}-{which}.csv")
     records = (dict(zip(CELL_NAMES, row, strict=True)) for row in every)
-    return _attachment(json_lines(records), "application/json", f"{pool}-{which}.json")
+    lines = itertools.chain(json_lines(records), ("\n",))  # as the CLI ends it
+    return _attachment(lines, "application/json", f"{pool}-{which}.json")
 
 
 LEFT_OUT_HEADER = "Ledger-Left-Out"
