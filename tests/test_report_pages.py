@@ -15,6 +15,7 @@ import json
 import re
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import pytest
@@ -189,7 +190,7 @@ def test_an_organiser_sees_every_problem_with_its_line_and_submits_the_fixed_rep
     assert error.startswith("Line 8, player: FIDE ID 1003 is ledger player 3, Clark, Cy")
     assert "but the report gives the birth year 1980; correct the report" in error
     (warning,) = _findings(shown, "warning")
-    assert warning.startswith("Line 10, birth_year: the birth year 1920 makes Elder, Ed 106")
+    assert warning.startswith("Line 10, birth year: the birth year 1920 makes Elder, Ed 106")
     assert "Correct the 1 error and send the file again" in shown
     assert 'id="submit"' not in shown
 
@@ -449,7 +450,8 @@ def _sent_to_the_app(app: FastAPI, path: str, cookie: str, length: int | None) -
         "server": ("ledger.test", 80),
         "app": app,
     }
-    asyncio.run(app(scope, receive, send))  # type: ignore[arg-type]
+    with ThreadPoolExecutor(1) as aside:  # a loop of its own, wherever the test runs
+        aside.submit(asyncio.run, app(scope, receive, send)).result()  # type: ignore[arg-type]
     return int(answered[0]["status"]), asked  # type: ignore[call-overload]
 
 

@@ -115,9 +115,11 @@ def report_page(session: Session, report_id: int, who: SignedIn) -> ReportPage:
 
 
 def _may(detail: ReportDetail, who: SignedIn) -> frozenset[ReportAction]:
-    """The changes the report's state allows that the account's role is granted (a
-    correction is returned, never rejected)."""
-    granted = (SENDING if permits(who.role, Action.SEND_REPORTS) else frozenset()) | (
+    """The changes the report's state allows that the account may make: its organiser
+    sends it, an officer reviews it (a correction is returned, never rejected). An officer
+    sends another's report from the command line only (`ledger reports upload`)."""
+    own = detail.organiser_email == who.email
+    granted = (SENDING if own and permits(who.role, Action.SEND_REPORTS) else frozenset()) | (
         REVIEWING if permits(who.role, Action.REVIEW_REPORTS) else frozenset()
     )
     if detail.accepted_version is not None:
