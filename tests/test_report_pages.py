@@ -17,6 +17,7 @@ import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
@@ -25,7 +26,12 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from ledger.core.access import Role
-from ledger.core.reports import LARGEST_REPORT
+from ledger.core.reports import (
+    LARGEST_REPORT,
+    OVERDUE_AFTER_DAYS,
+    OVERDUE_VARIABLE,
+    overdue_after,
+)
 from ledger.services import accounts
 from ledger.services.activity import Author
 from ledger.storage.database import Ledger
@@ -40,7 +46,7 @@ from ledger.web.answering import (
     body_limit,
 )
 
-from builders import NOW, fingerprint, player, reported_players, spring_open
+from builders import NOW, fingerprint, player, reported_players, run, spring_open
 
 SITE = "http://ledger.test"
 SAME_SITE = {"Origin": SITE}
@@ -695,3 +701,16 @@ def test_the_openapi_description_declares_the_desk_and_its_refusals(desk: Desk) 
     upload = described["paths"]["/api/v1/desk/reports/upload"]["post"]
     assert "multipart/form-data" in upload["requestBody"]["content"]
     assert json.dumps(described).count("/api/v1/events-received/{pool}") == 1
+
+
+def test_serve_refuses_a_deadline_that_is_no_number_of_days(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(OVERDUE_VARIABLE, "a fortnight")
+    refused = run("serve", db=f"sqlite:///{tmp_path / 'none.db'}")
+    assert (refused.exit_code, refused.stderr) == (
+        1,
+        "error: LEDGER_REPORTS_OVERDUE_AFTER: 'a fortnight' is not a number of days; give one "
+        "of 0 to 36500.\n",
+    )
+    assert (overdue_after(""), overdue_after(" 7 ")) == (OVERDUE_AFTER_DAYS, 7)

@@ -55,13 +55,9 @@ REVIEWING = frozenset({ReportAction.ACCEPT, ReportAction.RETURN, ReportAction.RE
 SHOWN_IN_LEDGER = (PublicState.ACCEPTED, PublicState.RATED)
 
 
-def report_address(report_id: int) -> str:
-    return f"/desk/reports/{report_id}"
-
-
 def to_report(report_id: int) -> Response:
     """After a change to a report, its page (303: a reload does not send the form again)."""
-    return RedirectResponse(report_address(report_id), status_code=303)
+    return RedirectResponse(f"/desk/reports/{report_id}", status_code=303)
 
 
 @router.get("/desk/reports")

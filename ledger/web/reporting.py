@@ -45,7 +45,7 @@ PeriodField = Annotated[str, Form(pattern=PERIOD, description="YYYY-MM.")]
 ReportOrNone = Annotated[
     int | None, Form(ge=1, le=LARGEST_ID, description="Send a new version of this report.")
 ]
-MatchText = Annotated[str, Form(max_length=300, pattern=TEXT)]
+MatchText = Annotated[str, Field(max_length=300, pattern=TEXT)]
 Late = Annotated[bool, Form(description="Its period has closed since: record a correction.")]
 
 
