@@ -47,9 +47,15 @@ _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 @functools.cache
 def _unknown_password_hash() -> str:
     """Verified against for an unknown e-mail, so that a sign-in takes as long either way;
-    made on the first sign-in, not on import (a hash takes a third of a second, which every
-    command that imports the accounts, the demo's among them, would wait for)."""
+    made when the site starts (`prepare_sign_ins`), not on import: a hash takes a third of
+    a second, which every command that imports the accounts (the demo) would wait for."""
     return _HASHER.hash(secrets.token_hex(16))
+
+
+def prepare_sign_ins() -> None:
+    """Make what a sign-in verifies an unknown e-mail against, so that the first sign-in
+    takes as long as any other (the site calls it as it starts)."""
+    _unknown_password_hash()
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from ledger.core.access import Forbidden, NotSignedIn, TooManyAttempts
 from ledger.core.errors import Conflict, InvalidInput, LedgerError, NotFound
 from ledger.core.reports import OVERDUE_AFTER_DAYS, OVERDUE_VARIABLE, overdue_after
 from ledger.queries import KeptCounts
+from ledger.services.accounts import prepare_sign_ins
 from ledger.storage.database import (
     ANSWERS_MEMORY_VARIABLE,
     UNCHANGING_VARIABLE,
@@ -95,6 +96,7 @@ def create_app(
     app.add_middleware(Admission, working=working, waiting=waiting)
     app.router.on_shutdown.append(app.state.ledger.dispose)
     if app.state.writer is not None:
+        app.router.on_startup.append(prepare_sign_ins)
         app.router.on_shutdown.append(app.state.writer.dispose)
     app.openapi = site.described(app, _described_with_errors(app))  # type: ignore[method-assign]
     return app
