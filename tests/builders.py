@@ -186,3 +186,42 @@ def trf_report(
         byes=[],
     )
     return write_trf(report).encode()
+
+
+REPORTED = (
+    ("Adams, Ann", 1001, "NOR", "F", 1990, 2000),
+    ("Brown, Bob", 1002, "NOR", "M", 1985, 1900),
+    ("Clark, Cy", 1003, "SWE", "M", 1979, 1800),
+    ("Dahl, Di", 1004, "SWE", "F", 2001, 1700),
+)
+"""Four rated players with FIDE IDs, as tournament reports name them: (name, FIDE ID,
+federation, sex, birth year, rating)."""
+
+
+def reported_players(ledger: Ledger) -> list[int]:
+    """The `REPORTED` players in the ledger; their IDs."""
+    return [
+        player(ledger, name, rating=rating, fide_id=fide, federation=fed, sex=sex, birth_year=born)
+        for name, fide, fed, sex, born, rating in REPORTED
+    ]
+
+
+def spring_open(
+    *, fixed: bool = False, event: str = "Spring Open", end: str = "2026-03-29"
+) -> bytes:
+    """A TRF of the `REPORTED` four and a new player, Elder, Ed, in four rounds ending on
+    `end`: one error (line 8, Clark's birth year given as 1980, unless `fixed`) and one
+    warning (line 10, the new player born in 1920)."""
+    players = [
+        entrant(name, fide, federation=fed, sex=sex, birth_year=born)
+        for name, fide, fed, sex, born, _ in REPORTED
+    ]
+    if not fixed:
+        players[2] = {**players[2], "birth_year": 1980}
+    players.append(entrant("Elder, Ed", birth_year=1920))
+    games = [
+        (1, 1, 2, "1/2-1/2"), (1, 3, 4, "1/2-1/2"),
+        (2, 2, 3, "1/2-1/2"), (2, 4, 5, "1-0"),
+        (3, 1, 3, "1-0"), (4, 5, 1, "0-1"),
+    ]  # fmt: skip
+    return trf_report(event, end, players, games)

@@ -17,6 +17,7 @@ import signal
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import psycopg
 import pytest
@@ -33,6 +34,20 @@ POSTGRESQL_URL = os.environ.get(
 REQUIRE_POSTGRESQL = os.environ.get("LEDGER_REQUIRE_POSTGRESQL") == "1"
 BACKENDS = ("sqlite", "postgresql")
 HEAD = head_revision()
+CHROMIUM = Path("/usr/bin/chromium")
+REQUIRE_BROWSER = os.environ.get("LEDGER_REQUIRE_BROWSER") == "1"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 
 class PostgreSQLServer:
@@ -223,3 +238,20 @@ def ledger(database_url: str) -> Iterator[Ledger]:
     opened = open_ledger(database_url)
     yield opened
     opened.dispose()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's chromium, driven by Playwright (which never downloads a browser of its own);
+    the browser tests skip where it is missing, unless LEDGER_REQUIRE_BROWSER=1."""
+    if not CHROMIUM.exists():
+        reason = f"no {CHROMIUM}: install Debian's chromium (apt-get install chromium)"
+        if REQUIRE_BROWSER:
+            pytest.fail(f"a browser is required (LEDGER_REQUIRE_BROWSER=1) but {reason}")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()

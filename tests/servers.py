@@ -1,11 +1,13 @@
 """`ledger serve` as a real process for the tests that need one: started on a free port,
-waited for until it answers, and stopped at the end; its output kept in a log file."""
+waited for until it answers, and stopped at the end; its output kept in a log file. And an
+app made by a test (its clock set, say) served by uvicorn in a thread of the test's own."""
 
 from __future__ import annotations
 
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -14,6 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+import uvicorn
+from fastapi import FastAPI
 
 STARTING_SECONDS = 60
 
@@ -52,3 +56,25 @@ def serving(url: str, log: Path, *options: str) -> Iterator[str]:
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+@contextmanager
+def serving_app(app: FastAPI) -> Iterator[str]:
+    """The address of uvicorn serving `app` from a thread of this process, until the block
+    ends."""
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="none")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="uvicorn")
+    thread.start()
+    deadline = time.monotonic() + STARTING_SECONDS
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            server.should_exit = True
+            pytest.fail("uvicorn did not start serving the app")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)

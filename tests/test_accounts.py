@@ -24,7 +24,17 @@ from ledger.services import accounts
 from ledger.services.activity import Author
 from ledger.storage.database import Ledger
 from ledger.storage.models import AccountSecret, SecretKind
-from ledger.web import api, caching, create_app, desk, pages, signing
+from ledger.web import (
+    api,
+    caching,
+    create_app,
+    desk,
+    desk_api,
+    pages,
+    report_pages,
+    review_pages,
+    signing,
+)
 from ledger.web.answering import FORM_BYTES
 from ledger.web.gate import action_of, serves
 
@@ -400,24 +410,111 @@ ROUTES: dict[tuple[str, str], dict[Role | None, int]] = {
     ("POST", "/sign-out"): {ANONYMOUS: 303, Role.ORGANISER: 303, Role.OFFICER: 303},
     ("GET", "/account/password/{link}"): {ANONYMOUS: 200, Role.ORGANISER: 200, Role.OFFICER: 200},
     ("POST", "/account/password/{link}"): {ANONYMOUS: 404, Role.ORGANISER: 404, Role.OFFICER: 404},
+    ("GET", "/desk/reports"): {ANONYMOUS: 303, Role.ORGANISER: 200, Role.OFFICER: 200},
+    ("GET", "/desk/reports/upload"): {ANONYMOUS: 303, Role.ORGANISER: 200, Role.OFFICER: 200},
+    ("POST", "/desk/reports/upload"): {ANONYMOUS: 401, Role.ORGANISER: 303, Role.OFFICER: 303},
+    ("GET", "/desk/reports/{report}"): {ANONYMOUS: 303, Role.ORGANISER: 404, Role.OFFICER: 404},
+    ("GET", "/desk/reports/{report}/versions/{number}/file"): {
+        ANONYMOUS: 303,
+        Role.ORGANISER: 404,
+        Role.OFFICER: 404,
+    },
+    ("GET", "/desk/queue"): {ANONYMOUS: 303, Role.ORGANISER: 403, Role.OFFICER: 200},
+    ("GET", "/desk/periods"): {ANONYMOUS: 303, Role.ORGANISER: 403, Role.OFFICER: 200},
+    ("GET", "/api/v1/desk/reports"): {ANONYMOUS: 401, Role.ORGANISER: 200, Role.OFFICER: 200},
+    ("POST", "/api/v1/desk/reports/upload"): {
+        ANONYMOUS: 401,
+        Role.ORGANISER: 200,
+        Role.OFFICER: 200,
+    },
+    ("GET", "/api/v1/desk/reports/{report}"): {
+        ANONYMOUS: 401,
+        Role.ORGANISER: 404,
+        Role.OFFICER: 404,
+    },
+    ("GET", "/api/v1/desk/queue"): {ANONYMOUS: 401, Role.ORGANISER: 403, Role.OFFICER: 200},
+    **{
+        ("POST", f"{api}{path}"): answers
+        for api in ("", "/api/v1")
+        for path, answers in {
+            "/desk/reports/{report}/warnings/{warning}/acknowledge": {
+                ANONYMOUS: 401,
+                Role.ORGANISER: 404,
+                Role.OFFICER: 404,
+            },
+            "/desk/reports/{report}/submit": {
+                ANONYMOUS: 401,
+                Role.ORGANISER: 404,
+                Role.OFFICER: 404,
+            },
+            "/desk/reports/{report}/withdraw": {
+                ANONYMOUS: 401,
+                Role.ORGANISER: 404,
+                Role.OFFICER: 404,
+            },
+            "/desk/reports/{report}/accept": {
+                ANONYMOUS: 401,
+                Role.ORGANISER: 403,
+                Role.OFFICER: 404,
+            },
+            "/desk/reports/{report}/return": {
+                ANONYMOUS: 401,
+                Role.ORGANISER: 403,
+                Role.OFFICER: 404,
+            },
+            "/desk/reports/{report}/reject": {
+                ANONYMOUS: 401,
+                Role.ORGANISER: 403,
+                Role.OFFICER: 404,
+            },
+            "/desk/periods/close": {ANONYMOUS: 401, Role.ORGANISER: 403, Role.OFFICER: 409},
+        }.items()
+    },
 }
 """Every route a signed-in account's pages add, with the answer each role gets: 200 (or a
 redirect) where allowed, 401 (a page asked for with GET: 303 to sign in) for anyone not
 signed in, 403 for a role not granted. The bodies sent are valid but name nothing that
-exists, so an allowed write answers 404 where it names an account, a token or a password
-link, 400 where it is a sign-in the ledger refuses."""
+exists, so an allowed write answers 404 where it names an account, a token, a password
+link or a report, 400 where it is a sign-in the ledger refuses, 409 where it closes a
+period of a ledger with nothing to publish; an upload of a file the ledger cannot read is
+taken (a draft that lists its problems), and its page is shown (303) or its JSON (200)."""
+REPORT_BODIES = {
+    "/desk/reports/upload": {"pool": "standard"},
+    "/desk/reports/{report}/warnings/{warning}/acknowledge": {"note": "the arbiter confirms"},
+    "/desk/reports/{report}/return": {"reason": "round 3 is missing"},
+    "/desk/reports/{report}/reject": {"category": "other", "reason": "not a FIDE event"},
+    "/desk/periods/close": {"pool": "standard", "period": "2026-01"},
+}
 BODIES = {
     "/desk/tokens": {"name": "script", "role": "organiser"},
     "/desk/accounts": {"email": "new@club.test", "name": "New", "role": "organiser"},
     "/desk/accounts/{account}/role": {"role": "officer"},
     "/sign-in": {"email": "nobody@club.test", "password": "no password at all"},
     "/account/password/{link}": {"password": "a long password", "again": "a long password"},
+    **{api + path: body for api in ("", "/api/v1") for path, body in REPORT_BODIES.items()},
 }
-FILLED = {"{token}": "99", "{account}": "nobody%40club.test", "{link}": "no-such-link"}
+FILES = {
+    api + "/desk/reports/upload": {"file": ("cup.trf", b"012 Cup\n", "text/plain")}
+    for api in ("", "/api/v1")
+}
+FILLED = {
+    "{token}": "99",
+    "{account}": "nobody%40club.test",
+    "{link}": "no-such-link",
+    "{report}": "99",
+    "{number}": "1",
+    "{warning}": "99",
+}
 
 
 PUBLIC_ROUTERS = (pages.router, api.router)
-ACCOUNT_ROUTERS = (signing.router, desk.router)
+ACCOUNT_ROUTERS = (
+    signing.router,
+    desk.router,
+    report_pages.router,
+    review_pages.router,
+    desk_api.router,
+)
 
 
 def _routes(router: APIRouter) -> list[APIRoute]:
@@ -453,7 +550,12 @@ def test_who_may_open_what(site: TestClient, method: str, path: str, role: Role 
     for name, value in FILLED.items():
         filled = filled.replace(name, value)
     sent = site.request(
-        method, filled, data=BODIES.get(path), headers=SAME_SITE, follow_redirects=False
+        method,
+        filled,
+        data=BODIES.get(path),
+        files=FILES.get(path),
+        headers=SAME_SITE,
+        follow_redirects=False,
     )
     assert sent.status_code == ROUTES[(method, path)][role], sent.text[:300]
 

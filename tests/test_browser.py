@@ -1,23 +1,21 @@
 """The web site in a real browser: Debian's chromium driven by Playwright, over `ledger serve`
 on the demo ledger with a month more closed, on SQLite and PostgreSQL.
 
-Playwright is told to use /usr/bin/chromium (it must never download a browser of its own).
-Where that browser is missing the tests skip and say so, unless LEDGER_REQUIRE_BROWSER=1 (as
-in CI), where they fail instead.
+Playwright is told to use /usr/bin/chromium (it must never download a browser of its own;
+the `browser` fixture of `conftest`). Where that browser is missing the tests skip and say
+so, unless LEDGER_REQUIRE_BROWSER=1 (as in CI), where they fail instead.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import itertools
-import os
 import re
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.records import new_game
@@ -31,17 +29,6 @@ from servers import serving
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-REQUIRE_BROWSER = os.environ.get("LEDGER_REQUIRE_BROWSER") == "1"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 DEMO_NOW = dt.datetime(2026, 3, 1, 12)
 DEMO_PERIOD = Period(2026, 2)
 SECOND_PERIOD = DEMO_PERIOD + 1
@@ -103,19 +90,6 @@ def site(
     finally:
         if name is not None and postgresql_server is not None:
             postgresql_server.drop(name)
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        reason = f"no {CHROMIUM}: install Debian's chromium (apt-get install chromium)"
-        if REQUIRE_BROWSER:
-            pytest.fail(f"a browser is required (LEDGER_REQUIRE_BROWSER=1) but {reason}")
-        pytest.skip(reason)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        yield launched
-        launched.close()
 
 
 def _page(browser: Browser, site: str, width: int) -> Iterator[Page]:

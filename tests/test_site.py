@@ -80,7 +80,7 @@ def test_the_sites_settings_show_on_every_page_and_in_the_api(
     assert pages[-1].status_code == 404
     assert (served.content, served.headers["content-type"]) == (_png(), "image/png")
     assert described["title"] == f"{NAME}: rating lists API"
-    assert described["description"].startswith(f"{NAME}. Read-only")
+    assert described["description"].startswith(f"{NAME}. Public and read-only")
     assert described["description"].endswith(FOOTER)
 
 

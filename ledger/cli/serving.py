@@ -21,6 +21,7 @@ from ledger import render
 from ledger.cli.options import DbOption, database_url
 from ledger.cli.usage import Commands
 from ledger.core.errors import LedgerError
+from ledger.core.reports import OVERDUE_VARIABLE, overdue_after
 from ledger.storage.database import (
     ANSWERS_MEMORY_VARIABLE,
     UNCHANGING_VARIABLE,
@@ -77,6 +78,7 @@ def serve(
     import uvicorn
 
     url = database_url(ctx, db)
+    overdue_after(os.environ.get(OVERDUE_VARIABLE))  # refused here, not in each worker
     open_reader(url, unchanging=read_only).dispose()
     if not read_only:
         open_writer(url).dispose()

@@ -30,6 +30,8 @@ LATE_AFTER_DAYS = 7
 OVERDUE_AFTER_DAYS = 14
 """The days a submitted report waits for the officer before the queue flags it, unless the
 face says otherwise (`ledger reports list --overdue-after`, `LEDGER_REPORTS_OVERDUE_AFTER`)."""
+OVERDUE_VARIABLE = "LEDGER_REPORTS_OVERDUE_AFTER"
+MOST_DAYS = 36500
 PERFORMANCE_GAP = 400
 """A performance this far from the player's rating, or further, is a warning..."""
 PERFORMANCE_GAMES = 4
@@ -39,6 +41,19 @@ OLDEST = 100
 """Ages at the event's end (its year less the birth year) beyond which a birth year is a
 warning: a child of three, or a player past a hundred, is more likely a typing error."""
 FILE_NAME_LENGTH = 255
+
+
+def overdue_after(text: str | None) -> int:
+    """The deadline in days that `LEDGER_REPORTS_OVERDUE_AFTER` sets (unset or empty: the
+    default)."""
+    if not (text or "").strip():
+        return OVERDUE_AFTER_DAYS
+    days = (text or "").strip()
+    if not days.isdigit() or int(days) > MOST_DAYS:
+        raise InvalidInput(
+            f"{OVERDUE_VARIABLE}: '{text}' is not a number of days; give one of 0 to {MOST_DAYS}."
+        )
+    return int(days)
 
 
 class ReportFormat(StrEnum):
@@ -184,6 +199,23 @@ class ReportAction(StrEnum):
             ReportAction.REJECT: ReportState.REJECTED,
             ReportAction.ACCEPT: ReportState.ACCEPTED,
         }.get(self)
+
+
+MADE_FROM: dict[ReportAction, frozenset[ReportState]] = {
+    ReportAction.UPLOAD: frozenset(
+        {ReportState.DRAFT, ReportState.SUBMITTED, ReportState.RETURNED, ReportState.ACCEPTED}
+    ),
+    ReportAction.ACKNOWLEDGE: frozenset({ReportState.DRAFT}),
+    ReportAction.SUBMIT: frozenset({ReportState.DRAFT}),
+    ReportAction.WITHDRAW: frozenset(
+        {ReportState.DRAFT, ReportState.SUBMITTED, ReportState.RETURNED}
+    ),
+    ReportAction.RETURN: frozenset({ReportState.SUBMITTED}),
+    ReportAction.REJECT: frozenset({ReportState.SUBMITTED}),
+    ReportAction.ACCEPT: frozenset({ReportState.SUBMITTED}),
+}
+"""The states each change is made from: the services refuse the others, and the faces offer
+a change only where its report is in one of them."""
 
 
 @dataclass(frozen=True, slots=True)

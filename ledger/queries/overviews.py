@@ -125,13 +125,15 @@ def latest_lists(session: Session, pool: Pool, latest: int) -> list[PublishedRow
 
 def _operators(session: Session, pool: Pool, moments: list[dt.datetime]) -> dict[dt.datetime, str]:
     """Who made the change logged at each moment a list was published (an imported list is
-    logged without a pool)."""
+    logged without a pool). A change to a tournament report logged at the same moment (the
+    demo's, sent as it closes its last month) is not the publication, unless it is the only
+    one: a correction accepted publishes the lists it re-rates under its report's entry."""
     if not moments:
         return {}
     rows = session.execute(
         select(LogEntry.at, LogEntry.operator)
         .where(LogEntry.at.in_(moments), (LogEntry.pool == pool) | LogEntry.pool.is_(None))
-        .order_by(LogEntry.id)
+        .order_by(LogEntry.report_id.is_(None), LogEntry.id)
     )
     return dict(rows.all())
 

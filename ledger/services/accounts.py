@@ -10,6 +10,7 @@ digest alone: a copy of the database opens no account. Each change is logged.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 import secrets
 from dataclasses import dataclass
@@ -41,8 +42,20 @@ TOKEN_PREFIX = "ledger_"
 
 _HASHER = PasswordHasher()
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
-_UNKNOWN_PASSWORD_HASH = _HASHER.hash(secrets.token_hex(16))
-"""Verified against for an unknown e-mail, so that a sign-in takes as long either way."""
+
+
+@functools.cache
+def _unknown_password_hash() -> str:
+    """Verified against for an unknown e-mail, so that a sign-in takes as long either way;
+    made when the site starts (`prepare_sign_ins`), not on import: a hash takes a third of
+    a second, which every command that imports the accounts (the demo) would wait for."""
+    return _HASHER.hash(secrets.token_hex(16))
+
+
+def prepare_sign_ins() -> None:
+    """Make what a sign-in verifies an unknown e-mail against, so that the first sign-in
+    takes as long as any other (the site calls it as it starts)."""
+    _unknown_password_hash()
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +173,7 @@ def _password_holds(account: Account | None, password: str) -> bool:
     usable = account is not None and account.disabled_at is None and account.password_hash
     stored = account.password_hash if usable and account is not None else None
     try:
-        return _HASHER.verify(stored or _UNKNOWN_PASSWORD_HASH, password) and stored is not None
+        return _HASHER.verify(stored or _unknown_password_hash(), password) and stored is not None
     except (VerificationError, InvalidHashError):
         return False
 

@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ledger import queries
+from ledger.core.reports import LARGEST_REPORT
 from ledger.storage.database import Ledger
 from ledger.web import caching
 from ledger.web.errors import STATUS_WORDS, answer, secured
@@ -25,7 +26,11 @@ WRITE_METHOD = "POST"
 FORM_BYTES = 64 * 1024
 """The most a POST's body may hold (a form); a route that takes files says more in
 `LARGER_BODIES`."""
-LARGER_BODIES: dict[str, int] = {}
+REPORT_UPLOAD = "/desk/reports/upload"
+REPORT_UPLOAD_API = "/api/v1/desk/reports/upload"
+UPLOAD_BYTES = LARGEST_REPORT + FORM_BYTES
+"""A tournament report's file at its largest, and the form around it."""
+LARGER_BODIES: dict[str, int] = {REPORT_UPLOAD: UPLOAD_BYTES, REPORT_UPLOAD_API: UPLOAD_BYTES}
 """Paths (by their start) whose POSTs may carry more than `FORM_BYTES`: uploads."""
 CROSS_SITE = (
     "a form is sent to the ledger from its own pages only; open the page again and send it."

@@ -189,6 +189,14 @@ def events(
     return json_answer(queries.event_listing(session, pool, only))
 
 
+@router.get(
+    "/events-received/{pool}",
+    summary="The events reported for a period: received, returned, accepted, rated, rejected",
+)
+def events_received(session: Reading, pool: Pool, period: PeriodText = None) -> Response:
+    return json_answer(views.received(session, pool, period_given(period)))
+
+
 @router.get("/events/{pool}/{name:path}", summary="ledger event --format json")
 def event(session: Reading, pool: Pool, name: EventName) -> Response:
     return json_answer(queries.cross_table(session, pool, name))

@@ -16,7 +16,9 @@ from starlette.staticfiles import StaticFiles
 
 from ledger.core.access import Forbidden, NotSignedIn, TooManyAttempts
 from ledger.core.errors import Conflict, InvalidInput, LedgerError, NotFound
+from ledger.core.reports import OVERDUE_AFTER_DAYS, OVERDUE_VARIABLE, overdue_after
 from ledger.queries import KeptCounts
+from ledger.services.accounts import prepare_sign_ins
 from ledger.storage import interpreter
 from ledger.storage.database import (
     ANSWERS_MEMORY_VARIABLE,
@@ -25,11 +27,11 @@ from ledger.storage.database import (
     open_writer,
     resolve_url,
 )
-from ledger.web import api, desk, pages, signing, site
+from ledger.web import api, desk, desk_api, pages, report_pages, review_pages, signing, site
 from ledger.web.admission import WAITING, WORKING, Admission
 from ledger.web.answering import Answering
 from ledger.web.errors import failure, not_signed_in, refusal, too_many_attempts, unexpected
-from ledger.web.gate import gate
+from ledger.web.gate import Clock, gate, utc_now
 from ledger.web.kept_answers import MOST_BYTES, KeptAnswers
 
 
@@ -40,18 +42,23 @@ def create_app(
     *,
     unchanging: bool = False,
     kept_bytes: int = MOST_BYTES,
+    clock: Clock = utc_now,
+    overdue_after: int = OVERDUE_AFTER_DAYS,
 ) -> FastAPI:
     """The site and API over the ledger at `url`, read through a read-only connection (as
     `unchanging`: see `open_reader`) for at most `working` requests at once with `waiting`
     more in line (`ledger.web.admission`), keeping up to `kept_bytes` of answers to send
     again (`ledger.web.kept_answers`; 0: none). Signed-in accounts write through a
     connection of their own; an `unchanging` ledger is a public mirror, which no one signs
-    in to."""
+    in to. `clock` tells the site's time (when a change is made, when a session ends);
+    the officer's queue flags the reports waiting more than `overdue_after` days."""
     app = FastAPI(
         title="Ledger rating lists API",
         version="1",
-        description="Read-only: rating lists, players, calculations, events and reports, "
-        "with the same fields as `ledger ... --format json`.",
+        description="Public and read-only: rating lists, players, calculations, events and "
+        "reports, with the same fields as `ledger ... --format json`. Under /api/v1/desk, "
+        "with a personal API token (`Authorization: Bearer`): tournament reports sent in "
+        "and reviewed.",
         openapi_url="/api/v1/openapi.json",
         docs_url=None,
         redoc_url=None,
@@ -60,13 +67,15 @@ def create_app(
     app.state.ledger = open_reader(url, connections=working, unchanging=unchanging)
     app.state.writer = None if unchanging else open_writer(url)
     app.state.rating_counts = KeptCounts()
+    app.state.clock = clock
+    app.state.overdue_after = overdue_after
     app.include_router(pages.router)
     app.include_router(api.router, prefix="/api/v1")
     if app.state.writer is None:
         app.include_router(signing.mirror_router)
     else:
-        app.include_router(signing.router)
-        app.include_router(desk.router)
+        for private in (signing, desk, report_pages, review_pages, desk_api):
+            app.include_router(private.router)
     app.mount("/static", StaticFiles(directory=str(files("ledger.web") / "static")), "static")
     app.add_exception_handler(NotFound, refusal(404))
     app.add_exception_handler(InvalidInput, refusal(400))
@@ -87,6 +96,7 @@ def create_app(
     app.add_middleware(Admission, working=working, waiting=waiting)
     app.router.on_shutdown.append(app.state.ledger.dispose)
     if app.state.writer is not None:
+        app.router.on_startup.append(prepare_sign_ins)
         app.router.on_shutdown.append(app.state.writer.dispose)
     app.openapi = site.described(app, _described_with_errors(app))  # type: ignore[method-assign]
     return app
@@ -103,24 +113,43 @@ REFUSALS = {
     "404": "No such player, list, period or event",
     "422": "A parameter of the wrong kind",
 }
+DESK_REFUSALS = {
+    "400": "A field the ledger cannot take",
+    "401": "No token, or one unknown, revoked or of a disabled account",
+    "403": "The token's role may not do this, or a form sent from another site",
+    "404": "No such report, warning or version that the token's account may see",
+    "409": "The report's state (or the period's) does not allow this now",
+    "413": "More than the route takes (a report: 10 MB)",
+    "422": "A field of the wrong kind",
+}
+DESK = "/api/v1/desk/"
+BEARER = {"type": "http", "scheme": "bearer", "description": "A personal API token."}
 
 
 def _described_with_errors(app: FastAPI) -> Callable[[], dict[str, Any]]:
     """FastAPI's OpenAPI description, with the errors as the app answers them: one object
-    `{"error": ...}` (in place of FastAPI's validation dump) for 400, 404 and 422."""
+    `{"error": ...}` (in place of FastAPI's validation dump) for 400, 404 and 422, and for
+    the desk's routes, which need a token, for 401, 403, 409 and 413 too."""
     described = app.openapi
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is not None:
             return app.openapi_schema
         schema = described()
-        schema.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA
+        components = schema.setdefault("components", {})
+        components.setdefault("schemas", {})["Error"] = ERROR_SCHEMA
         error = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
-        for operations in schema["paths"].values():
+        for path, operations in schema["paths"].items():
+            desk = path.startswith(DESK)
+            refusals = DESK_REFUSALS if desk else REFUSALS
             for operation in operations.values():
                 operation["responses"].update(
-                    {code: {"description": why, "content": error} for code, why in REFUSALS.items()}
+                    {code: {"description": why, "content": error} for code, why in refusals.items()}
                 )
+                if desk:
+                    operation["security"] = [{"bearer": []}]
+        if any(path.startswith(DESK) for path in schema["paths"]):
+            components.setdefault("securitySchemes", {})["bearer"] = BEARER
         return schema
 
     return openapi
@@ -136,6 +165,7 @@ def app_from_environment() -> FastAPI:
         resolve_url(),
         unchanging=bool(os.environ.get(UNCHANGING_VARIABLE)),
         kept_bytes=megabytes << 20,
+        overdue_after=overdue_after(os.environ.get(OVERDUE_VARIABLE)),
     )
     interpreter.keep_out_of_collections()
     return app

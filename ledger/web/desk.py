@@ -16,11 +16,11 @@ from ledger.core.access import Action, Role, permits
 from ledger.core.records import LARGEST_ID
 from ledger.queries import Site, accounts
 from ledger.services import accounts as account_changes
-from ledger.web.gate import Account, serves
+from ledger.web.gate import Account, now, serves
 from ledger.web.inputs import Reading
 from ledger.web.site import SiteShown
 from ledger.web.templating import page
-from ledger.web.writing import author, now, writing
+from ledger.web.writing import author, writing
 
 router = APIRouter(include_in_schema=False)
 
@@ -59,7 +59,7 @@ def add_token(request: Request, site: SiteShown, who: Account, name: Text, role:
     scope = Role.of_account(role)
     with writing(request) as writes:
         made = account_changes.add_token(
-            writes, who.email, name, scope, now(), author(request, who)
+            writes, who.email, name, scope, now(request), author(request, who)
         )
         return _tokens_page(writes, site, who, made)
 
@@ -69,7 +69,7 @@ def add_token(request: Request, site: SiteShown, who: Account, name: Text, role:
 def revoke_token(request: Request, who: Account, token: TokenId) -> Response:
     with writing(request) as writes:
         account_changes.revoke_token(
-            writes, token, now(), author(request, who), owner=who.account_id
+            writes, token, now(request), author(request, who), owner=who.account_id
         )
     return RedirectResponse("/desk/tokens", status_code=303)
 
@@ -96,7 +96,7 @@ def add_account(
     """The new account's one-time link is shown on this page, once."""
     with writing(request) as writes:
         made = account_changes.add_account(
-            writes, email, name, Role.of_account(role), author(request, who), now()
+            writes, email, name, Role.of_account(role), author(request, who), now(request)
         )
         return _accounts_page(writes, site, who, made)
 
@@ -105,7 +105,7 @@ def add_account(
 @serves(Action.MANAGE_ACCOUNTS)
 def disable_account(request: Request, who: Account, account: str) -> Response:
     with writing(request) as writes:
-        account_changes.disable_account(writes, account, author(request, who), now())
+        account_changes.disable_account(writes, account, author(request, who), now(request))
     return RedirectResponse("/desk/accounts", status_code=303)
 
 
@@ -114,7 +114,7 @@ def disable_account(request: Request, who: Account, account: str) -> Response:
 def change_role(request: Request, who: Account, account: str, role: Text) -> Response:
     with writing(request) as writes:
         account_changes.change_role(
-            writes, account, Role.of_account(role), author(request, who), now()
+            writes, account, Role.of_account(role), author(request, who), now(request)
         )
     return RedirectResponse("/desk/accounts", status_code=303)
 

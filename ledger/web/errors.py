@@ -21,7 +21,7 @@ from ledger.core.access import TooManyAttempts
 from ledger.queries import Site, to_json
 from ledger.queries.site import DEFAULT_SITE
 from ledger.web.caching import NOT_KEPT
-from ledger.web.gate import utc_now
+from ledger.web.gate import now
 from ledger.web.inputs import PATTERN_WORDS
 from ledger.web.templating import page
 
@@ -53,7 +53,9 @@ def answer(request: Request, status: int, message: str) -> Response:
     if request.url.path.startswith("/api/"):
         body = to_json({"error": message})
         return Response(body, status, media_type="application/json")
-    return page(_site(request, status), "error.html", status, status=status, message=message)
+    desk = request.url.path.startswith("/desk")
+    shown = {"status": status, "message": message, "desk": desk}
+    return page(_site(request, status), "error.html", status, **shown)
 
 
 def _site(request: Request, status: int) -> Site:
@@ -134,6 +136,6 @@ async def too_many_attempts(request: Request, error: Exception) -> Response:
     """429, with when to try again."""
     assert isinstance(error, TooManyAttempts)
     response = answer(request, 429, str(error))
-    wait = max(1, int((error.retry_at - utc_now()).total_seconds()))
+    wait = max(1, int((error.retry_at - now(request)).total_seconds()))
     response.headers["Retry-After"] = str(wait)
     return response

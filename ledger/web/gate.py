@@ -75,20 +75,30 @@ def _signed_in(request: Request) -> SignedIn | None:
         if given:
             if scheme.lower() != "bearer" or not token.strip():
                 raise NotSignedIn("send a token as `Authorization: Bearer TOKEN`.")
-            found = accounts.signed_in(session, token.strip(), SecretKind.TOKEN, utc_now())
+            found = accounts.signed_in(session, token.strip(), SecretKind.TOKEN, now(request))
             if found is None:
                 raise NotSignedIn("the token is unknown, revoked, or its account disabled.")
             return found
         cookie = request.cookies.get(SESSION_COOKIE)
         if cookie is None:
             return None
-        return accounts.signed_in(session, cookie, SecretKind.SESSION, utc_now())
+        return accounts.signed_in(session, cookie, SecretKind.SESSION, now(request))
+
+
+Clock = Callable[[], dt.datetime]
 
 
 def utc_now() -> dt.datetime:
-    """The site's clock, as the ledger stores times (UTC, without a zone): when sessions
-    and tokens expire."""
+    """The site's clock unless its app is given another: the time as the ledger stores
+    times (UTC, without a zone)."""
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+def now(request: Request) -> dt.datetime:
+    """The time on the clock of the request's app (`create_app`'s `clock`): when a change
+    is made, and when sessions and tokens expire."""
+    clock: Clock = request.app.state.clock
+    return clock()
 
 
 def signed_in(request: Request) -> SignedIn:

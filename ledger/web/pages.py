@@ -218,6 +218,14 @@ def events(
     return page(site, "events.html", rows=rows, pool=pool)
 
 
+@router.get("/events-received/{pool}")
+def events_received(
+    session: Reading, site: SiteShown, pool: Pool, period: PeriodText = None
+) -> Response:
+    shown = views.received(session, pool, period_given(period))
+    return page(site, "events_received.html", shown=shown)
+
+
 @router.get("/events/{pool}/{name:path}")
 def event(session: Reading, site: SiteShown, pool: Pool, name: EventName) -> Response:
     return page(site, "event.html", table=queries.cross_table(session, pool, name))

@@ -16,10 +16,10 @@ from starlette.responses import RedirectResponse, Response
 from ledger.core.access import Action
 from ledger.core.errors import InvalidInput
 from ledger.services import accounts
-from ledger.web.gate import SESSION_COOKIE, serves
+from ledger.web.gate import SESSION_COOKIE, now, serves
 from ledger.web.site import SiteShown
 from ledger.web.templating import page
-from ledger.web.writing import address_of, now, writing
+from ledger.web.writing import address_of, writing
 
 router = APIRouter(include_in_schema=False)
 mirror_router = APIRouter(include_in_schema=False)
@@ -54,7 +54,7 @@ def sign_in(
     request: Request, site: SiteShown, email: Email, password: Password, next: Next = "/desk"
 ) -> Response:
     with writing(request) as session:
-        secret = accounts.sign_in(session, email, password, address_of(request), now())
+        secret = accounts.sign_in(session, email, password, address_of(request), now(request))
     if secret is None:
         problem = accounts.WRONG_PASSWORD
         shown = {"next": _next_page(next), "problem": problem, "email": email, "mirror": False}
@@ -77,7 +77,7 @@ def sign_out(request: Request) -> Response:
     secret = request.cookies.get(SESSION_COOKIE)
     if secret is not None:
         with writing(request) as session:
-            accounts.sign_out(session, secret, now())
+            accounts.sign_out(session, secret, now(request))
     signed_out = RedirectResponse("/", status_code=303)
     signed_out.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
     return signed_out
@@ -99,7 +99,7 @@ def set_password(
         return page(site, "password.html", 400, link=quote(link, safe=""), problem=problem)
     try:
         with writing(request) as session:
-            accounts.set_password_by_link(session, link, password, now())
+            accounts.set_password_by_link(session, link, password, now(request))
     except InvalidInput as refused:
         return page(site, "password.html", 400, link=quote(link, safe=""), problem=str(refused))
     return RedirectResponse("/sign-in", status_code=303)

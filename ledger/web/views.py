@@ -12,6 +12,7 @@ from ledger import queries
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import NotFound
 from ledger.queries import ListFilter, ListRequest, RatingList
+from ledger.queries.events_received import ReceivedEvent, events_received, received_periods
 from ledger.web.inputs import LATEST, LIVE, PAGE_ROWS, period_of
 
 HOME_TOP = 10
@@ -122,3 +123,21 @@ def played_page(session: Session, pool: Pool, player_id: int, page: int) -> quer
 def calculation_period(which: str) -> Period | None:
     """The period of `/calculations/{pool}/{which}`: latest is the newest they played in."""
     return None if which == LATEST else period_of(which)
+
+
+@dataclass(frozen=True, slots=True)
+class EventsReceived:
+    """The events reported for a pool's period (the newest with any, unless one is asked
+    for), and every period with events received, the newest first."""
+
+    pool: Pool
+    period: Period | None
+    periods: list[Period]
+    events: list[ReceivedEvent]
+
+
+def received(session: Session, pool: Pool, period: Period | None) -> EventsReceived:
+    periods = received_periods(session, pool)
+    shown = period or (periods[0] if periods else None)
+    events = [] if shown is None else events_received(session, pool, shown)
+    return EventsReceived(pool=pool, period=shown, periods=periods, events=events)

@@ -1,10 +1,9 @@
 """What a signed-in page needs to change the ledger: a write transaction on the app's
-writing connection, the time, and the author the log records (the account, its address,
-and the reason given)."""
+writing connection, and the author the log records (the account, its address, and the
+reason given). The time is the app's clock (`ledger.web.gate.now`)."""
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -12,7 +11,7 @@ from sqlalchemy.orm import Session
 from starlette.requests import Request
 
 from ledger.queries.accounts import SignedIn
-from ledger.services.activity import Author, utc_now
+from ledger.services.activity import Author
 from ledger.storage.database import Ledger
 
 
@@ -22,10 +21,6 @@ def writing(request: Request) -> Iterator[Session]:
     writer: Ledger = request.app.state.writer
     with writer.transaction() as session:
         yield session
-
-
-def now() -> dt.datetime:
-    return utc_now()
 
 
 def address_of(request: Request) -> str:

@@ -13,7 +13,9 @@ each step through the service its command calls, logged as the "Demo rating offi
   carried from the next list;
 - a correction, with its reason, of a game of month 4: months 4 and 5 are re-rated, and
   their lists have a second version;
-- a rapid list: the rapid club's opens of months 4 and 5, each closed.
+- a rapid list: the rapid club's opens of months 4 and 5, each closed;
+- the site's accounts, a demo officer's and a demo organiser's, and the organiser's report of
+  a club evening this month, submitted: it waits in the officer's queue (`reports`).
 
 Results are drawn at random (seeded) from FIDE's expected scores.
 """
@@ -38,6 +40,7 @@ from ledger.services.closing import ClosedPeriod, close_period
 from ledger.services.corrections import correct_game
 from ledger.services.demo import field
 from ledger.services.demo.field import Entrant, Event
+from ledger.services.demo.reports import DEMO_OFFICER, DEMO_ORGANISER, add_demo_site
 from ledger.services.edits import PlayerEdit, edit_player
 from ledger.services.games import add_games
 from ledger.services.players import add_players
@@ -93,10 +96,13 @@ def build_demo(url: str, pool: Pool, *, replace: bool, now: dt.datetime) -> Demo
                 _transfer(ledger, cast.roster[TRANSFERRED], moment)
         _correct(ledger, pool, months[3], now)
         _rapid_months(ledger, pool, randomness, cast, months[-2:], now)
+        with ledger.transaction() as session:
+            report = add_demo_site(session, pool, randomness, cast.roster, now, OFFICER)
         suggested = _suggested_game(ledger, pool, months[-1])
     finally:
         ledger.dispose()
-    return DemoSummary(closed, _next_steps(url, months, cast.newcomer.id, suggested))
+    steps = _next_steps(url, months, cast.newcomer.id, suggested) + "\n" + _sign_in(report)
+    return DemoSummary(closed, steps)
 
 
 def _remove_sqlite_file(url: str) -> None:
@@ -303,5 +309,20 @@ def _next_steps(url: str, months: list[Period], newcomer: int, game: int) -> str
             f"  ledger diff{demo} --period {last}",
             "Your own ledger is sqlite:///ledger.db (or --db, or LEDGER_DATABASE_URL).",
             f"See the demo in a browser: ledger serve{demo}, then open http://127.0.0.1:8000/",
+        )
+    )
+
+
+def _sign_in(report: int) -> str:
+    """The demo accounts' sign-in, for trying the site's reports in a browser."""
+    return "\n".join(
+        (
+            "Sign in at http://127.0.0.1:8000/sign-in (demo accounts: these passwords are "
+            "for this demo alone):",
+            *(
+                f"  {each.role:<9}  {each.email:<24}  password: {each.password}"
+                for each in (DEMO_OFFICER, DEMO_ORGANISER)
+            ),
+            f"Report {report} waits in the officer's queue: http://127.0.0.1:8000/desk/queue",
         )
     )

@@ -1,6 +1,7 @@
 """What every change to a report shares: the report read under its pool's lock (so that two
 changes to it, or a change and a close, take turns), who may change it (an organiser their
-own reports, an officer any), the states each change is made from, and its log entry."""
+own reports, an officer any), refusing a change from a state it is not made from
+(`ledger.core.reports.MADE_FROM`), and its log entry."""
 
 from __future__ import annotations
 
@@ -12,26 +13,11 @@ from sqlalchemy.orm import Session
 
 from ledger.core.access import Role
 from ledger.core.errors import Conflict, NotFound
-from ledger.core.reports import ReportAction, ReportState
+from ledger.core.reports import MADE_FROM, ReportAction, ReportState
 from ledger.services import activity
 from ledger.services.activity import Author
 from ledger.storage.database import lock_pool
 from ledger.storage.models import Report, ReportVersion
-
-_FROM: dict[ReportAction, frozenset[ReportState]] = {
-    ReportAction.UPLOAD: frozenset(
-        {ReportState.DRAFT, ReportState.SUBMITTED, ReportState.RETURNED, ReportState.ACCEPTED}
-    ),
-    ReportAction.ACKNOWLEDGE: frozenset({ReportState.DRAFT}),
-    ReportAction.SUBMIT: frozenset({ReportState.DRAFT}),
-    ReportAction.WITHDRAW: frozenset(
-        {ReportState.DRAFT, ReportState.SUBMITTED, ReportState.RETURNED}
-    ),
-    ReportAction.RETURN: frozenset({ReportState.SUBMITTED}),
-    ReportAction.REJECT: frozenset({ReportState.SUBMITTED}),
-    ReportAction.ACCEPT: frozenset({ReportState.SUBMITTED}),
-}
-"""The states each change is made from."""
 
 _DONE = {
     ReportAction.UPLOAD: "given a new version",
@@ -83,7 +69,7 @@ def locked_report(session: Session, report_id: int, author: Author, role: Role) 
 
 def refuse_unless(report: Report, action: ReportAction) -> None:
     """Refuse `action` on a report in a state it is not made from, saying what may be done."""
-    if report.state not in _FROM[action]:
+    if report.state not in MADE_FROM[action]:
         raise Conflict(
             f"report {report.id} is {report.state}, so it cannot be {_DONE[action]}; "
             f"{_NEXT[report.state]}."
