@@ -306,6 +306,135 @@ def measure(backend: str, url: str, arguments: argparse.Namespace, answers_memor
             failed = f"  failures: {measured.failures}" if measured.failures else ""
             figures = f"{count:6}{p50:9.1f}{p95:9.1f}{p99:9.1f}{rate:9.1f}"
             print(f"  {name:<26}{figures}{failed}", flush=True)
+        print(f"  peak memory of each worker: {worker_peaks(server.pid)}", flush=True)
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+
+
+def worker_peaks(pid: int) -> str:
+    """The peak resident memory of each worker process of `ledger serve` (Linux's VmHWM)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    peaks = []
+    for child in children or [str(pid)]:
+        status = Path(f"/proc/{child}/status").read_text()
+        kib = next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM"))
+        peaks.append(f"{kib / 1024:.0f} MiB")
+    return ", ".join(peaks)
+
+
+def officer_copy(backend: str, url: str, arguments: argparse.Namespace) -> str:
+    """A copy of the benchmark's ledger for the officer to change (the ledger itself is kept
+    as built, for the next run)."""
+    if backend == "sqlite":
+        copy = arguments.sqlite_file.with_name(arguments.sqlite_file.name + ".officer")
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(copy) + suffix).unlink(missing_ok=True)
+        subprocess.run(
+            [sys.executable, "-m", "ledger", "db", "backup", str(copy), "--db", url], check=True
+        )
+        return f"sqlite:///{copy}"
+    server = make_url(url)
+    name = f"{server.database}_officer"
+    admin = {"host": server.host, "port": server.port or 5432, "user": server.username}
+    with psycopg.connect(**admin, dbname="postgres", autocommit=True) as connection:  # type: ignore[arg-type]
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}" TEMPLATE "{server.database}"')
+    return server.set(database=name).render_as_string(hide_password=False)
+
+
+def officer_work(url: str, chosen: Sample, folder: Path) -> list[str]:
+    """What an officer does on a publication day, one command after the other: import a
+    month's games file, close the open month (a later month's close), correct a game of it
+    (a re-rate). Each command's seconds and outcome."""
+    open_month = closed_months()[-1] + 1
+    games_file = folder / "officer-games.csv"
+    randomness = random.Random(7)
+    lines = ["date,white,black,result,event"]
+    for n in range(5_000):
+        white, black = randomness.sample(chosen.active, 2)
+        lines.append(f"{open_month + 1}-{n % 28 + 1:02d},{white},{black},1-0,Officer {n % 50}")
+    games_file.write_text("\n".join(lines) + "\n")
+    steps = [
+        ["import-games", str(games_file), "--allow-repeat"],
+        ["close-period", str(open_month)],
+        ["correct-game", str(first_game(url, open_month)), "--result", "0-1", "--reason", "bench"],
+    ]
+    done = []
+    for step in steps:
+        started = time.perf_counter()
+        result = subprocess.run(
+            [sys.executable, "-m", "ledger", *step, "--db", url], capture_output=True, text=True
+        )
+        outcome = "ok" if result.returncode == 0 else result.stderr.strip()
+        done.append(f"{step[0]} {time.perf_counter() - started:.1f} s {outcome}")
+    return done
+
+
+def first_game(url: str, period: Period) -> int:
+    ledger = open_ledger(url)
+    try:
+        with ledger.reading() as session:
+            found = session.scalar(select(func.min(Game.id)).where(Game.period == period))
+    finally:
+        ledger.dispose()
+    assert found is not None
+    return found
+
+
+def measure_while_the_officer_works(backend: str, url: str, arguments: argparse.Namespace) -> None:
+    """Every page asked for in turn, by `--threads` clients, while `officer_work` runs on
+    the same ledger; per page the latencies and failures, and the longest wait."""
+    working = officer_copy(backend, url, arguments)
+    chosen = sample(working, 200, arguments.seed)
+    server, port = serve(working, arguments.workers, 64)
+    every = list(pages(chosen, arguments.deep_page).items())
+    latencies: dict[str, list[float]] = {name: [] for name, _ in every}
+    failures: dict[str, int] = {}
+    done: list[str] = []
+    officer = threading.Thread(
+        target=lambda: done.extend(officer_work(working, chosen, arguments.sqlite_file.parent))
+    )
+    lock = threading.Lock()
+    counter = iter(range(10**9))
+
+    def client() -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+        for n in counter:
+            if not officer.is_alive():
+                break
+            name, path_of = every[n % len(every)]
+            started = time.perf_counter()
+            try:
+                connection.request("GET", path_of(n // len(every)))
+                answer = connection.getresponse()
+                answer.read()
+                status = str(answer.status)
+            except (OSError, http.client.HTTPException) as error:
+                status = type(error).__name__
+                connection.close()
+            with lock:
+                if status == "200":
+                    latencies[name].append(time.perf_counter() - started)
+                else:
+                    failures[f"{name} {status}"] = failures.get(f"{name} {status}", 0) + 1
+        connection.close()
+
+    try:
+        officer.start()
+        clients = [threading.Thread(target=client) for _ in range(arguments.threads)]
+        for each in clients:
+            each.start()
+        for each in clients:
+            each.join()
+        officer.join()
+        print(f"{backend}: while the officer works ({'; '.join(done)})")
+        print(f"  {'page':<26}{'n':>6}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
+        for name, took in latencies.items():
+            if took:
+                p50, p95 = percentile(took, 50), percentile(took, 95)
+                print(f"  {name:<26}{len(took):6}{p50:9.1f}{p95:9.1f}{max(took) * 1000:9.1f}")
+        print(f"  failures: {failures or 'none'}; peak memory: {worker_peaks(server.pid)}")
     finally:
         server.terminate()
         server.wait(timeout=60)
@@ -340,6 +469,11 @@ def main() -> None:
         default="64",
         help="ledger serve --answers-memory; several, comma-separated, are measured in turn",
     )
+    parser.add_argument(
+        "--officer-work",
+        action="store_true",
+        help="also measure every page while an officer imports, closes and corrects (on a copy)",
+    )
     arguments = parser.parse_args()
     sizes = (arguments.players, arguments.games, arguments.next_games, arguments.seed)
     backends = ("sqlite", "postgresql") if arguments.backend == "both" else (arguments.backend,)
@@ -355,6 +489,8 @@ def main() -> None:
         if not arguments.build_only:
             for megabytes in arguments.answers_memory.split(","):
                 measure(backend, url, arguments, int(megabytes))
+            if arguments.officer_work:
+                measure_while_the_officer_works(backend, url, arguments)
 
 
 if __name__ == "__main__":

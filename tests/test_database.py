@@ -483,3 +483,44 @@ def test_db_backup_of_postgresql_shows_pg_dump_without_the_password() -> None:
         "Back up a PostgreSQL ledger with pg_dump:\n  pg_dump --format=custom "
         "--file=ledger.dump --host=db.example --port=6543 --username=officer -- fed\n",
     )
+
+
+RELEASED_HEAD = "5c8fea625cb5"
+"""The schema of the ledger as released before accounts, reports and the site's settings."""
+
+
+def test_a_filled_ledger_of_the_released_schema_upgrades(empty_database_url: str) -> None:
+    """`ledger db upgrade` of a ledger with closed periods: SQLite makes the games table
+    again for its new column, which the rated games' figures refer to; the keys are checked
+    once the migrations have run, and every row is kept."""
+    engine = create_ledger_engine(empty_database_url)
+    try:
+        with engine.begin() as connection:
+            command.upgrade(alembic_config(connection), RELEASED_HEAD)
+            for number in (1, 2):
+                connection.execute(
+                    text(
+                        "INSERT INTO players (id, name, name_key, sort_name) "
+                        "VALUES (:id, 'P', 'p', 'p')"
+                    ),
+                    {"id": number},
+                )
+            connection.execute(
+                text(
+                    "INSERT INTO games (id, pool, period, date, white_id, black_id, result, "
+                    "rated) VALUES (1, 'standard', '2026-09', '2026-09-03', 1, 2, '1-0', true)"
+                )
+            )
+            connection.execute(text("INSERT INTO game_ratings (game_id) VALUES (1)"))
+    finally:
+        engine.dispose()
+    before, after = database.upgrade_schema(empty_database_url)
+    assert (before, after) == (RELEASED_HEAD, schema.head_revision())
+    engine = create_ledger_engine(empty_database_url)
+    try:
+        with engine.connect() as connection:
+            games = connection.execute(text("SELECT id, colours FROM games")).all()
+            assert [(game_id, bool(colours)) for game_id, colours in games] == [(1, True)]
+            assert connection.execute(text("SELECT game_id FROM game_ratings")).all() == [(1,)]
+    finally:
+        engine.dispose()

@@ -660,8 +660,21 @@ _SCHEMA_LOCK = _POOL_LOCK_BASE - 1
 def _schema_transaction(engine: Engine) -> Iterator[Connection]:
     """A transaction that alone may create or upgrade the schema: on SQLite it takes the
     write lock first (BEGIN IMMEDIATE), on PostgreSQL an advisory lock. Two first commands
-    on an empty database run one after the other; the second finds the schema made."""
-    with engine.execution_options(**{_WRITES: True}).begin() as connection:
+    on an empty database run one after the other; the second finds the schema made.
+
+    On SQLite a migration that changes a table the way SQLite cannot (a column with a
+    constraint) makes it again and drops the old one, which the foreign keys of other
+    tables' rows would refuse: as Alembic advises, the keys are not checked while the
+    migrations run, and every row's are checked once at the end, before the commit."""
+    options = {_WRITES: True, _BULK: True}
+    with engine.execution_options(**options).begin() as connection:
         if connection.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _SCHEMA_LOCK})
         yield connection
+        if connection.dialect.name == "sqlite":
+            broken = connection.exec_driver_sql("PRAGMA foreign_key_check").first()
+            if broken is not None:
+                raise LedgerError(
+                    f"the upgrade would leave a broken reference in table {broken[0]}; "
+                    "nothing was changed."
+                )
