@@ -179,7 +179,8 @@ def _own_sqlite_transactions(engine: Engine, *, writes: bool) -> None:
     A write session begins with BEGIN IMMEDIATE: it takes SQLite's write lock first, so two
     writers queue (up to the busy timeout) instead of failing half-way. A bulk one
     (`Ledger.transaction(bulk=True)`) begins with the foreign keys not checked row by row:
-    SQLite can change that only between transactions.
+    SQLite can change that only between transactions, so a connection goes back to the
+    pool checking them again.
     """
 
     @event.listens_for(engine, "connect")
@@ -203,6 +204,11 @@ def _own_sqlite_transactions(engine: Engine, *, writes: bool) -> None:
         keys = "OFF" if options.get(_BULK, False) else "ON"
         connection.exec_driver_sql(f"PRAGMA foreign_keys = {keys}")  # only outside a BEGIN
         connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    @event.listens_for(engine, "checkin")
+    def _checkin(dbapi_connection: Any, _record: Any) -> None:
+        if dbapi_connection is not None:  # a connection the pool kept: back to checked keys
+            dbapi_connection.execute("PRAGMA foreign_keys = ON")
 
 
 def _switch_to_wal(cursor: Any, failure: type[Exception]) -> None:
