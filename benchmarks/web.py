@@ -169,7 +169,9 @@ def sample(url: str, size: int, seed: int) -> Sample:
                 server = f", shared_buffers {session.scalar(text('SHOW shared_buffers'))}"
     finally:
         ledger.dispose()
-    return Sample(count, random.Random(seed).sample(sorted(set(played)), size), server)
+    population = sorted(set(played))
+    chosen = random.Random(seed).sample(population, min(size, len(population)))
+    return Sample(count, chosen, server)
 
 
 def pages(chosen: Sample, deep: int) -> dict[str, Callable[[int], str]]:
