@@ -20,7 +20,6 @@ from ledger import queries
 from ledger.core.domain import Period, Pool
 from ledger.queries import ListRequest, ListRow
 from ledger.queries.exports import fide_list_rows
-from ledger.queries.lists import whole
 from ledger.queries.shape import csv_lines
 from ledger.storage.batches import collector_paused
 from ledger.storage.database import Ledger, open_ledger, upgrade_schema
@@ -64,8 +63,8 @@ def test_the_newest_list_as_csv_is_the_list_read_whole(ledger: Ledger, database_
 def test_a_month_in_which_few_played_is_the_list_read_whole(
     ledger: Ledger, database_url: str
 ) -> None:
-    """A later month with rows for few of the listed players (SQLite reads them apart from
-    the standings): places, movement, and a player who fell off the list in it."""
+    """A later month with rows for few of the listed players: places, movement, and a
+    player who fell off the list in it."""
     steady = [player(ledger, f"Steady {n}", rating=1500 + 100 * n) for n in range(8)]
     low = player(ledger, "Low Lee", rating=1405)
     strong = player(ledger, "Strong Sam", rating=1895)
@@ -74,9 +73,6 @@ def test_a_month_in_which_few_played_is_the_list_read_whole(
     game(ledger, strong, steady[4], "1-0", "2029-11-05")  # 1895 + 10 passes 1900 - 10
     game(ledger, low, steady[0], "0-1", "2029-11-06")  # 1405 - 7: off the list
     close(ledger, "2029-11")
-    with ledger.reading() as session:
-        few = whole._few_rows_in(session, Pool.STANDARD, Period.parse("2029-11"))
-    assert few == database_url.startswith("sqlite")
     printed = run("list", "--format", "csv", db=database_url)
     assert printed.exit_code == 0, printed.output
     assert printed.stdout == _read_whole(ledger)
@@ -115,9 +111,9 @@ def test_text_cells_checked_a_chunk_at_once_are_written_as_cell_by_cell(
 
 
 def test_a_whole_file_leaves_the_cycle_collector_as_it_found_it(ledger: Ledger) -> None:
-    """A whole list's rows and a FIDE file stream with Python's cycle collector paused (they
-    make objects by the million and no cycle); it runs again once the file is written, and
-    once a reader stops early."""
+    """A FIDE file streams with Python's cycle collector paused (it makes objects by the
+    million and no cycle); it runs again once the file is written, and once a reader stops
+    early."""
     listed = [
         player(ledger, f"Fide, Player {number}", rating=2000 + number, fide_id=number)
         for number in range(1, 4)
@@ -129,7 +125,6 @@ def test_a_whole_file_leaves_the_cycle_collector_as_it_found_it(ledger: Ledger) 
         with ledger.reading() as session:
             files: list[Callable[[], Iterator[object]]] = [
                 lambda: queries.fide_list_file(session, (Pool.STANDARD,), None, xml=False),
-                lambda: queries.list_cells(session, ListRequest()),
             ]
             for whole_file in files:
                 assert list(whole_file())

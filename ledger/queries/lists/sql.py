@@ -11,7 +11,16 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import ColumnElement, CompoundSelect, and_, func, literal, select, union_all
+from sqlalchemy import (
+    ColumnElement,
+    CompoundSelect,
+    and_,
+    case,
+    func,
+    literal,
+    select,
+    union_all,
+)
 from sqlalchemy.orm import aliased
 from sqlalchemy.sql.util import find_tables
 
@@ -77,6 +86,38 @@ def newest_standings(pool: Pool, period: Period, *, with_rows: bool = True) -> A
         .join(Player, Player.id == PlayerRating.player_id)
         .where(PlayerRating.pool == pool, _on_the_list())
     )
+
+
+def newest_in_list_order(pool: Pool, period: Period) -> AnySelect:
+    """`newest_standings` with their rows, best first: rating, then name and ID, as
+    `best_first` orders them (the whole newest list in the order it is written). Ordered
+    by the rating negated, which no index serves: SQLite then reads the list whole and
+    sorts it, where walking the ratings index and searching each player's row took twice
+    as long."""
+    standings = newest_standings(pool, period).subquery()
+    return select(standings).order_by(-standings.c.rating, standings.c.name, standings.c.id)
+
+
+def places_before(pool: Pool, newest: Period) -> AnySelect:
+    """Each position on the list before the newest (`newest`'s), as (player ID, place),
+    by ID: the places 1, 2, 3, ... in list order. Of the newest list's standings, those
+    without a row in `newest` had the rating they have now if they were listed before it,
+    the others the rating their row keeps from before (None: new); the players taken off
+    the list in `newest` (`off_list_rows`) had theirs."""
+    standings = newest_standings(pool, newest).subquery()
+    kept = and_(standings.c.games.is_(None), standings.c.first_list < newest)
+    rating = case(
+        (kept, standings.c.rating),
+        (standings.c.games.is_not(None), standings.c.previous_rating),
+    )
+    listed = select(standings.c.id, standings.c.name, rating.label("rating")).where(
+        rating.is_not(None)
+    )
+    off_list = off_list_rows(pool, newest).where(ListEntry.previous_rating.is_not(None))
+    rows = union_all(listed, off_list).subquery()
+    order = (rows.c.rating.desc(), rows.c.name, rows.c.id)
+    place = func.row_number().over(order_by=order)
+    return select(rows.c.id, place).order_by(rows.c.id)
 
 
 def period_rows(pool: Pool, period: Period) -> AnySelect:
