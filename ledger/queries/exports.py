@@ -65,26 +65,25 @@ def fide_list_rows(
 
     The flag is that of the first pool that lists the player (`w` alone for one on no list).
 
-    Each pool's list is read whole into a look-up by player (`_ListRows`), and the players
-    stream past them in the file's order, as plain tuples: joined to the players in SQL,
-    SQLite built an index of each list and searched the three for every player, and the
-    rows came through SQLAlchemy's processing.
+    The players and each pool's list stream side by side in the file's order, as plain
+    tuples, and each player takes their row of each list as it comes (`_ListRows`): no list
+    is held. Joined to the players in SQL, SQLite built an index of each list and searched
+    the three for every player, and the rows came through SQLAlchemy's processing.
     """
     period, _ = published_period(session, pools[0], period)
     counted = _rows_counted(session, pools, ledger_ids=ledger_ids)
     stage = progress.stage(f"Writing the list of {period}", counted)
-    with collector_paused():
-        lists = [
-            _ListRows(session, pool, in_force, statement)
-            for pool, (in_force, statement) in _in_force(session, pools, period).items()
-        ]
-    players = (
-        select(Player.id, Player.id, *_IDENTITY[2:]).order_by(Player.sort_name, Player.id)
+    written, order = (
+        (Player.id.is_not(None), (Player.sort_name, Player.id))
         if ledger_ids
-        else select(*_IDENTITY)
-        .where(Player.fide_id.is_not(None))
-        .order_by(Player.sort_name, Player.fide_id)
+        else (Player.fide_id.is_not(None), (Player.sort_name, Player.fide_id))
     )
+    lists = [
+        _ListRows(session, pool, in_force, _in_file_order(statement, written, order))
+        for pool, (in_force, statement) in _in_force(session, pools, period).items()
+    ]
+    shown = (Player.id, Player.id) if ledger_ids else (Player.id, Player.fide_id)
+    players = select(*shown, *_IDENTITY[2:]).where(written).order_by(*order)
     rows = chain.from_iterable(driver_rows(session, players))
     return period, _fide_rows(rows, pools, lists, stage)
 
@@ -99,28 +98,48 @@ class _Listed(NamedTuple):
     title: str | None
 
 
-class _ListRows(dict[int, _Listed]):
-    """One pool's list in force, what each of its rows shows (`_Listed`) by player ID:
-    worked out as the list is read, each rating, games and K held once (a list has a few
-    thousand of them)."""
+def _in_file_order(
+    statement: AnySelect | CompoundSelect[*tuple[Any, ...]], written: Any, order: Any
+) -> AnySelect:
+    """The rows of a pool's list (`list_statement`) of the players `written`, in the file's
+    `order`: ID, sex, birth year and `_STANDING`."""
+    listed = statement.subquery()
+    return (
+        select(listed.c.id, listed.c.sex, listed.c.birth_year, *listed.c[_STANDING])
+        .join(Player, Player.id == listed.c.id)
+        .where(written)
+        .order_by(*order)
+    )
+
+
+class _ListRows:
+    """One pool's list in force, read in the file's order beside its players: what each
+    row shows (`_Listed`), taken by its player as the file reaches them, each rating,
+    games and K held once (a list has a few thousand of them)."""
 
     def __init__(
         self,
         session: Session,
         pool: Pool,
         period: Period,
-        statement: AnySelect | CompoundSelect[*tuple[Any, ...]],
+        players: AnySelect,
     ) -> None:
-        super().__init__()
         self.pool = pool
         self.period = period
         self.following = period + 1
         self._ratings: dict[PoolRating, PoolRating] = {}
-        listed = statement.subquery()
-        columns = select(listed.c.id, listed.c.sex, listed.c.birth_year, *listed.c[_STANDING])
-        for batch in driver_rows(session, columns):
-            for player_id, sex, birth_year, *values in batch:
-                self[player_id] = self._listed(sex, birth_year, values)
+        self._rows = chain.from_iterable(driver_rows(session, players))
+        self._next = next(self._rows, None)
+
+    def take(self, player_id: int) -> _Listed | None:
+        """The player's row, if the list holds them: the next row, read in the players'
+        order."""
+        row = self._next
+        if row is None or row[_PLAYER_ID] != player_id:
+            return None
+        self._next = next(self._rows, None)
+        _, sex, birth_year, *values = row
+        return self._listed(sex, birth_year, values)
 
     def _listed(self, sex: str | None, birth_year: int | None, values: list[Any]) -> _Listed:
         rating, games_completed, ever_2400, peak, last_active, period, *figures = values
@@ -147,16 +166,24 @@ class _ListRows(dict[int, _Listed]):
 def _fide_rows(
     rows: Iterable[Values], pools: Sequence[Pool], lists: Sequence[_ListRows], stage: Stage
 ) -> Iterator[FideListRow]:
-    """Each player's row (`_fide_row`), counted as it is written, with Python's cycle
-    collector paused while they stream (`storage.interpreter.collector_paused`): each row makes
-    several objects and no cycle, and the collector's passes over them took about a quarter
-    of a file's time. A single-pool file skips the players its list does not hold."""
-    single = lists[0] if len(pools) == 1 and lists else None
+    """Each player's row (`_fide_row`) with their rows of the pools' lists, counted as it
+    is written, with Python's cycle collector paused while they stream
+    (`storage.interpreter.collector_paused`): each row makes several objects and no cycle,
+    and the collector's passes over them took about a quarter of a file's time. A
+    single-pool file skips the players its list does not hold."""
     with collector_paused():
-        if single is not None:
-            rows = (row for row in rows if row[_PLAYER_ID] in single)
-        for row in counted(rows, stage):
-            yield _fide_row(row, pools, lists)
+        yield from counted(_written_rows(rows, pools, lists), stage)
+
+
+def _written_rows(
+    rows: Iterable[Values], pools: Sequence[Pool], lists: Sequence[_ListRows]
+) -> Iterator[FideListRow]:
+    single = len(pools) == 1
+    for row in rows:
+        listed = [(pool_list.pool, pool_list.take(row[_PLAYER_ID])) for pool_list in lists]
+        if single and (not listed or listed[0][1] is None):
+            continue
+        yield _fide_row(row, pools, listed)
 
 
 def _rows_counted(session: Session, pools: Sequence[Pool], *, ledger_ids: bool) -> int | None:
@@ -257,19 +284,20 @@ def _in_force(
     return lists
 
 
-def _fide_row(row: Values, pools: Sequence[Pool], lists: Sequence[_ListRows]) -> FideListRow:
+def _fide_row(
+    row: Values, pools: Sequence[Pool], listed: Sequence[tuple[Pool, _Listed | None]]
+) -> FideListRow:
     """A player's row (`_IDENTITY`, as the driver gives it): their standing on each pool's
-    list that holds them (unrated in the others). The flag, federation and title are those
-    of the first pool that lists the player, as its list shows them (as recorded for one on
-    no list, `w` alone for a woman)."""
-    (player_id, fide_id, name, federation, sex, title, women, others, foa, birth_year) = row
+    list that holds them (`listed`; unrated in the others). The flag, federation and title
+    are those of the first pool that lists the player (as recorded for one on no list, `w`
+    alone for a woman)."""
+    (_, fide_id, name, federation, sex, title, women, others, foa, birth_year) = row
     ratings = dict.fromkeys(pools, UNRATED)
     first: _Listed | None = None
-    for pool_list in lists:
-        listed = pool_list.get(player_id)
-        if listed is not None:
-            ratings[pool_list.pool] = listed.rating
-            first = first or listed
+    for pool, on_list in listed:
+        if on_list is not None:
+            ratings[pool] = on_list.rating
+            first = first or on_list
     if first is None:
         flag = "w" if sex == "F" else ""
     else:
