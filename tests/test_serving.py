@@ -14,6 +14,7 @@ import http.client
 import socket
 import sqlite3
 import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -431,6 +432,43 @@ def test_an_answer_is_sent_again_without_reading_until_the_ledger_changes(
         assert "Renamed, Rita" in after.text
         assert after.headers["etag"] != first.headers["etag"]
     assert len(read) == 2
+
+
+def test_a_kept_list_is_read_again_once_another_process_publishes(
+    demo_with_open_games: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The newest list's page and the home page are sent from memory until a close in
+    another process (the command line, run as a program) publishes the list of 2026-03:
+    then both show it, and the list is read again."""
+    read: list[int] = []
+    published = queries.published_list
+
+    def counted(*args: Any, **options: Any) -> Any:
+        read.append(1)
+        return published(*args, **options)
+
+    monkeypatch.setattr(queries, "published_list", counted)
+    paths = ("/lists/standard/latest", "/")
+    with TestClient(create_app(demo_with_open_games)) as client:
+        before = [client.get(path) for path in paths]
+        reads = len(read)
+        assert [client.get(path).text for path in paths] == [answer.text for answer in before]
+        assert len(read) == reads
+        assert "<title>Standard list Mar 2026 (2026-02)" in before[0].text
+        assert "Apr 2026" not in before[1].text
+        command = ["close-period", "2026-03", "--db", demo_with_open_games]
+        closed = subprocess.run(
+            [sys.executable, "-m", "ledger", *command],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert closed.returncode == 0, closed.stderr
+        after = [client.get(path) for path in paths]
+        assert [answer.headers["etag"] for answer in after] != [b.headers["etag"] for b in before]
+        assert "<title>Standard list Apr 2026 (2026-03)" in after[0].text
+        assert "Apr 2026" in after[1].text
+        assert len(read) > reads
 
 
 def test_a_worker_that_keeps_no_answers_reads_each_time(
