@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 import uvicorn
 from fastapi import FastAPI
@@ -39,6 +40,7 @@ from ledger.queries.lists import live
 from ledger.services.demo import build_demo
 from ledger.storage.database import Ledger, open_reader
 from ledger.web import create_app
+from ledger.web.errors import BUSY
 from ledger.web.kept_answers import KeptAnswers
 
 from builders import game, player, run
@@ -469,6 +471,25 @@ def test_a_kept_list_is_read_again_once_another_process_publishes(
         assert "<title>Standard list Apr 2026 (2026-03)" in after[0].text
         assert "Apr 2026" in after[1].text
         assert len(read) > reads
+
+
+def test_a_read_that_waits_for_a_close_is_refused_to_be_asked_again(postgresql_url: str) -> None:
+    """On PostgreSQL a close that changes most of a pool's standings takes the tables it
+    rebuilds the indexes of until it commits (here another connection holds that lock): a
+    page or API answer waits `READ_LOCK_WAIT`, then is a 503 with Retry-After and a
+    sentence, never a 500; once the lock goes, the same request is answered."""
+    build_demo(postgresql_url, Pool.STANDARD, replace=False, now=DEMO_NOW)
+    paths = ("/lists/standard/latest", "/api/v1/lists/standard/latest", "/players/1")
+    with TestClient(create_app(postgresql_url, kept_bytes=0)) as client:
+        with psycopg.connect(postgresql_url.replace("+psycopg", "")) as holder:
+            holder.execute("LOCK TABLE player_ratings IN ACCESS EXCLUSIVE MODE")
+            refused = [client.get(path) for path in paths]
+            assert [answer.status_code for answer in refused] == [503] * len(paths)
+            assert all(answer.headers["retry-after"] == "5" for answer in refused)
+            assert "publishing a list; ask again in a moment" in refused[0].text
+            assert refused[1].json() == {"error": BUSY}
+            assert refused[0].headers["cache-control"] == "no-store"
+        assert [client.get(path).status_code for path in paths] == [200] * len(paths)
 
 
 def test_a_worker_that_keeps_no_answers_reads_each_time(

@@ -80,6 +80,11 @@ class Conflict(LedgerError):
     """The request contradicts the ledger's state (a closed period, a duplicate)."""
 
 
+class Busy(LedgerError):
+    """The ledger cannot be read for a moment: a write holds what the request reads (on
+    PostgreSQL, a close that rebuilds a table's indexes); asked again soon, it answers."""
+
+
 class RejectedRecords(InvalidInput):
     """Some records of a command or an import are invalid; nothing was written.
 

@@ -44,7 +44,7 @@ from sqlalchemy.exc import (
 from sqlalchemy.orm import Session, sessionmaker
 
 from ledger.core.domain import Pool
-from ledger.core.errors import Conflict, Hint, InvalidInput, LedgerError, NotFound
+from ledger.core.errors import Busy, Conflict, Hint, InvalidInput, LedgerError, NotFound
 from ledger.storage import schema, sqlite_files
 
 URL_VARIABLE = "LEDGER_DATABASE_URL"
@@ -372,6 +372,8 @@ def _database_errors(engine: Engine) -> Iterator[None]:
             "was writing at the same time, try again."
         ) from None
     except OperationalError as error:
+        if is_lock_wait_refused(error):
+            raise Busy(_BUSY) from None
         text = str(error.orig)
         if "database is locked" in text:
             raise Conflict(
@@ -387,6 +389,9 @@ def _database_errors(engine: Engine) -> Iterator[None]:
             f"database {shown_url(engine.url)} refused the command: "
             f"{_first_line(str(error.orig), engine)}"
         ) from None
+
+
+_BUSY = "the ledger is publishing a list; ask again in a moment."
 
 
 _MISSING_DATABASE = re.compile(r'database "(.+?)" does not exist')
@@ -604,6 +609,7 @@ def open_reader(
         tidy = None if unchanging else partial(sqlite_files.tidy_after_readers, path)
     else:
         engine = create_ledger_engine(url, connections).execution_options(postgresql_readonly=True)
+        _bound_lock_waits(engine)
     try:
         with _database_errors(engine), engine.connect() as connection:
             if schema.schema_revision(connection) is None:
@@ -613,6 +619,29 @@ def open_reader(
         engine.dispose()
         raise
     return Ledger(engine, tidy)
+
+
+READ_LOCK_WAIT = "1s"
+"""The longest a reader waits for a table on PostgreSQL (`lock_timeout`): a close that
+changes most of a pool's standings (a pool's first list) takes the tables it rebuilds the
+indexes of until it commits (`storage.batches.set_aside`); a read that would wait longer is
+refused as `Busy` (the site answers 503, to be asked again), never held for the close."""
+
+
+def _bound_lock_waits(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        with dbapi_connection.cursor() as cursor:
+            cursor.execute(f"SET lock_timeout = '{READ_LOCK_WAIT}'")
+        dbapi_connection.commit()
+
+
+def is_lock_wait_refused(error: BaseException) -> bool:
+    """Whether `error` is PostgreSQL's refusal of a read that waited `READ_LOCK_WAIT`."""
+    return getattr(getattr(error, "orig", None), "sqlstate", None) == _LOCK_NOT_AVAILABLE
+
+
+_LOCK_NOT_AVAILABLE = "55P03"
 
 
 def _read_only_sqlite(parsed: URL, *, unchanging: bool) -> str:

@@ -18,8 +18,10 @@ from starlette.responses import RedirectResponse, Response
 
 from ledger import queries
 from ledger.core.access import TooManyAttempts
+from ledger.core.errors import Busy
 from ledger.queries import Site, to_json
 from ledger.queries.site import DEFAULT_SITE
+from ledger.storage.database import is_lock_wait_refused
 from ledger.web.caching import NOT_KEPT
 from ledger.web.gate import now
 from ledger.web.inputs import PATTERN_WORDS
@@ -30,6 +32,10 @@ Handler = Callable[[Request, Any], Awaitable[Response]]
 UNEXPECTED = (
     "the ledger could not answer this request; the site's operator can find why in its log."
 )
+BUSY = "the ledger is publishing a list; ask again in a moment."
+BUSY_RETRY_AFTER = "5"
+"""Seconds: a close that holds the tables a read needs takes tens of seconds on a large
+ledger."""
 STATUS_WORDS = {
     404: "there is no such page.",
     405: "the ledger's site only reads (GET and HEAD); nothing can be changed through the web.",
@@ -110,10 +116,16 @@ async def failure(request: Request, error: Exception) -> Response:
 
 
 async def unexpected(request: Request, error: Exception) -> Response:
-    """A bug or a failing database: logged for the operator, a plain 500 for the reader.
-    Starlette answers it outside every middleware, so its headers are set here."""
-    _log.error("%s %s failed", request.method, request.url.path, exc_info=error)
-    response = answer(request, 500, UNEXPECTED)
+    """A bug or a failing database: logged for the operator, a plain 500 for the reader;
+    a read refused after waiting for a close (`storage.database.READ_LOCK_WAIT`) is a 503
+    to ask again. Starlette answers it outside every middleware, so its headers are set
+    here."""
+    if isinstance(error, Busy) or is_lock_wait_refused(error):
+        response = answer(request, 503, BUSY)
+        response.headers["Retry-After"] = BUSY_RETRY_AFTER
+    else:
+        _log.error("%s %s failed", request.method, request.url.path, exc_info=error)
+        response = answer(request, 500, UNEXPECTED)
     response.headers["Cache-Control"] = NOT_KEPT
     secured(response.headers)
     return response
