@@ -28,7 +28,7 @@ from ledger.queries.lists.counts import KeptCounts, RatingCounts, above, kept_or
 from ledger.queries.lists.published import PublishedList
 from ledger.queries.lists.ranking import FEW_ROWS
 from ledger.queries.lists.rows import RatingList, ranked
-from ledger.queries.lists.sql import best_first, newest_list
+from ledger.queries.lists.sql import best_first, newest_list, newest_list_size
 from ledger.queries.pooling import first_rating
 from ledger.storage.batches import AnySelect, records
 from ledger.storage.models import Game, Player, PlayerRating
@@ -78,10 +78,41 @@ def live_list(
     """The live list, best first (the `top` rows after `skip`): the newest list with the
     games recorded since rated. A long-running reader passes what it `kept`: the games
     since are then rated once for each state of the ledger, not for every page."""
+    only = only or EVERYONE
+    now = _live(session, pool, kept)
+    newest, period = now.newest, now.period
+    rows = now.rows(only, None if top is None else skip + top)[skip:]
+    few = len(rows) <= FEW_ROWS
+    before = PublishedList(session, pool, newest, kept)
+    before.count(few=few)
+    now.counter = before.above
+    places = ranking.places(rows, only, period, now, before, skip)
+    return RatingList(
+        pool, period, ranked(period, rows, places), filtered=only != EVERYONE, live_since=newest
+    )
+
+
+def live_list_size(
+    session: Session, pool: Pool, only: ListFilter, kept: KeptCounts | None = None
+) -> int:
+    """How many rows the live list has within `only`: the newest list's players who have
+    not played since, counted on their ratings, and the rows the games since change."""
+    now = _live(session, pool, kept)
+    unchanged = newest_list_size(pool, now.period, only).where(
+        PlayerRating.player_id.not_in(now.playing)
+    )
+    changed = sum(
+        row.rating is not None and only.admits(row, now.period) for row in now.changed.values()
+    )
+    return (session.scalar(unchanged) or 0) + changed
+
+
+def _live(session: Session, pool: Pool, kept: KeptCounts | None) -> _LiveList:
+    """The live list of `pool`: the newest list, and the games since rated (once for each
+    state of the ledger, where a long-running reader `kept` them)."""
     newest = newest_closed_period(session, pool)
     if newest is None:
         raise NotFound(f"no {pool} list has been published yet.", Hint.CLOSE_A_PERIOD, pool=pool)
-    only = only or EVERYONE
     periods = list(
         session.scalars(
             select(Game.period)
@@ -98,16 +129,7 @@ def live_list(
         lambda: _rated_since(session, pool, newest, period, periods),
         large=True,
     )
-    now = _LiveList(session, pool, period, changed, _playing_since(pool, newest))
-    rows = now.rows(only, None if top is None else skip + top)[skip:]
-    few = len(rows) <= FEW_ROWS
-    before = PublishedList(session, pool, newest, kept)
-    before.count(few=few)
-    now.counter = before.above
-    places = ranking.places(rows, only, period, now, before, skip)
-    return RatingList(
-        pool, period, ranked(period, rows, places), filtered=only != EVERYONE, live_since=newest
-    )
+    return _LiveList(session, pool, newest, period, changed, _playing_since(pool, newest))
 
 
 class _LiveList:
@@ -118,12 +140,14 @@ class _LiveList:
         self,
         session: Session,
         pool: Pool,
+        newest: Period,
         period: Period,
         changed: dict[int, LiveRow],
         playing: AnySelect,
     ) -> None:
         self.session = session
         self.pool = pool
+        self.newest = newest
         self.period = period
         self.changed = changed
         self.playing = playing

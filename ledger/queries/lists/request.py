@@ -17,7 +17,7 @@ from ledger.core.errors import Hint, InvalidInput
 from ledger.queries.filters import ListFilter
 from ledger.queries.lists.counts import KeptCounts, kept_or_read
 from ledger.queries.lists.in_force import published_period
-from ledger.queries.lists.live import live_list
+from ledger.queries.lists.live import live_list, live_list_size
 from ledger.queries.lists.published import PublishedList, rating_list
 from ledger.queries.lists.rows import ORIGINAL, RatingList, Version
 from ledger.queries.lists.sql import list_statement, newest_list_size
@@ -107,8 +107,10 @@ def list_cells(session: Session, request: ListRequest) -> Iterator[Cells]:
 def list_size(session: Session, request: ListRequest, kept: KeptCounts | None = None) -> int:
     """How many rows the list asked for has within its filter (`top` aside), for paging: a
     count over a published list (the newest on the ratings alone, or its `kept` counts); an
-    earlier version and the live list are counted as read."""
-    if request.live or request.version is not None:
+    earlier version is counted as read, the live list on the newest and its changes."""
+    if request.live:
+        return live_list_size(session, request.pool, request.only, kept)
+    if request.version is not None:
         return len(published_list(session, replace(request, top=None, skip=0), kept).rows)
     period, is_newest = published_period(session, request.pool, request.period, request.as_of, kept)
     if kept is not None:
