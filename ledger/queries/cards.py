@@ -132,6 +132,11 @@ def _pool_order(row: PlayerRating) -> int:
     return list(Pool).index(Pool(row.pool))
 
 
+def _k_reason(rule: rules.KRule, period: Period, birth_year: int | None) -> str:
+    """The K of `period` by line `rule` of 8.3.3, in words."""
+    return rules.k_reason(rule, rules.k_of(rule, period), 0, birth_year, period)
+
+
 def _standing(
     session: Session, player: Player, row: PlayerRating, kept: KeptCounts | None
 ) -> PoolStanding:
@@ -152,8 +157,8 @@ def _standing(
         rating=row.rating,
         world_rank=ranks[0] if ranks else None,
         federation_rank=ranks[1] if ranks else None,
-        k=rule.k if rule else None,
-        k_reason=rules.k_reason(rule, rule.k, 0, player.birth_year) if rule else None,
+        k=rules.k_of(rule, newest + 1) if rule and newest else None,
+        k_reason=_k_reason(rule, newest + 1, player.birth_year) if rule and newest else None,
         games_completed=row.games_completed,
         peak=row.peak,
         peak_period=row.peak_period,

@@ -62,6 +62,7 @@ class EventTotal:
 @dataclass(frozen=True, slots=True)
 class Explanation:
     """A player's calculation for one period: `games` are the rated games, by event;
+    `rules` the era of FIDE's rules the period was rated by, with its caps and floor;
     `first_rating` the whole 8.2 calculation of a player first rated on this list."""
 
     pool: Pool
@@ -73,6 +74,7 @@ class Explanation:
     events: list[EventTotal]
     k: int | None
     k_reason: str | None
+    rules: rules.RulesInForce
     sum: Decimal
     k_times_sum: Decimal | None
     change: int | None
@@ -112,7 +114,8 @@ def explain(
         unrated_games=[game for game in games if game.not_rated_because is not None],
         events=_event_totals(rated, k),
         k=k,
-        k_reason=_k_reason(entry, player.birth_year),
+        k_reason=_k_reason(entry, player.birth_year, period),
+        rules=rules.rules_in_force(pool, period),
         sum=sum((game.delta or Decimal(0) for game in rated), Decimal(0)),
         k_times_sum=None if entry is None else _optional_hundredths(entry.k_times_sum),
         change=entry.change if entry else (0 if rating_before is not None else None),
@@ -263,11 +266,11 @@ def _event_totals(games: list[ExplainedGame], k: int | None) -> list[EventTotal]
     return totals
 
 
-def _k_reason(entry: ListEntry | None, birth_year: int | None) -> str | None:
+def _k_reason(entry: ListEntry | None, birth_year: int | None, period: Period) -> str | None:
     if entry is None or entry.k_rule is None or entry.k_applied is None:
         return None
     rule = rules.KRule.from_key(entry.k_rule)
-    return rules.k_reason(rule, entry.k_applied, entry.games, birth_year)
+    return rules.k_reason(rule, entry.k_applied, entry.games, birth_year, period)
 
 
 def _note(entry: ListEntry | None, period: Period) -> str | None:

@@ -140,6 +140,32 @@ def _pooled_table(console: Console, pooled: FirstRating) -> Table:
     )
 
 
+def _initial_rating_lines(pooled: FirstRating) -> list[str]:
+    """Ra, p and Ru as the era of the calculation works them out (8.2): with two
+    hypothetical draws against 1800 from March 2024, without them before."""
+    n = pooled.counted
+    capped = f"; capped at {pooled.cap}" if pooled.capped else ""
+    if pooled.dummy_draws:
+        return [
+            f"Ra = (opponents + 2 × 1800, two hypothetical draws) / ({n} + 2) = {pooled.average}",
+            f"p = ({pooled.points} + 1) / ({n} + 2) = {pooled.p:.2f}; dp = {pooled.dp:+d} "
+            "(table 8.1.1)",
+            f"Ru = Ra + dp = {pooled.average} {pooled.dp:+d}, rounded {pooled.uncapped}{capped}",
+        ]
+    ra = f"Ra = opponents / {n} = {pooled.average}"
+    if pooled.bonus is not None:
+        return [
+            ra,
+            f"50 % or more: Ru = Ra + {pooled.bonus} per half point above 50 %, rounded "
+            f"{pooled.uncapped}{capped}",
+        ]
+    return [
+        ra,
+        f"p = {pooled.points} / {n} = {pooled.p:.2f}; dp = {pooled.dp:+d} (table 8.1.1)",
+        f"Ru = Ra + dp = {pooled.average} {pooled.dp:+d}, rounded {pooled.uncapped}{capped}",
+    ]
+
+
 def first_rating_lines(pooled: FirstRating) -> list[str]:
     """The calculation of 8.2 in words and figures."""
     n, needed = pooled.counted, pooled.needed
@@ -148,11 +174,7 @@ def first_rating_lines(pooled: FirstRating) -> list[str]:
         f"{counted} games against rated opponents, within "
         f"{rules.INITIAL_RATING_WINDOW_MONTHS} months "
         f"({pooled.since} to {pooled.until}); scored {pooled.points}",
-        f"Ra = (opponents + 2 × 1800, two hypothetical draws) / ({n} + 2) = {pooled.average}",
-        f"p = ({pooled.points} + 1) / ({n} + 2) = {pooled.p:.2f}; dp = {pooled.dp:+d} "
-        "(table 8.1.1)",
-        f"Ru = Ra + dp = {pooled.average} {pooled.dp:+d}, rounded {pooled.uncapped}"
-        + (f"; capped at {rules.INITIAL_RATING_CAP}" if pooled.capped else ""),
+        *_initial_rating_lines(pooled),
     ]
     if pooled.rating is not None:
         lines.append(f"First rating {pooled.rating}")
