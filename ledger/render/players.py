@@ -44,6 +44,7 @@ def _explanation_tables(explained: Explanation) -> None:
         console.print(_event_table(console, event.event, games, every_game))
         k_part = "" if event.k_times_sum is None else f", K × ΣΔR {event.k_times_sum:+.2f}"
         console.print(f"  ΣΔR {event.sum:+.2f} over {event.games} games{k_part}")
+    console.print(f"Rules: {explained.rules.summary}")
     if explained.k_reason:
         console.print(explained.k_reason)
     if explained.k_times_sum is not None:
