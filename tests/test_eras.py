@@ -1,0 +1,383 @@
+"""FIDE's rules by their date (`ledger.core.eras`): each rule on both sides of each era
+boundary (the last period of the old rule and the first of the new), on the pure rules, the
+calculator and the set-based close on both backends, and FIDE's published calculations of
+2008-2010.
+
+The published calculations come from the test suite of the Perl distribution
+Games-Ratings 0.0.5 by Christian Bartolomaeus (CPAN, BARTOLIN; files t/01.Elo.t and
+t/100.Elo.t to t/109.Elo.t, read from metacpan/metacpan-cpan-extracted,
+distros/G/Games-Ratings), licensed "under the same terms as Perl itself" (Artistic
+License 1.0 or GPL 1.0 or later). Only the numbers are taken: each test names the FIDE page
+it copied them from (ratings.fide.com's individual calculations and tournament reports).
+t/01.Elo.t is the module's own worked example of the rule of 350 (2235, K 15, beats 1700:
++1.65), not a FIDE page.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+
+import pytest
+from sqlalchemy import select
+
+from ledger.core import rules
+from ledger.core.calculator import calculate_games
+from ledger.core.domain import Period, Pool
+from ledger.core.eras import CURRENT_ERA, ERAS, Era, era_of
+from ledger.storage.database import Ledger
+from ledger.storage.models import ListEntry
+
+from builders import close, game, listing, player
+
+
+def P(text: str) -> Period:  # noqa: N802 - a one-letter builder, like beancount's A()
+    return Period.parse(text)
+
+
+WIN, DRAW, LOSS = 100, 50, 0
+RESULTS = {"win": WIN, "draw": DRAW, "loss": LOSS}
+
+
+# -- the eras themselves --------------------------------------------------------------------
+
+
+def test_eras_are_in_order_and_today_is_the_newest() -> None:
+    firsts = [era.first_period for era in ERAS]
+    assert firsts == sorted(firsts)
+    assert len(set(firsts)) == len(firsts)
+    assert era_of(P("2026-10")) is CURRENT_ERA
+
+
+@pytest.mark.parametrize("era", ERAS, ids=lambda era: era.name)
+def test_each_era_begins_at_its_first_period(era: Era) -> None:
+    assert era_of(era.first_period) is era
+    if era is not ERAS[0]:
+        assert era_of(era.first_period - 1) is not era
+
+
+def test_periods_before_the_first_era_take_its_rules() -> None:
+    assert era_of(P("2001-01")) is ERAS[0]
+
+
+# -- one table per rule: (rule, period) -> what it gives --------------------------------------
+
+DIFFERENCE_CAP = {
+    "rule of 350: last period, 2009-06": (P("2009-06"), 350, 89),
+    "rule of 400: first period, 2009-07": (P("2009-07"), 400, 92),
+}
+
+
+@pytest.mark.parametrize(
+    ("period", "cap", "pd"), list(DIFFERENCE_CAP.values()), ids=list(DIFFERENCE_CAP)
+)
+def test_the_difference_cap_by_era(period: Period, cap: int, pd: int) -> None:
+    assert rules.rating_difference(2235, 1700, Pool.STANDARD, period) == cap
+    assert rules.expected_scores(Pool.STANDARD, period, 2235, 1700) == (pd, 100 - pd)
+    assert rules.rules_in_force(Pool.STANDARD, period).difference_cap == cap
+
+
+CAP_EXEMPTION = {
+    "2650 exemption: last period without, 2025-09": (P("2025-09"), 400),
+    "2650 exemption: first period, 2025-10": (P("2025-10"), 413),
+}
+
+
+@pytest.mark.parametrize(
+    ("period", "difference"), list(CAP_EXEMPTION.values()), ids=list(CAP_EXEMPTION)
+)
+def test_the_2650_exemption_by_era(period: Period, difference: int) -> None:
+    assert rules.rating_difference(2813, 2400, Pool.STANDARD, period) == difference
+    assert rules.rating_difference(2400, 2813, Pool.STANDARD, period) == -400
+
+
+WIDE_PAIRINGS = {
+    "rapid 600 rule: last period without, 2024-11": (P("2024-11"), True),
+    "rapid 600 rule: first period, 2024-12": (P("2024-12"), False),
+}
+
+
+@pytest.mark.parametrize(("period", "rated"), list(WIDE_PAIRINGS.values()), ids=list(WIDE_PAIRINGS))
+def test_the_wide_pairings_of_rapid_by_era(period: Period, rated: bool) -> None:
+    assert rules.is_rateable_pairing(Pool.RAPID, period, 2700, 2000) is rated
+
+
+def state(*, games: int, born: int | None = None, ever_2400: bool = False) -> rules.RatingState:
+    return rules.RatingState(2000, games, ever_2400, 2000, born)
+
+
+K_LINES = {
+    "new player K 25: last period, 2011-06": (P("2011-06"), state(games=5), 25),
+    "new player K 30: first period, 2011-07": (P("2011-07"), state(games=5), 30),
+    "new player K 30: last period, 2014-06": (P("2014-06"), state(games=5), 30),
+    "new player K 40: first period, 2014-07": (P("2014-07"), state(games=5), 40),
+    "established K 15: last period, 2014-06": (P("2014-06"), state(games=40), 15),
+    "established K 20: first period, 2014-07": (P("2014-07"), state(games=40), 20),
+    "no junior line: last period, 2014-06": (P("2014-06"), state(games=40, born=1998), 15),
+    "junior K 40: first period, 2014-07": (P("2014-07"), state(games=40, born=1998), 40),
+    "ever 2400 K 10 before 2009": (P("2008-06"), state(games=40, ever_2400=True), 10),
+    "ever 2400 K 10 today": (P("2026-10"), state(games=40, ever_2400=True), 10),
+}
+
+
+@pytest.mark.parametrize(("period", "standing", "k"), list(K_LINES.values()), ids=list(K_LINES))
+def test_k_by_era(period: Period, standing: rules.RatingState, k: int) -> None:
+    assert rules.development_coefficient(standing, period) == k
+
+
+K_PRODUCT_CAP = {
+    "no 700 cap: last period, 2014-06 (K 30, 30 games)": (P("2014-06"), 30, 30, 30),
+    "700 cap: first period, 2014-07 (K 40, 18 games)": (P("2014-07"), 40, 18, 38),
+    "no 700 cap: last period, 2014-06 (K 40 asked, 18 games)": (P("2014-06"), 40, 18, 40),
+}
+
+
+@pytest.mark.parametrize(
+    ("period", "k", "games", "capped"), list(K_PRODUCT_CAP.values()), ids=list(K_PRODUCT_CAP)
+)
+def test_the_700_cap_by_era(period: Period, k: int, games: int, capped: int) -> None:
+    assert rules.capped_k(k, games, period) == capped
+
+
+def pooled(*scores: int, opponent: int = 1800) -> list[rules.InitialRatingGame]:
+    """Games of one event against `opponent`, scoring `scores` (hundredths)."""
+    event = (dt.date(2011, 1, 1), 0)
+    return [
+        rules.InitialRatingGame(event=event, opponent_rating=opponent, score=score)
+        for score in scores
+    ]
+
+
+INITIAL = {
+    "9 games needed: last period, 2011-06": (P("2011-06"), [WIN, DRAW, DRAW, LOSS, DRAW], None),
+    "5 games needed: first period, 2011-07": (P("2011-07"), [WIN, DRAW, DRAW, LOSS, DRAW], 1800),
+    # 4.5 of 5 against 1800: Ra 1800 + 4 half points above 50 % x 20 = 1880 (no draws, no cap)
+    "Ra + 20 per half point: last period, 2024-02": (P("2024-02"), [WIN] * 4 + [DRAW], 1880),
+    # 8.2: Ra 1800, p = 5.5 / 7 = 0.79 -> dp +230: 2030 (two draws against 1800)
+    "8.2 with two 1800 draws: first period, 2024-03": (P("2024-03"), [WIN] * 4 + [DRAW], 2030),
+    # 12.5 per half point while the new player's K was 25: 8.5 of 9, 8 half points: 1900
+    "Ra + 12.5 per half point: 2009-07": (P("2009-07"), [WIN] * 8 + [DRAW], 1900),
+}
+
+
+@pytest.mark.parametrize(("period", "scores", "rating"), list(INITIAL.values()), ids=list(INITIAL))
+def test_first_ratings_by_era(period: Period, scores: list[int], rating: int | None) -> None:
+    calculation = rules.initial_calculation(pooled(*scores), period)
+    assert calculation.rating == rating
+
+
+def test_the_first_rating_cap_of_2200_begins_in_march_2024() -> None:
+    strong = pooled(WIN, WIN, WIN, WIN, WIN, opponent=2300)
+    assert rules.initial_calculation(strong, P("2024-02")).rating == 2400
+    assert rules.initial_calculation(strong, P("2024-03")).rating == 2200
+
+
+# -- FIDE's published calculations of 2008-2010 (Games-Ratings 0.0.5, see the docstring) ------
+
+
+@dataclasses.dataclass(frozen=True)
+class Published:
+    """One player's published calculation: the period it was rated in (the last month
+    before the list named on FIDE's page), rating, K, opponents and results; ΣPD and
+    K x ΣΔR as FIDE printed them, in hundredths."""
+
+    source: str
+    period: Period
+    rating: int
+    k: int
+    opponents: tuple[int, ...]
+    results: str
+    expected: int
+    k_times_sum: int
+
+
+PUBLISHED = [
+    Published(
+        "t/01.Elo.t: the module's example of the rule of 350",
+        P("2008-06"),
+        2235,
+        15,
+        (1700,),
+        "win",
+        89,
+        165,
+    ),
+    Published(
+        "t/01.Elo.t: the same with a draw against 2250",
+        P("2008-06"),
+        2235,
+        15,
+        (1700, 2250),
+        "win draw",
+        137,
+        195,
+    ),
+    Published(
+        "t/103.Elo.t: individual_calculations idnumber=4625200 rating_period=2008-07-01",
+        P("2008-06"),
+        2240,
+        15,
+        (2242, 2360, 2289, 2251, 2303, 2152, 2313, 2309, 2110),
+        "draw draw draw loss loss draw draw draw loss",
+        426,
+        -1890,
+    ),
+    Published(
+        "t/102.Elo.t: individual_calculations idnumber=4625200 rating_period=2008-10-01",
+        P("2008-09"),
+        2221,
+        15,
+        (1871, 2015, 2122, 2552, 2155, 2123, 2316, 2151),
+        "draw win win loss draw win draw win",
+        460,
+        1350,
+    ),
+    Published(
+        "t/101.Elo.t: individual_calculations idnumber=4625200 rating_period=2009-07-01",
+        P("2009-06"),
+        2235,
+        15,
+        (2120, 2121, 2118, 2026, 2328, 2231, 2197, 2190),
+        "draw draw win loss loss win loss win",
+        474,
+        -1110,
+    ),
+    Published(
+        "t/106.Elo.t: tournament_report event16=42427 (London, December 2009), Kramnik",
+        P("2009-12"),
+        2788,
+        10,
+        (2662, 2657, 2641, 2696, 2708, 2810, 2749, 2723, 2790, 2720, 2712, 2739, 2675),
+        "draw win win draw win win draw draw loss draw draw draw draw",
+        781,
+        190,
+    ),
+    Published(
+        "t/107.Elo.t: tournament_report event16=42427, Shirov",
+        P("2009-12"),
+        2723,
+        10,
+        (2662, 2657, 2641, 2696, 2708, 2810, 2749, 2790, 2788, 2720, 2712, 2739, 2675),
+        "win win win draw loss draw draw loss draw draw draw win win",
+        657,
+        1430,
+    ),
+    Published(
+        "t/108.Elo.t: tournament_report event16=42427, Anand",
+        P("2009-12"),
+        2790,
+        10,
+        (2720, 2696, 2712, 2708, 2739, 2810, 2675, 2749, 2662, 2723, 2657, 2788, 2641),
+        "draw draw draw draw draw draw draw draw draw win draw win draw",
+        785,
+        -350,
+    ),
+    Published(
+        "t/109.Elo.t: tournament_report event16=42427, Nakamura",
+        P("2009-12"),
+        2708,
+        10,
+        (2657, 2641, 2696, 2790, 2810, 2749, 2723, 2788, 2720, 2712, 2739, 2675, 2662),
+        "draw win win draw draw draw win loss loss draw draw draw win",
+        628,
+        1220,
+    ),
+    Published(
+        "t/105.Elo.t: individual_calculations idnumber=1503014 rating_period=2010-03-01",
+        P("2010-01"),
+        2810,
+        10,
+        (2662, 2657, 2641, 2696, 2708, 2790, 2749, 2723, 2788, 2720, 2712, 2739, 2675),
+        "draw win win draw draw draw win draw loss win win draw draw",
+        821,
+        290,
+    ),
+    Published(
+        "t/100.Elo.t: individual_calculations idnumber=4625200 rating_period=2010-05-01",
+        P("2010-04"),
+        2224,
+        15,
+        (2319, 2181, 2246, 2261, 2312, 2297, 2144),
+        "loss win win draw loss loss win",
+        324,
+        390,
+    ),
+]
+
+
+@pytest.mark.parametrize("published", PUBLISHED, ids=lambda published: published.source)
+def test_the_calculator_gives_fides_published_calculations(published: Published) -> None:
+    results = [RESULTS[result] for result in published.results.split()]
+    result = calculate_games(
+        published.rating,
+        published.k,
+        list(zip(published.opponents, results, strict=True)),
+        period=published.period,
+    )
+    assert (result.total_expected, result.k_times_sum) == (
+        published.expected,
+        published.k_times_sum,
+    )
+
+
+# -- the close, on both backends ---------------------------------------------------------------
+
+CLOSES = {
+    "2235 beats 1700, K 15, rule of 350: 2008-06 gives +1.65": ("2008-06", 15, 165, 2237),
+    "the same in the last period of the rule of 350, 2009-06": ("2009-06", 15, 165, 2237),
+    "the same in the first period of the rule of 400, 2009-07": ("2009-07", 15, 120, 2236),
+    "the same in the last period of K 15, 2014-06": ("2014-06", 15, 120, 2236),
+    "the same in the first period of K 20, 2014-07": ("2014-07", 20, 160, 2237),
+}
+
+
+@pytest.mark.parametrize(
+    ("period", "k", "k_times_sum", "rating"), list(CLOSES.values()), ids=list(CLOSES)
+)
+def test_a_close_rates_by_the_era_of_its_period(
+    ledger: Ledger, period: str, k: int, k_times_sum: int, rating: int
+) -> None:
+    winner = player(ledger, "Winner", rating=2235, games=40)
+    loser = player(ledger, "Loser", rating=1700, games=40)
+    game(ledger, winner, loser, "1-0", f"{period}-10")
+    close(ledger, period)
+    row = listing(ledger, period)[winner]
+    with ledger.reading() as session:
+        stored = session.scalar(select(ListEntry.k_times_sum).where(ListEntry.player_id == winner))
+    assert (row.k_applied, stored, row.rating) == (k, k_times_sum, rating)
+
+
+NEW_PLAYER_CLOSES = {
+    "a new player's K 25: last period, 2011-06": ("2011-06", 25),
+    "a new player's K 30: first period, 2011-07": ("2011-07", 30),
+    "a new player's K 40: first period, 2014-07": ("2014-07", 40),
+}
+
+
+@pytest.mark.parametrize(
+    ("period", "k"), list(NEW_PLAYER_CLOSES.values()), ids=list(NEW_PLAYER_CLOSES)
+)
+def test_a_close_gives_a_new_player_the_k_of_its_era(ledger: Ledger, period: str, k: int) -> None:
+    newcomer = player(ledger, "New", rating=1800, games=5)
+    other = player(ledger, "Other", rating=1800, games=40)
+    game(ledger, newcomer, other, "1-0", f"{period}-10")
+    close(ledger, period)
+    assert listing(ledger, period)[newcomer].k_applied == k
+
+
+JUNIOR_CLOSES = {
+    "no junior line, no 700 cap: last period, 2014-06 (K 15)": ("2014-06", 15),
+    "junior K 40 capped by 700 / 18: first period, 2014-07": ("2014-07", 38),
+}
+
+
+@pytest.mark.parametrize(("period", "k"), list(JUNIOR_CLOSES.values()), ids=list(JUNIOR_CLOSES))
+def test_a_close_applies_the_junior_line_and_the_700_cap_by_era(
+    ledger: Ledger, period: str, k: int
+) -> None:
+    junior = player(ledger, "Junior", rating=1800, games=40, birth_year=2000)
+    others = [player(ledger, f"Other {n}", rating=1800, games=40) for n in range(18)]
+    for day, other in enumerate(others, start=1):
+        game(ledger, junior, other, "1/2-1/2", f"{period}-{day:02d}")
+    close(ledger, period)
+    assert listing(ledger, period)[junior].k_applied == k
