@@ -23,12 +23,15 @@ from sqlalchemy import select
 
 from ledger.core import rules
 from ledger.core.calculator import calculate_games
-from ledger.core.domain import Period, Pool
+from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.eras import CURRENT_ERA, ERAS, Era, era_of
+from ledger.core.records import new_game
+from ledger.queries.lists.live import live_list
+from ledger.services import corrections
 from ledger.storage.database import Ledger
 from ledger.storage.models import ListEntry
 
-from builders import close, game, listing, player
+from builders import NOW, close, game, listing, player
 
 
 def P(text: str) -> Period:  # noqa: N802 - a one-letter builder, like beancount's A()
@@ -381,3 +384,40 @@ def test_a_close_applies_the_junior_line_and_the_700_cap_by_era(
         game(ledger, junior, other, "1/2-1/2", f"{period}-{day:02d}")
     close(ledger, period)
     assert listing(ledger, period)[junior].k_applied == k
+
+
+def test_the_live_list_rates_the_open_period_by_its_era(ledger: Ledger) -> None:
+    winner = player(ledger, "Winner", rating=2235, games=40)
+    loser = player(ledger, "Loser", rating=1700, games=40)
+    close(ledger, "2008-05")
+    game(ledger, winner, loser, "1-0", "2008-06-10")
+    with ledger.reading() as session:
+        live = live_list(session, Pool.STANDARD)
+    row = next(row for row in live.rows if row.id == winner)
+    assert (live.period, row.k_applied, row.change, row.rating) == (P("2008-06"), 15, 2, 2237)
+
+
+def test_a_late_game_rerates_its_old_period_by_its_era(ledger: Ledger) -> None:
+    winner = player(ledger, "Winner", rating=2235, games=40)
+    loser = player(ledger, "Loser", rating=1700, games=40)
+    game(ledger, winner, loser, "1/2-1/2", "2008-06-03")
+    close(ledger, "2008-06")
+    close(ledger, "2008-07")
+    late = new_game(
+        date=dt.date(2008, 6, 20),
+        white=winner,
+        black=loser,
+        result=GameResult.WHITE_WINS,
+        today=NOW.date(),
+    )
+    with ledger.transaction() as session:
+        corrections.add_late_game(session, Pool.STANDARD, late, NOW)
+    # 0.5 - 0.89 and 1 - 0.89 with the rule of 350: K 15 x -0.28 = -4.20, rounded -4
+    with ledger.reading() as session:
+        stored = session.scalar(
+            select(ListEntry.k_times_sum).where(
+                ListEntry.player_id == winner, ListEntry.period == P("2008-06")
+            )
+        )
+    assert stored == -420
+    assert listing(ledger, "2008-07")[winner].rating == 2231
