@@ -324,11 +324,13 @@ def test_the_calculator_gives_fides_published_calculations(published: Published)
 
 
 # -- the close, on both backends ---------------------------------------------------------------
+# Periods that end a list in every cadence: before July 2012 FIDE's lists were quarterly,
+# then bi-monthly, so July 2009 and July 2011 are closed with the month after.
 
 CLOSES = {
     "2235 beats 1700, K 15, rule of 350: 2008-06 gives +1.65": ("2008-06", 15, 165, 2237),
     "the same in the last period of the rule of 350, 2009-06": ("2009-06", 15, 165, 2237),
-    "the same in the first period of the rule of 400, 2009-07": ("2009-07", 15, 120, 2236),
+    "the same in the first list period of the rule of 400, 2009-08": ("2009-08", 15, 120, 2236),
     "the same in the last period of K 15, 2014-06": ("2014-06", 15, 120, 2236),
     "the same in the first period of K 20, 2014-07": ("2014-07", 20, 160, 2237),
 }
@@ -352,7 +354,7 @@ def test_a_close_rates_by_the_era_of_its_period(
 
 NEW_PLAYER_CLOSES = {
     "a new player's K 25: last period, 2011-06": ("2011-06", 25),
-    "a new player's K 30: first period, 2011-07": ("2011-07", 30),
+    "a new player's K 30: first list period, 2011-08": ("2011-08", 30),
     "a new player's K 40: first period, 2014-07": ("2014-07", 40),
 }
 
@@ -389,7 +391,7 @@ def test_a_close_applies_the_junior_line_and_the_700_cap_by_era(
 def test_the_live_list_rates_the_open_period_by_its_era(ledger: Ledger) -> None:
     winner = player(ledger, "Winner", rating=2235, games=40)
     loser = player(ledger, "Loser", rating=1700, games=40)
-    close(ledger, "2008-05")
+    close(ledger, "2008-03")
     game(ledger, winner, loser, "1-0", "2008-06-10")
     with ledger.reading() as session:
         live = live_list(session, Pool.STANDARD)
@@ -402,7 +404,7 @@ def test_a_late_game_rerates_its_old_period_by_its_era(ledger: Ledger) -> None:
     loser = player(ledger, "Loser", rating=1700, games=40)
     game(ledger, winner, loser, "1/2-1/2", "2008-06-03")
     close(ledger, "2008-06")
-    close(ledger, "2008-07")
+    close(ledger, "2008-09")
     late = new_game(
         date=dt.date(2008, 6, 20),
         white=winner,
@@ -420,4 +422,4 @@ def test_a_late_game_rerates_its_old_period_by_its_era(ledger: Ledger) -> None:
             )
         )
     assert stored == -420
-    assert listing(ledger, "2008-07")[winner].rating == 2231
+    assert listing(ledger, "2008-09")[winner].rating == 2231
