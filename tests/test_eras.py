@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import json
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from ledger.core import rules
@@ -28,10 +30,11 @@ from ledger.core.eras import CURRENT_ERA, ERAS, Era, era_of
 from ledger.core.records import new_game
 from ledger.queries.lists.live import live_list
 from ledger.services import corrections
-from ledger.storage.database import Ledger
+from ledger.storage.database import Ledger, open_ledger
 from ledger.storage.models import ListEntry
+from ledger.web import create_app
 
-from builders import NOW, close, game, listing, player
+from builders import NOW, close, game, listing, player, run
 
 
 def P(text: str) -> Period:  # noqa: N802 - a one-letter builder, like beancount's A()
@@ -423,3 +426,59 @@ def test_a_late_game_rerates_its_old_period_by_its_era(ledger: Ledger) -> None:
         )
     assert stored == -420
     assert listing(ledger, "2008-09")[winner].rating == 2231
+
+
+# -- every face names the rules it used ---------------------------------------------------------
+
+
+def test_calc_names_the_era_and_gives_the_rule_of_350_in_2008() -> None:
+    shown = run(
+        "calc", "--rating", "2235", "--k", "15", "--opponents", "1700:1", "--period", "2008-06"
+    )
+    assert shown.exit_code == 0, shown.stderr
+    assert "K × ΣΔR = 15 × +0.11 = +1.65, rounded +2; new rating 2237" in shown.stdout
+    assert "Rules: FIDE rules before July 2009 (from 2006-07): difference cap 350" in shown.stdout
+    document = json.loads(
+        run(
+            "calc",
+            "--rating",
+            "1800",
+            "--opponents",
+            "1900:1",
+            "--games-completed",
+            "5",
+            "--period",
+            "2010-01",
+            "--format",
+            "json",
+        ).stdout
+    )
+    assert (document["k_applied"], document["k_reason"]) == (25, "K 25: fewer than 30 rated games")
+    assert document["rules"]["era"] == "FIDE rules of July 2009"
+    assert document["rules"]["first_period"] == "2009-07"
+    assert (document["rules"]["difference_cap"], document["rules"]["k_product_cap"]) == (400, None)
+
+
+def test_explain_and_the_web_name_the_era_of_the_period(database_url: str) -> None:
+    ledger = open_ledger(database_url)
+    winner = player(ledger, "Winner", rating=2235, games=40)
+    loser = player(ledger, "Loser", rating=1700, games=40)
+    game(ledger, winner, loser, "1-0", "2008-06-10")
+    close(ledger, "2008-06")
+    ledger.dispose()
+    shown = run("explain", str(winner), "--period", "2008-06", db=database_url)
+    assert "Rules: FIDE rules before July 2009 (from 2006-07): difference cap 350" in shown.stdout
+    assert "K 15: 30 or more rated games, never 2400" in shown.stdout
+    document = json.loads(
+        run(
+            "explain", str(winner), "--period", "2008-06", "--format", "json", db=database_url
+        ).stdout
+    )
+    assert document["rules"]["era"] == "FIDE rules before July 2009"
+    assert (document["k"], document["k_times_sum"]) == (15, 1.65)
+    with TestClient(create_app(database_url)) as client:
+        page = client.get(f"/players/{winner}/calculations/standard/2008-06")
+        answer = client.get(f"/api/v1/players/{winner}/calculations/standard/2008-06")
+    assert "FIDE rules before July 2009 (from 2006-07): difference cap 350" in page.text
+    assert ">D350</abbr>" in page.text
+    assert answer.json()["rules"]["difference_cap"] == 350
