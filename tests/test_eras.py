@@ -469,6 +469,7 @@ def test_explain_and_the_web_name_the_era_of_the_period(database_url: str) -> No
     shown = run("explain", str(winner), "--period", "2008-06", db=database_url)
     assert "Rules: FIDE rules before July 2009 (from 2006-07): difference cap 350" in shown.stdout
     assert "K 15: 30 or more rated games, never 2400" in shown.stdout
+    assert "D350" in shown.stdout
     document = json.loads(
         run(
             "explain", str(winner), "--period", "2008-06", "--format", "json", db=database_url

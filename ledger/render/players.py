@@ -41,7 +41,8 @@ def _explanation_tables(explained: Explanation) -> None:
     every_game = [_event_cells(game) for game in explained.games]
     for event in explained.events:
         games = [game for game in explained.games if game.event == event.event]
-        console.print(_event_table(console, event.event, games, every_game))
+        cap = explained.rules.difference_cap
+        console.print(_event_table(console, event.event, games, every_game, cap))
         k_part = "" if event.k_times_sum is None else f", K × ΣΔR {event.k_times_sum:+.2f}"
         console.print(f"  ΣΔR {event.sum:+.2f} over {event.games} games{k_part}")
     console.print(f"Rules: {explained.rules.summary}")
@@ -63,17 +64,19 @@ def _explanation_tables(explained: Explanation) -> None:
         console.print(_unrated_table(explained.unrated_games))
 
 
-_EVENT_COLUMNS = (
-    Column("Rd", "right", spare=2),
-    Column("Opponent", name=True),
-    Column("Rtg", "right"),
-    Column("D", "right", spare=1),
-    Column("D400", "right"),
-    Column("PD", "right"),
-    Column("Score", "right"),
-    Column("ΔR", "right"),
-)
-"""A narrow terminal leaves out the difference before the 400-point cap, then the round."""
+def _event_columns(difference_cap: int) -> tuple[Column, ...]:
+    """An event's columns, D after the period's cap headed by it ("D400", "D350").
+    A narrow terminal leaves out the difference before the cap, then the round."""
+    return (
+        Column("Rd", "right", spare=2),
+        Column("Opponent", name=True),
+        Column("Rtg", "right"),
+        Column("D", "right", spare=1),
+        Column(f"D{difference_cap}", "right"),
+        Column("PD", "right"),
+        Column("Score", "right"),
+        Column("ΔR", "right"),
+    )
 
 
 def _event_table(
@@ -81,11 +84,12 @@ def _event_table(
     event: str | None,
     games: Sequence[ExplainedGame],
     every_game: Sequence[tuple[str, ...]],
+    difference_cap: int,
 ) -> Table:
     """An event's games, with the columns that every event's games fit in."""
     return fitted(
         console,
-        _EVENT_COLUMNS,
+        _event_columns(difference_cap),
         [_event_cells(game) for game in games],
         chosen_by=every_game,
         title=event or "(no event)",
