@@ -483,3 +483,14 @@ def test_explain_and_the_web_name_the_era_of_the_period(database_url: str) -> No
     assert "FIDE rules before July 2009 (from 2006-07): difference cap 350" in page.text
     assert ">D350</abbr>" in page.text
     assert answer.json()["rules"]["difference_cap"] == 350
+
+
+def test_no_games_give_no_first_rating_in_any_era() -> None:
+    for era in ERAS:
+        assert rules.initial_calculation([], era.first_period).rating is None
+
+
+def test_k_in_words_names_the_eras_cap() -> None:
+    period = P("2014-07")
+    reason = rules.k_reason(rules.KRule.JUNIOR, 38, 18, 2000, period)
+    assert reason == "K 38: 40 capped by 700 / 18 games"

@@ -12,6 +12,7 @@ docs/rules.md shows the table of eras with its sources and what is left out.
 from __future__ import annotations
 
 import bisect
+import functools
 from dataclasses import dataclass
 
 from ledger.core.domain import Period
@@ -217,6 +218,7 @@ CURRENT_ERA = ERAS[-1]
 """The rules in force today."""
 
 
+@functools.cache  # each rule asks for the era of the period it rates
 def era_of(period: Period) -> Era:
     """The era whose rules rate `period`: the newest that began at or before it."""
     return ERAS[max(bisect.bisect_right(_FIRST_PERIODS, period) - 1, 0)]

@@ -1,12 +1,16 @@
 """The FIDE rating rules (Rating Regulations B.02), as pure functions on plain values.
 
 Everything that decides a published number lives here, once: expected scores (table 8.1.2),
-the rule of 400 and its 2650 exception (8.3.1), K and the line of 8.3.3 that gives it, the
-700 cap, the rating change and its rounding (8.3.2, 8.3.4), the rating floor (7.1.4), the
+the rule of 350 / 400 and its 2650 exception (8.3.1), K and the line of 8.3.3 that gives it,
+the 700 cap, the rating change and its rounding (8.3.2, 8.3.4), the rating floor (7.1.4), the
 2400 flag and the peak, a player's standing once a list is published, first ratings and
 their pooling window (8.2) and the inactivity flag (7.2.2). Scores, expected scores and sums
 are integer hundredths, so every result is exact; no binary floats. Nothing here touches a
 database, a file or the clock.
+
+FIDE's rules changed over the years: a rule takes the period it rates, and reads the values
+of that period's era (`ledger.core.eras`: K, the difference cap, the 700 cap, first
+ratings), so the same function rates 2008 by the rules of 2008 and today by today's.
 
 The close rates a whole period in SQL: where it needs a rule there,
 `ledger.services.set_rating` holds the one SQL expression of it, built from these functions
@@ -280,6 +284,7 @@ def k_lines(era: Era) -> dict[KRule, int]:
     return lines
 
 
+@functools.cache  # a whole list's rows each ask for their period's K
 def k_of(rule: KRule, period: Period) -> int:
     """The K that line `rule` of 8.3.3 gives in `period` (its era's, `k_lines`)."""
     return k_lines(era_of(period))[rule]
