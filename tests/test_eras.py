@@ -494,3 +494,35 @@ def test_k_in_words_names_the_eras_cap() -> None:
     period = P("2014-07")
     reason = rules.k_reason(rules.KRule.JUNIOR, 38, 18, 2000, period)
     assert reason == "K 38: 40 capped by 700 / 18 games"
+
+
+FIRST_RATING_CLOSES = {
+    "9 games needed: last list period, 2011-06": ("2011-06", ["1-0", "1/2-1/2", "0-1"], None),
+    "5 games needed: first list period, 2011-08": ("2011-08", ["1-0", "1/2-1/2", "0-1"], 1800),
+    "Ra + 20 per half point: last period, 2024-02": ("2024-02", ["1-0", "1-0", "1/2-1/2"], 1880),
+    "8.2, two draws against 1800: first period, 2024-03": (
+        "2024-03",
+        ["1-0", "1-0", "1/2-1/2"],
+        2030,
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("period", "results", "rating"),
+    list(FIRST_RATING_CLOSES.values()),
+    ids=list(FIRST_RATING_CLOSES),
+)
+def test_a_close_gives_first_ratings_by_the_era_of_its_period(
+    ledger: Ledger, period: str, results: list[str], rating: int | None
+) -> None:
+    """Five games against 1800: a win, then `results`, then a win or a loss so that the
+    score is 2.5 (50 %) or 4.5."""
+    newcomer = player(ledger, "New")
+    rated = [player(ledger, f"Rated {n}", rating=1800, games=40) for n in range(5)]
+    last = "0-1" if results[-1] == "0-1" else "1-0"
+    for day, (opponent, result) in enumerate(zip(rated, ["1-0", *results, last], strict=True)):
+        game(ledger, newcomer, opponent, result, f"{period}-{day + 1:02d}")
+    close(ledger, period)
+    row = listing(ledger, period).get(newcomer)
+    assert (row.rating if row else None) == rating
