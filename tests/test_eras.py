@@ -132,9 +132,10 @@ def test_k_by_era(period: Period, standing: rules.RatingState, k: int) -> None:
 
 
 K_PRODUCT_CAP = {
-    "no 700 cap: last period, 2014-06 (K 30, 30 games)": (P("2014-06"), 30, 30, 30),
-    "700 cap: first period, 2014-07 (K 40, 18 games)": (P("2014-07"), 40, 18, 38),
-    "no 700 cap: last period, 2014-06 (K 40 asked, 18 games)": (P("2014-06"), 40, 18, 40),
+    "no 700 cap: 2014-06 (K 30, 30 games)": (P("2014-06"), 30, 30, 30),
+    "no 700 cap: last period, 2015-06 (K 40, 18 games)": (P("2015-06"), 40, 18, 40),
+    "700 cap: first period, 2015-07 (K 40, 18 games)": (P("2015-07"), 40, 18, 38),
+    "700 cap: 2015-07 (K 20, 36 games)": (P("2015-07"), 20, 36, 19),
 }
 
 
@@ -374,8 +375,10 @@ def test_a_close_gives_a_new_player_the_k_of_its_era(ledger: Ledger, period: str
 
 
 JUNIOR_CLOSES = {
-    "no junior line, no 700 cap: last period, 2014-06 (K 15)": ("2014-06", 15),
-    "junior K 40 capped by 700 / 18: first period, 2014-07": ("2014-07", 38),
+    "no junior line: last period, 2014-06 (K 15)": ("2014-06", 15),
+    "junior K 40: first period, 2014-07": ("2014-07", 40),
+    "junior K 40, no 700 cap: last period, 2015-06": ("2015-06", 40),
+    "junior K 40 capped by 700 / 18 games: first period, 2015-07": ("2015-07", 38),
 }
 
 
@@ -491,7 +494,7 @@ def test_no_games_give_no_first_rating_in_any_era() -> None:
 
 
 def test_k_in_words_names_the_eras_cap() -> None:
-    period = P("2014-07")
+    period = P("2015-07")
     reason = rules.k_reason(rules.KRule.JUNIOR, 38, 18, 2000, period)
     assert reason == "K 38: 40 capped by 700 / 18 games"
 

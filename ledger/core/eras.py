@@ -121,7 +121,28 @@ _JULY_2014 = Era(
     first_period=Period(2014, 7),
     source=(
         "FIDE Rating Regulations (B.02) in force from 1 July 2014, article 8.56: K 40 / "
-        "20 / 10, K 40 for a junior under 2300, K x games at most 700"
+        "20 / 10, K 40 for a junior under 2300"
+    ),
+    k_new_player=40,
+    k_established=20,
+    k_ever_2400=10,
+    k_junior=40,
+    difference_cap=400,
+    cap_exempt_rating=None,
+    k_product_cap=None,
+    wide_pairings_unrated=False,
+    initial_min_games=5,
+    initial_dummy_draws=0,
+    initial_rating_cap=None,
+    initial_bonus_per_half_point=True,
+)
+
+_JULY_2015 = Era(
+    name="FIDE rules of July 2015",
+    first_period=Period(2015, 7),
+    source=(
+        "FIDE Rating Regulations (B.02) from 1 July 2015 (ledger's choice of month): K x "
+        "games at most 700 (8.56, later 8.3.3), absent from the text of July 2014"
     ),
     k_new_player=40,
     k_established=20,
@@ -205,6 +226,7 @@ ERAS = (
     _JULY_2009,
     _JULY_2011,
     _JULY_2014,
+    _JULY_2015,
     _MARCH_2024,
     _DECEMBER_2024,
     _OCTOBER_2025,

@@ -382,7 +382,7 @@ def junior_born_from(period: Period) -> int:
 
 
 def capped_k(k: int, games: int, period: Period) -> int:
-    """8.3.3, from July 2014: if games x K exceeds 700, K is the largest whole number with
+    """8.3.3, from July 2015: if games x K exceeds 700, K is the largest whole number with
     K x games <= 700 (`Era.k_product_cap`; no cap before)."""
     cap = era_of(period).k_product_cap
     if games == 0 or cap is None:
