@@ -172,8 +172,8 @@ class RulesInForce:
 
     @property
     def summary(self) -> str:
-        """The rules in words, the same on every face: "FIDE rules of July 2014 (from
-        2014-07): difference cap 400, K x games at most 700, floor 1000"."""
+        """The rules in words, the same on every face: "FIDE rules of July 2015 (from
+        2015-07): difference cap 400, K x games at most 700, floor 1000"."""
         exempt = f" (none from {self.cap_exempt_from})" if self.cap_exempt_from else ""
         product = (
             "no cap on K x games"
