@@ -28,6 +28,7 @@ from ledger.core.calculator import calculate_games
 from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.eras import CURRENT_ERA, ERAS, Era, era_of
 from ledger.core.records import new_game
+from ledger.queries.explanations import explain
 from ledger.queries.lists.live import live_list
 from ledger.services import corrections
 from ledger.storage.database import Ledger, open_ledger
@@ -529,3 +530,84 @@ def test_a_close_gives_first_ratings_by_the_era_of_its_period(
     close(ledger, period)
     row = listing(ledger, period).get(newcomer)
     assert (row.rating if row else None) == rating
+
+
+# -- the rule of 400 once an event (January 2022 to February 2024) -------------------------------
+
+COOMERA = (
+    (1063, WIN),
+    (1299, WIN),
+    (1413, WIN),
+    (1872, DRAW),
+    (1851, LOSS),
+    (1427, WIN),
+    (1682, WIN),
+)
+"""A published calculation of the rule of 400 once an event: a player rated 2000, K 20, in
+a rapid event of October 2022 ("Coomera Halloween rapid"), as FIDE rated it and posted by
+the player (chesschat.org, "FIDE rating uplift change"): only the game against 1063 is
+capped (0.92), the others use the actual difference (1299: 0.99, 1413 and 1427: 0.98);
+ΣΔR -0.61, K x ΣΔR -12.20."""
+
+ONCE_AN_EVENT = {
+    "every game capped: last period, 2021-12": (P("2021-12"), -840),
+    "once an event: first period, 2022-01": (P("2022-01"), -1220),
+    "once an event: the published calculation, 2022-10": (P("2022-10"), -1220),
+    "once an event: last period, 2024-02": (P("2024-02"), -1220),
+    "every game capped again: first period, 2024-03": (P("2024-03"), -840),
+}
+
+
+@pytest.mark.parametrize(
+    ("period", "k_times_sum"), list(ONCE_AN_EVENT.values()), ids=list(ONCE_AN_EVENT)
+)
+def test_the_cap_once_an_event_by_era(period: Period, k_times_sum: int) -> None:
+    result = calculate_games(2000, 20, list(COOMERA), Pool.RAPID, period)
+    assert result.k_times_sum == k_times_sum
+    pairings = rules.PeriodPairings.of(Pool.RAPID, period)
+    capped = pairings.event_differences(2000, [opponent for opponent, _ in COOMERA])
+    assert capped[0] == 400
+    assert capped[1] == (400 if k_times_sum == -840 else 701)
+
+
+def test_the_cap_once_an_event_takes_the_first_of_equal_differences() -> None:
+    pairings = rules.PeriodPairings.of(Pool.STANDARD, P("2023-01"))
+    assert pairings.event_differences(2000, [1500, 1400, 1400, 2500]) == [500, 400, 600, -400]
+
+
+@pytest.mark.parametrize(
+    ("period", "k_times_sum"), list(ONCE_AN_EVENT.values()), ids=list(ONCE_AN_EVENT)
+)
+def test_a_close_caps_once_an_event_by_era(
+    ledger: Ledger, period: Period, k_times_sum: int
+) -> None:
+    """The published calculation 500 points higher (a starting rating is 1400 or more): the
+    same differences, so the same PD; K 10 once 2400 is reached, so half of K 20's."""
+    rapid, shift = Pool.RAPID, 500
+    rated = player(ledger, "Rated", rating=2000 + shift, games=40, pool=rapid)
+    other = player(ledger, "Other event", rating=1000 + shift, games=40, pool=rapid)
+    results = {WIN: "1-0", DRAW: "1/2-1/2", LOSS: "0-1"}
+    for round, (rating, score) in enumerate(COOMERA, start=1):
+        opponent = player(ledger, f"Opponent {round}", rating=rating + shift, games=40, pool=rapid)
+        day = f"{period}-{round:02d}"
+        game(
+            ledger, rated, opponent, results[score], day, event="Halloween", round=round, pool=rapid
+        )
+    # a game of another event takes the cap again, as does a game recorded without event
+    game(ledger, rated, other, "1-0", f"{period}-20", event="Other", round=1, pool=rapid)
+    game(ledger, rated, other, "1-0", f"{period}-21", pool=rapid)
+    close(ledger, str(period), rapid)
+    with ledger.reading() as session:
+        stored = session.scalar(
+            select(ListEntry.k_times_sum).where(
+                ListEntry.player_id == rated, ListEntry.pool == rapid
+            )
+        )
+    assert stored == k_times_sum // 2 + 2 * 80
+    assert listing(ledger, str(period), rapid)[rated].k_applied == 10
+    with ledger.reading() as session:
+        explained = explain(session, rapid, rated, period)
+    differences = [game.d_capped for game in sorted(explained.games, key=lambda g: g.date)]
+    once = k_times_sum != -840
+    uncapped = [701, 587, 573] if once else [400, 400, 400]
+    assert differences == [400, *uncapped[:2], 128, 149, uncapped[2], 318, 400, 400]

@@ -131,6 +131,27 @@ def test_expected_scores_are_table_8_1_2_with_the_rule_of_400(ledger: Ledger) ->
         assert None in wanted or pool is Pool.STANDARD
 
 
+def test_the_cap_once_an_event_is_the_rules(ledger: Ledger) -> None:
+    """From January 2022 to February 2024 a side's games above the cap take it only where
+    `upgraded` (`rules.PeriodPairings.difference`); the lower side always does."""
+    grid = list(itertools.product(RATINGS, RATINGS, (False, True)))
+    for period in (Period(2021, 12), Period(2022, 1), Period(2024, 2), Period(2024, 3)):
+        pairings = rules.PeriodPairings.of(Pool.STANDARD, period)
+        got = _evaluated(
+            ledger,
+            {"own": Integer, "opponent": Integer, "upgraded": Boolean},
+            grid,
+            lambda c, pairings=pairings: set_rating.difference_key(
+                c.own, c.opponent, pairings, c.upgraded
+            ),
+        )
+        reach = rules.TABLE_REACH
+        assert got == [
+            max(-reach, min(reach, pairings.difference(own, opponent, upgraded=upgraded)))
+            for own, opponent, upgraded in grid
+        ], period
+
+
 def test_the_floor_is_the_rules(ledger: Ledger) -> None:
     ratings = (1000, 1300, 1399, 1400, 1401, 2000)
     for period in (Period(2025, 1), PERIOD):

@@ -21,6 +21,7 @@ from ledger.core.errors import InvalidInput
 from ledger.core.rules import (
     EVER_2400,
     KRule,
+    PeriodPairings,
     RatingState,
     RulesInForce,
     capped_k,
@@ -253,7 +254,8 @@ def calculate_games(
 ) -> Calculation:
     """The change from a list of (opponent rating, score in hundredths), as FIDE rates.
 
-    Per game D after the rule of 400 (8.3.1) and PD from table 8.1.2; K capped by 700 / n
+    Per game D after the rule of 400 (8.3.1; from January 2022 to February 2024 once for the
+    games given, as one event) and PD from table 8.1.2; K capped by 700 / n
     (8.3.3); K x ΣΔR rounded once, 0.5 away from zero (8.3.4). `period` (default
     CURRENT_RULES) decides the rule of 400 and, in rapid and blitz, which pairings are
     rated at all; an unrated pairing is refused.
@@ -263,7 +265,12 @@ def calculate_games(
     _check_k(k)
     if not games:
         raise InvalidInput("opponents: give at least one game, e.g. 2100:1,1950:0.5.")
-    rows = tuple(_game_row(rating, opponent, score, pool, rules) for opponent, score in games)
+    opponents = [opponent for opponent, _ in games]
+    differences = PeriodPairings.of(pool, rules).event_differences(rating, opponents)
+    rows = tuple(
+        _game_row(rating, opponent, score, capped, pool, rules)
+        for (opponent, score), capped in zip(games, differences, strict=True)
+    )
     opponent_sum = sum(row.opponent_rating for row in rows)
     expected = sum(row.expected for row in rows)
     score = sum(row.score for row in rows)
@@ -271,7 +278,9 @@ def calculate_games(
     return _calculation(rating, k, rows, None, totals, rules_in_force(pool, rules))
 
 
-def _game_row(rating: int, opponent: int, score: int, pool: Pool, period: Period) -> GameRow:
+def _game_row(
+    rating: int, opponent: int, score: int, capped: int, pool: Pool, period: Period
+) -> GameRow:
     _check_rating("opponents", opponent)
     if score not in (WIN, DRAW, LOSS):
         raise InvalidInput(f"opponents: {score} hundredths is not a score of 1, 0.5 or 0.")
@@ -280,7 +289,6 @@ def _game_row(rating: int, opponent: int, score: int, pool: Pool, period: Period
             f"opponents: a {pool} game between {rating} and {opponent} is not rated "
             f"in {period} (600 or more apart, one above 2600); leave it out."
         )
-    capped = rating_difference(rating, opponent, pool, period)
     pd = expected_score(capped)
     return GameRow(opponent, rating - opponent, capped, pd, score, score - pd)
 

@@ -22,17 +22,19 @@ from ledger.core.domain import Period
 class Era:
     """The rules FIDE applied to the periods from `first_period` until the next era.
 
-    K (8.3.3): `k_new_player` below 30 rated games, `k_established` after, `k_ever_2400`
-    once the published rating has reached 2400, `k_junior` for a junior under 2300 (None:
-    no junior line). `difference_cap`: the rule of 350 / 400 (8.3.1); `cap_exempt_rating`:
-    standard players rated this or more use the actual difference (None: no exemption).
-    `k_product_cap`: K x games may not exceed it (None: no cap). `wide_pairings_unrated`:
-    rapid and blitz games 600+ apart, one side above 2600, are not rated.
-    First ratings (8.2): at least `initial_min_games` games; `initial_dummy_draws` draws
-    against 1800-rated opponents added; capped at `initial_rating_cap` (None: no cap);
-    `initial_bonus_per_half_point`, where set, is the older method's bonus per half point
-    scored above 50 % (a score below 50 % takes dp from table 8.1.1), else table 8.1.1
-    gives dp at every score.
+        K (8.3.3): `k_new_player` below 30 rated games, `k_established` after, `k_ever_2400`
+        once the published rating has reached 2400, `k_junior` for a junior under 2300 (None:
+        no junior line). `difference_cap`: the rule of 350 / 400 (8.3.1); `cap_once_per_event`: a
+    player benefits from it in one game an event only, the one of the greatest difference (their
+    other games use the actual difference); `cap_exempt_rating`:
+        standard players rated this or more use the actual difference (None: no exemption).
+        `k_product_cap`: K x games may not exceed it (None: no cap). `wide_pairings_unrated`:
+        rapid and blitz games 600+ apart, one side above 2600, are not rated.
+        First ratings (8.2): at least `initial_min_games` games; `initial_dummy_draws` draws
+        against 1800-rated opponents added; capped at `initial_rating_cap` (None: no cap);
+        `initial_bonus_per_half_point`, where set, is the older method's bonus per half point
+        scored above 50 % (a score below 50 % takes dp from table 8.1.1), else table 8.1.1
+        gives dp at every score.
     """
 
     name: str
@@ -43,6 +45,7 @@ class Era:
     k_ever_2400: int
     k_junior: int | None
     difference_cap: int
+    cap_once_per_event: bool
     cap_exempt_rating: int | None
     k_product_cap: int | None
     wide_pairings_unrated: bool
@@ -64,6 +67,7 @@ _BEFORE_2009 = Era(
     k_ever_2400=10,
     k_junior=None,
     difference_cap=350,
+    cap_once_per_event=False,
     cap_exempt_rating=None,
     k_product_cap=None,
     wide_pairings_unrated=False,
@@ -86,6 +90,7 @@ _JULY_2009 = Era(
     k_ever_2400=10,
     k_junior=None,
     difference_cap=400,
+    cap_once_per_event=False,
     cap_exempt_rating=None,
     k_product_cap=None,
     wide_pairings_unrated=False,
@@ -107,6 +112,7 @@ _JULY_2011 = Era(
     k_ever_2400=10,
     k_junior=None,
     difference_cap=400,
+    cap_once_per_event=False,
     cap_exempt_rating=None,
     k_product_cap=None,
     wide_pairings_unrated=False,
@@ -128,6 +134,7 @@ _JULY_2014 = Era(
     k_ever_2400=10,
     k_junior=40,
     difference_cap=400,
+    cap_once_per_event=False,
     cap_exempt_rating=None,
     k_product_cap=None,
     wide_pairings_unrated=False,
@@ -149,6 +156,30 @@ _JULY_2015 = Era(
     k_ever_2400=10,
     k_junior=40,
     difference_cap=400,
+    cap_once_per_event=False,
+    cap_exempt_rating=None,
+    k_product_cap=700,
+    wide_pairings_unrated=False,
+    initial_min_games=5,
+    initial_dummy_draws=0,
+    initial_rating_cap=None,
+    initial_bonus_per_half_point=True,
+)
+
+_JANUARY_2022 = Era(
+    name="FIDE rules of January 2022",
+    first_period=Period(2022, 1),
+    source=(
+        "FIDE Rating Regulations (B.02) in force from 1 January 2022, 8.3.1: in any "
+        "tournament a player may benefit from only one upgrade under the rule of 400, for "
+        "the game in which the rating difference is greatest"
+    ),
+    k_new_player=40,
+    k_established=20,
+    k_ever_2400=10,
+    k_junior=40,
+    difference_cap=400,
+    cap_once_per_event=True,
     cap_exempt_rating=None,
     k_product_cap=700,
     wide_pairings_unrated=False,
@@ -163,13 +194,15 @@ _MARCH_2024 = Era(
     first_period=Period(2024, 3),
     source=(
         "FIDE Rating Regulations (B.02) in force from 1 March 2024, article 8.2: first "
-        "ratings with two draws against 1800, capped at 2200"
+        "ratings with two draws against 1800, capped at 2200; the rule of 400 again in "
+        "every game"
     ),
     k_new_player=40,
     k_established=20,
     k_ever_2400=10,
     k_junior=40,
     difference_cap=400,
+    cap_once_per_event=False,
     cap_exempt_rating=None,
     k_product_cap=700,
     wide_pairings_unrated=False,
@@ -191,6 +224,7 @@ _DECEMBER_2024 = Era(
     k_ever_2400=10,
     k_junior=40,
     difference_cap=400,
+    cap_once_per_event=False,
     cap_exempt_rating=None,
     k_product_cap=700,
     wide_pairings_unrated=True,
@@ -212,6 +246,7 @@ _OCTOBER_2025 = Era(
     k_ever_2400=10,
     k_junior=40,
     difference_cap=400,
+    cap_once_per_event=False,
     cap_exempt_rating=2650,
     k_product_cap=700,
     wide_pairings_unrated=True,
@@ -227,6 +262,7 @@ ERAS = (
     _JULY_2011,
     _JULY_2014,
     _JULY_2015,
+    _JANUARY_2022,
     _MARCH_2024,
     _DECEMBER_2024,
     _OCTOBER_2025,

@@ -94,6 +94,8 @@ class PeriodPairings:
     arithmetic alone.
 
     `difference_cap`: the rule of 350 (before July 2009) or of 400 (8.3.1).
+    `cap_once_per_event`: from January 2022 to February 2024, a player benefits from the
+    cap in one game an event only (`event_differences`).
     `cap_exempt_from`: the rating from which a player's D is the actual difference (8.3.1 as
     amended from 2025-10, standard only; None: the cap holds for everyone).
     `wide_pairings_unrated`: rapid and blitz from 2024-12, a game between players 600 or
@@ -102,6 +104,7 @@ class PeriodPairings:
     """
 
     difference_cap: int
+    cap_once_per_event: bool
     cap_exempt_from: int | None
     wide_pairings_unrated: bool
 
@@ -111,18 +114,35 @@ class PeriodPairings:
         standard = pool is Pool.STANDARD
         return cls(
             era.difference_cap,
+            era.cap_once_per_event,
             era.cap_exempt_rating if standard else None,
             not standard and era.wide_pairings_unrated,
         )
 
-    def difference(self, own: int, opponent: int) -> int:
+    def difference(self, own: int, opponent: int, *, upgraded: bool = True) -> int:
         """D = own rating minus the opponent's, after the rule of 350 / 400 (8.3.1), from
         the point of view of the player being rated: the two sides of one game can use
-        different D."""
+        different D. `upgraded`: where the cap applies once an event, whether this is the
+        game of the event it applies to; the player's other games above the cap use the
+        actual difference (the side below the cap is always held to it)."""
         difference = own - opponent
         if self.cap_exempt_from is not None and own >= self.cap_exempt_from:
             return difference
+        if self.cap_once_per_event and not upgraded and difference > self.difference_cap:
+            return difference
         return max(-self.difference_cap, min(self.difference_cap, difference))
+
+    def event_differences(self, own: int, opponents: Sequence[int]) -> list[int]:
+        """D for each of one player's games of one event, in their order (8.3.1). From
+        January 2022 to February 2024 (`cap_once_per_event`) "a player may benefit from
+        only one upgrade under this rule, for the game in which the rating difference is
+        greatest": that game (the first of equal ones, ledger's choice) takes the cap, the
+        player's other games above it the actual difference."""
+        upgraded = upgraded_game([own - opponent for opponent in opponents], self)
+        return [
+            self.difference(own, opponent, upgraded=index == upgraded)
+            for index, opponent in enumerate(opponents)
+        ]
 
     def rateable(self, white: int, black: int) -> bool:
         """Whether a played game between two rated players is rated at all."""
@@ -155,17 +175,33 @@ class PeriodPairings:
         )
 
 
+def upgraded_game(differences: Sequence[int], pairings: PeriodPairings) -> int | None:
+    """Where the cap applies once an event (8.3.1 from January 2022 to February 2024): the
+    index of the game, among one player's games of one event with these actual differences,
+    whose difference the cap holds: the greatest above the cap, the first of equal ones;
+    None where no game is above it or the cap applies to every game."""
+    above = [
+        (-difference, index)
+        for index, difference in enumerate(differences)
+        if difference > pairings.difference_cap
+    ]
+    if not pairings.cap_once_per_event or not above:
+        return None
+    return min(above)[1]
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RulesInForce:
     """The rules a pool's period is rated by, as every face names them: the era
-    (`ledger.core.eras`) with its first period and source, the difference cap and the
-    rating from which it does not apply (8.3.1), the cap on K x games (8.3.3; None: none)
-    and the rating floor (7.1.4)."""
+    (`ledger.core.eras`) with its first period and source, the difference cap, whether it
+    applies once an event, and the rating from which it does not apply (8.3.1), the cap on
+    K x games (8.3.3; None: none) and the rating floor (7.1.4)."""
 
     era: str
     first_period: Period
     source: str
     difference_cap: int
+    cap_once_per_event: bool
     cap_exempt_from: int | None
     k_product_cap: int | None
     floor: int
@@ -175,6 +211,7 @@ class RulesInForce:
         """The rules in words, the same on every face: "FIDE rules of July 2015 (from
         2015-07): difference cap 400, K x games at most 700, floor 1000"."""
         exempt = f" (none from {self.cap_exempt_from})" if self.cap_exempt_from else ""
+        exempt += " (once an event)" if self.cap_once_per_event else ""
         product = (
             "no cap on K x games"
             if self.k_product_cap is None
@@ -195,6 +232,7 @@ def rules_in_force(pool: Pool, period: Period) -> RulesInForce:
         first_period=era.first_period,
         source=era.source,
         difference_cap=pairings.difference_cap,
+        cap_once_per_event=pairings.cap_once_per_event,
         cap_exempt_from=pairings.cap_exempt_from,
         k_product_cap=era.k_product_cap,
         floor=rating_floor(period),

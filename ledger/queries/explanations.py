@@ -7,6 +7,7 @@ shown by applying `ledger.core.rules.rating_difference` to those stored ratings.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -93,9 +94,10 @@ def explain(
     if player is None:
         raise NotFound(f"no player with ID {player_id}.")
     period = _period(session, pool, player_id, period)
-    games = [
-        _game(pool, period, player_id, row) for row in _games(session, pool, period, player_id)
-    ]
+    games = _capped_once_an_event(
+        [_game(pool, period, player_id, row) for row in _games(session, pool, period, player_id)],
+        rules.PeriodPairings.of(pool, period),
+    )
     if not games:
         raise NotFound(
             _imported(session, pool, player_id, period)
@@ -231,6 +233,31 @@ def _game(pool: Pool, period: Period, player_id: int, row: Any) -> ExplainedGame
         delta=_hundredths(score - expected) if rated else None,
         not_rated_because=None if rated else _not_rated_because(row, own, opponent),
     )
+
+
+def _capped_once_an_event(
+    games: list[ExplainedGame], pairings: rules.PeriodPairings
+) -> list[ExplainedGame]:
+    """`games` with D after the cap as the close took it where the cap applies once an
+    event (8.3.1 from January 2022 to February 2024, `rules.PeriodPairings.event_differences`):
+    per event, in the order of the games recorded (a game without event is one of its own)."""
+    if not pairings.cap_once_per_event:
+        return games
+    events: dict[object, list[ExplainedGame]] = {}
+    for game in sorted(games, key=lambda game: game.game_id):
+        if game.d_capped is not None:
+            events.setdefault(game.event or game.game_id, []).append(game)
+    capped: dict[int, int] = {}
+    for played in events.values():
+        own = played[0].rating
+        assert own is not None
+        opponents = [game.opponent_rating or 0 for game in played]
+        differences = pairings.event_differences(own, opponents)
+        capped.update(zip((game.game_id for game in played), differences, strict=True))
+    return [
+        dataclasses.replace(game, d_capped=capped[game.game_id]) if game.game_id in capped else game
+        for game in games
+    ]
 
 
 def _not_rated_because(row: Any, own: int | None, opponent: int | None) -> str:

@@ -15,7 +15,17 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from sqlalchemy import ColumnElement, SQLColumnExpression, and_, case, func, literal, or_, true
+from sqlalchemy import (
+    ColumnElement,
+    SQLColumnExpression,
+    and_,
+    case,
+    func,
+    literal,
+    not_,
+    or_,
+    true,
+)
 
 from ledger.core import rules
 from ledger.core.domain import GameResult, Period
@@ -38,16 +48,28 @@ def expected_score_rows() -> list[tuple[int, int]]:
     ]
 
 
-def difference_key(own: Integer, opponent: Integer, pairings: rules.PeriodPairings) -> Integer:
+def difference_key(
+    own: Integer,
+    opponent: Integer,
+    pairings: rules.PeriodPairings,
+    upgraded: Condition | None = None,
+) -> Integer:
     """D after the rule of 350 / 400 of the period's era (8.3.1,
     `rules.PeriodPairings.difference`), held within the look-up's reach
-    (`expected_score_rows`), from the rated side's point of view."""
+    (`expected_score_rows`), from the rated side's point of view. `upgraded`: where the cap
+    applies once an event, whether this is the side's game of the event it applies to
+    (`rules.upgraded_game`, `closing.figures`); None, as in Python, holds it to the cap."""
     difference = own - opponent
     capped = _within(difference, pairings.difference_cap)
-    if pairings.cap_exempt_from is None:
+    actual = _within(difference, rules.TABLE_REACH)
+    uncapped: list[tuple[Condition, Integer]] = []
+    if pairings.cap_exempt_from is not None:
+        uncapped.append((own >= pairings.cap_exempt_from, actual))
+    if pairings.cap_once_per_event and upgraded is not None:
+        uncapped.append((and_(difference > pairings.difference_cap, not_(upgraded)), actual))
+    if not uncapped:
         return capped
-    exempt = _within(difference, rules.TABLE_REACH)
-    return case((own >= pairings.cap_exempt_from, exempt), else_=capped)
+    return case(*uncapped, else_=capped)
 
 
 def _within(value: Integer, bound: int) -> Integer:
