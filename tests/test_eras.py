@@ -611,3 +611,30 @@ def test_a_close_caps_once_an_event_by_era(
     once = k_times_sum != -840
     uncapped = [701, 587, 573] if once else [400, 400, 400]
     assert differences == [400, *uncapped[:2], 128, 149, uncapped[2], 318, 400, 400]
+
+
+@pytest.mark.parametrize(
+    ("period", "k_times_sum"), list(ONCE_AN_EVENT.values()), ids=list(ONCE_AN_EVENT)
+)
+def test_the_live_list_caps_once_an_event_as_the_close(
+    ledger: Ledger, period: Period, k_times_sum: int
+) -> None:
+    rapid, shift = Pool.RAPID, 500
+    rated = player(ledger, "Rated", rating=2000 + shift, games=40, pool=rapid)
+    results = {WIN: "1-0", DRAW: "1/2-1/2", LOSS: "0-1"}
+    opponents = [
+        player(ledger, f"Opponent {n}", rating=rating + shift, games=40, pool=rapid)
+        for n, (rating, _) in enumerate(COOMERA)
+    ]
+    close(ledger, str(period - 1), rapid)
+    for round, (opponent, (_, score)) in enumerate(zip(opponents, COOMERA, strict=True), start=1):
+        day = f"{period}-{round:02d}"
+        game(
+            ledger, rated, opponent, results[score], day, event="Halloween", round=round, pool=rapid
+        )
+    with ledger.reading() as session:
+        live = live_list(session, rapid)
+    row = next(row for row in live.rows if row.id == rated)
+    assert row.change == rules.round_half_away_from_zero(k_times_sum // 2)
+    close(ledger, str(period), rapid)
+    assert listing(ledger, str(period), rapid)[rated].change == row.change

@@ -190,6 +190,66 @@ def upgraded_game(differences: Sequence[int], pairings: PeriodPairings) -> int |
     return min(above)[1]
 
 
+@dataclass(frozen=True, slots=True)
+class PairedGame:
+    """A played and rated game of a period between two rated players, for
+    `period_expected_scores`: the players, the event (None: an event of its own) and the
+    ratings in force."""
+
+    white: int
+    black: int
+    event: int | None
+    white_rating: int
+    black_rating: int
+
+
+def period_expected_scores(
+    pairings: PeriodPairings, games: Sequence[PairedGame]
+) -> list[tuple[int, int] | None]:
+    """Each side's PD for each of a period's `games`, in their order (the order they were
+    recorded), as the close takes them (8.3.1): `PeriodPairings.expected_scores`, except
+    that where the cap applies once an event each side's one upgrade an event is found
+    (`upgraded_game`) and the side's other games above the cap use the actual difference."""
+    if not pairings.cap_once_per_event:
+        return [pairings.expected_scores(game.white_rating, game.black_rating) for game in games]
+    events: dict[tuple[int, tuple[str, int]], list[tuple[int, int]]] = {}
+    for index, game in enumerate(games):
+        if pairings.rateable(game.white_rating, game.black_rating):
+            event = ("game", index) if game.event is None else ("event", game.event)
+            for player, difference in (
+                (game.white, game.white_rating - game.black_rating),
+                (game.black, game.black_rating - game.white_rating),
+            ):
+                events.setdefault((player, event), []).append((index, difference))
+    upgraded = set()
+    for (player, _), played in events.items():
+        chosen = upgraded_game([difference for _, difference in played], pairings)
+        if chosen is not None:
+            upgraded.add((played[chosen][0], player))
+    return [
+        _expected_once_an_event(
+            pairings,
+            game,
+            white_upgraded=(index, game.white) in upgraded,
+            black_upgraded=(index, game.black) in upgraded,
+        )
+        for index, game in enumerate(games)
+    ]
+
+
+def _expected_once_an_event(
+    pairings: PeriodPairings, game: PairedGame, *, white_upgraded: bool, black_upgraded: bool
+) -> tuple[int, int] | None:
+    """Each side's PD for one game where the cap applies once an event."""
+    white, black = game.white_rating, game.black_rating
+    if not pairings.rateable(white, black):
+        return None
+    return (
+        expected_score(pairings.difference(white, black, upgraded=white_upgraded)),
+        expected_score(pairings.difference(black, white, upgraded=black_upgraded)),
+    )
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RulesInForce:
     """The rules a pool's period is rated by, as every face names them: the era
