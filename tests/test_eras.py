@@ -10,7 +10,9 @@ distros/G/Games-Ratings), licensed "under the same terms as Perl itself" (Artist
 License 1.0 or GPL 1.0 or later). Only the numbers are taken: each test names the FIDE page
 it copied them from (ratings.fide.com's individual calculations and tournament reports).
 t/01.Elo.t is the module's own worked example of the rule of 350 (2235, K 15, beats 1700:
-+1.65), not a FIDE page.
++1.65), not a FIDE page. The calculation of October 2022 (`COOMERA`, the rule of 400 once an
+event) is FIDE's, as a player posted it on chesschat.org ("FIDE rating uplift change"); only
+its numbers are taken.
 """
 
 from __future__ import annotations
