@@ -22,19 +22,21 @@ from ledger.core.domain import Period
 class Era:
     """The rules FIDE applied to the periods from `first_period` until the next era.
 
-        K (8.3.3): `k_new_player` below 30 rated games, `k_established` after, `k_ever_2400`
-        once the published rating has reached 2400, `k_junior` for a junior under 2300 (None:
-        no junior line). `difference_cap`: the rule of 350 / 400 (8.3.1); `cap_once_per_event`: a
-    player benefits from it in one game an event only, the one of the greatest difference (their
-    other games use the actual difference); `cap_exempt_rating`:
-        standard players rated this or more use the actual difference (None: no exemption).
-        `k_product_cap`: K x games may not exceed it (None: no cap). `wide_pairings_unrated`:
-        rapid and blitz games 600+ apart, one side above 2600, are not rated.
-        First ratings (8.2): at least `initial_min_games` games; `initial_dummy_draws` draws
-        against 1800-rated opponents added; capped at `initial_rating_cap` (None: no cap);
-        `initial_bonus_per_half_point`, where set, is the older method's bonus per half point
-        scored above 50 % (a score below 50 % takes dp from table 8.1.1), else table 8.1.1
-        gives dp at every score.
+    K (8.3.3): `k_new_player` below 30 rated games, `k_established` after, `k_ever_2400`
+    once the published rating has reached 2400, `k_junior` for a junior under 2300 (None:
+    no junior line).
+    The difference cap (8.3.1): `difference_cap`, the rule of 350 / 400;
+    `cap_once_per_event`, a player benefits from it in one game an event only, the one of
+    the greatest difference (their other games use the actual difference);
+    `cap_exempt_rating`, standard players rated this or more use the actual difference
+    (None: no exemption).
+    `k_product_cap`: K x games may not exceed it (None: no cap). `wide_pairings_unrated`:
+    rapid and blitz games 600+ apart, one side above 2600, are not rated.
+    First ratings (8.2): at least `initial_min_games` games; `initial_dummy_draws` draws
+    against 1800-rated opponents added; capped at `initial_rating_cap` (None: no cap);
+    `initial_bonus_per_half_point`: the older method, where a score of 50 % or more adds
+    half the new player's K for each half point above 50 % (`rules.initial_bonus`) and a
+    lower score dp from table 8.1.1; else table 8.1.1 gives dp at every score.
     """
 
     name: str

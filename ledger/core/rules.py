@@ -300,7 +300,8 @@ def rules_in_force(pool: Pool, period: Period) -> RulesInForce:
 
 
 def rating_difference(own: int, opponent: int, pool: Pool, period: Period) -> int:
-    """D = own rating minus the opponent's, after the rule of 400 (8.3.1, `PeriodPairings`)."""
+    """D = own rating minus the opponent's, after the rule of 350 / 400 (8.3.1,
+    `PeriodPairings`)."""
     return PeriodPairings.of(pool, period).difference(own, opponent)
 
 
