@@ -30,6 +30,7 @@ from ledger.core.calculator import calculate_games
 from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.eras import CURRENT_ERA, ERAS, Era, era_of
 from ledger.core.records import new_game
+from ledger.queries.cards import player_card
 from ledger.queries.explanations import explain
 from ledger.queries.lists.live import live_list
 from ledger.services import corrections
@@ -636,7 +637,10 @@ def test_the_live_list_caps_once_an_event_as_the_close(
         )
     with ledger.reading() as session:
         live = live_list(session, rapid)
+        (card,) = player_card(session, rated, rapid).pools
     row = next(row for row in live.rows if row.id == rated)
     assert row.change == rules.round_half_away_from_zero(k_times_sum // 2)
+    assert card.live is not None
+    assert card.live.change == row.change
     close(ledger, str(period), rapid)
     assert listing(ledger, str(period), rapid)[rated].change == row.change
