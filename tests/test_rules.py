@@ -381,12 +381,12 @@ K_CAP = {
 
 @pytest.mark.parametrize(("k", "games", "capped"), list(K_CAP.values()), ids=list(K_CAP))
 def test_capped_k(k: int, games: int, capped: int) -> None:
-    assert capped_k(k, games) == capped
+    assert capped_k(k, games, PERIOD) == capped
 
 
 @given(st.sampled_from([10, 20, 40]) | st.integers(1, 100), st.integers(1, 1000))
 def test_capped_k_never_exceeds_700_over_n(k: int, games: int) -> None:
-    capped = capped_k(k, games)
+    capped = capped_k(k, games, PERIOD)
     assert capped <= k
     assert capped * games <= 700
     # and it is the largest such K: one more would exceed K or break the cap
@@ -562,7 +562,7 @@ def test_rate_period_change_is_k_times_the_sum_rounded_once(
 ) -> None:
     outcome = rate_period(state, period, games)
     delta_sum = sum(game.score - game.expected for game in games)
-    assert outcome.k_applied == capped_k(development_coefficient(state, period), len(games))
+    assert outcome.k_applied == capped_k(development_coefficient(state, period), len(games), period)
     assert outcome.delta_sum == delta_sum
     assert outcome.k_times_sum == outcome.k_applied * delta_sum
     assert outcome.change == round_half_away_from_zero(outcome.k_applied * delta_sum)

@@ -9,10 +9,12 @@ from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from typing import Any
 
+import pytest
 from sqlalchemy import Boolean, Column, Integer, MetaData, Table, case, insert, literal, select
 
 from ledger.core import rules
 from ledger.core.domain import Period, Pool
+from ledger.core.eras import ERAS, era_of
 from ledger.services import set_rating
 from ledger.storage.batches import insert_values
 from ledger.storage.database import Ledger
@@ -65,38 +67,48 @@ def test_rounding_is_half_away_from_zero_as_in_the_rules(ledger: Ledger) -> None
     assert got[hundredths.index(250)] == 3
 
 
-def test_the_700_cap_on_k_is_the_rules(ledger: Ledger) -> None:
-    grid = list(itertools.product((10, 20, 40), range(1, 81)))
+BOUNDARIES = sorted(
+    {period for era in ERAS for period in (era.first_period - 1, era.first_period)} | {PERIOD}
+)
+"""Each era's first period and the last period before it (`ledger.core.eras`)."""
+
+
+@pytest.mark.parametrize("period", BOUNDARIES, ids=str)
+def test_the_700_cap_on_k_is_the_rules(ledger: Ledger, period: Period) -> None:
+    grid = list(itertools.product((10, 15, 20, 25, 30, 40), range(1, 81)))
     got = _evaluated(
-        ledger, {"k": Integer, "games": Integer}, grid, lambda c: set_rating.capped_k(c.k, c.games)
+        ledger,
+        {"k": Integer, "games": Integer},
+        grid,
+        lambda c: set_rating.capped_k(c.k, c.games, period),
     )
-    assert got == [rules.capped_k(k, games) for k, games in grid]
+    assert got == [rules.capped_k(k, games, period) for k, games in grid]
 
 
-def test_k_and_its_line_of_8_3_3_are_the_rules(ledger: Ledger) -> None:
-    births = (None, PERIOD.year - 19, PERIOD.year - 18, PERIOD.year - 17)
+@pytest.mark.parametrize("period", BOUNDARIES, ids=str)
+def test_k_and_its_line_of_8_3_3_are_the_rules(ledger: Ledger, period: Period) -> None:
+    births = (None, period.year - 19, period.year - 18, period.year - 17)
     grid = list(itertools.product((0, 29, 30, 31), (False, True), (2299, 2300, 2301), births))
     columns = {"games": Integer, "ever": Boolean, "peak": Integer, "born": Integer}
 
     def state(c: Any) -> tuple[Any, ...]:
-        return c.games, c.ever, c.peak, c.born, PERIOD
+        return c.games, c.ever, c.peak, c.born, period
 
     keys = _evaluated(ledger, columns, grid, lambda c: set_rating.k_rule_key(*state(c)))
     ks = _evaluated(ledger, columns, grid, lambda c: set_rating.development_coefficient(*state(c)))
     expected = [
-        rules.standing_k_rule(games, ever_2400=ever, peak=peak, birth_year=born, period=PERIOD)
+        rules.standing_k_rule(games, ever_2400=ever, peak=peak, birth_year=born, period=period)
         for games, ever, peak, born in grid
     ]
     assert keys == [rule.key for rule in expected]
-    assert ks == [rule.k for rule in expected]
-    assert set(expected) == set(rules.KRule)
+    assert ks == [rules.k_of(rule, period) for rule in expected]
+    assert set(expected) == set(rules.k_lines(era_of(period)))
 
 
 def test_expected_scores_are_table_8_1_2_with_the_rule_of_400(ledger: Ledger) -> None:
     pairs = list(itertools.product(RATINGS, RATINGS))
     for pool, period in (
-        (Pool.STANDARD, Period(2025, 9)),
-        (Pool.STANDARD, PERIOD),
+        *((Pool.STANDARD, period) for period in BOUNDARIES),
         (Pool.RAPID, PERIOD),
     ):
         pairings = rules.PeriodPairings.of(pool, period)
@@ -117,6 +129,27 @@ def test_expected_scores_are_table_8_1_2_with_the_rule_of_400(ledger: Ledger) ->
             period,
         )
         assert None in wanted or pool is Pool.STANDARD
+
+
+def test_the_cap_once_an_event_is_the_rules(ledger: Ledger) -> None:
+    """From January 2022 to February 2024 a side's games above the cap take it only where
+    `upgraded` (`rules.PeriodPairings.difference`); the lower side always does."""
+    grid = list(itertools.product(RATINGS, RATINGS, (False, True)))
+    for period in (Period(2021, 12), Period(2022, 1), Period(2024, 2), Period(2024, 3)):
+        pairings = rules.PeriodPairings.of(Pool.STANDARD, period)
+        got = _evaluated(
+            ledger,
+            {"own": Integer, "opponent": Integer, "upgraded": Boolean},
+            grid,
+            lambda c, pairings=pairings: set_rating.difference_key(
+                c.own, c.opponent, pairings, c.upgraded
+            ),
+        )
+        reach = rules.TABLE_REACH
+        assert got == [
+            max(-reach, min(reach, pairings.difference(own, opponent, upgraded=upgraded)))
+            for own, opponent, upgraded in grid
+        ], period
 
 
 def test_the_floor_is_the_rules(ledger: Ledger) -> None:

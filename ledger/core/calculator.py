@@ -16,24 +16,29 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 from ledger.core.domain import Period, Pool
+from ledger.core.eras import CURRENT_ERA
 from ledger.core.errors import InvalidInput
 from ledger.core.rules import (
     EVER_2400,
     KRule,
+    PeriodPairings,
     RatingState,
+    RulesInForce,
     capped_k,
     divide_half_up,
     expected_score,
     is_rateable_pairing,
+    k_of,
     k_reason,
     k_rule,
     rating_difference,
     round_half_away_from_zero,
+    rules_in_force,
 )
 from ledger.core.tables import RATING_DIFFERENCE_BY_SCORE
 
-CURRENT_RULES = Period(2025, 10)
-"""The period whose rules the calculator applies unless told: 8.3.1 as amended in 2025-10."""
+CURRENT_RULES = CURRENT_ERA.first_period
+"""The period whose rules the calculator applies unless told: the first of today's era."""
 
 MAX_RATING = 3500
 """Ledger's choice: the calculator accepts ratings from 0 to this."""
@@ -91,7 +96,8 @@ class Calculation:
     `k_times_sum` (the unrounded change). `k_given` is the K asked for, `k_applied` the K
     after the 700 cap. `rows` lists the games (empty for an estimate); `average` is the
     estimate's basis (None per game). `break_even_score` is the smallest score, in half
-    points as hundredths, whose rounded change is not negative.
+    points as hundredths, whose rounded change is not negative. `rules` names the era of
+    FIDE's rules the period is rated by, with its caps and floor.
     """
 
     rating: int
@@ -110,6 +116,7 @@ class Calculation:
     break_even_score: int
     performance: int
     linear_performance: int
+    rules: RulesInForce
 
 
 # -- reading aids (section 8) -----------------------------------------------------------------
@@ -214,7 +221,10 @@ def k_for(
     `period` (default CURRENT_RULES) decides who is a junior; the 700 cap is applied by
     the calculation, which knows the number of games.
     """
-    return _k_line(rating, birth_year, games_completed, ever_2400=ever_2400, period=period).k
+    rules = CURRENT_RULES if period is None else period
+    return k_of(
+        _k_line(rating, birth_year, games_completed, ever_2400=ever_2400, period=period), rules
+    )
 
 
 def _k_line(
@@ -244,7 +254,8 @@ def calculate_games(
 ) -> Calculation:
     """The change from a list of (opponent rating, score in hundredths), as FIDE rates.
 
-    Per game D after the rule of 400 (8.3.1) and PD from table 8.1.2; K capped by 700 / n
+    Per game D after the rule of 400 (8.3.1; from January 2022 to February 2024 once for the
+    games given, as one event) and PD from table 8.1.2; K capped by 700 / n
     (8.3.3); K x ΣΔR rounded once, 0.5 away from zero (8.3.4). `period` (default
     CURRENT_RULES) decides the rule of 400 and, in rapid and blitz, which pairings are
     rated at all; an unrated pairing is refused.
@@ -254,14 +265,22 @@ def calculate_games(
     _check_k(k)
     if not games:
         raise InvalidInput("opponents: give at least one game, e.g. 2100:1,1950:0.5.")
-    rows = tuple(_game_row(rating, opponent, score, pool, rules) for opponent, score in games)
+    opponents = [opponent for opponent, _ in games]
+    differences = PeriodPairings.of(pool, rules).event_differences(rating, opponents)
+    rows = tuple(
+        _game_row(rating, opponent, score, capped, pool, rules)
+        for (opponent, score), capped in zip(games, differences, strict=True)
+    )
     opponent_sum = sum(row.opponent_rating for row in rows)
     expected = sum(row.expected for row in rows)
     score = sum(row.score for row in rows)
-    return _calculation(rating, k, rows, None, opponent_sum, expected, score)
+    totals = _Totals(opponent_sum, expected, score, len(rows))
+    return _calculation(rating, k, rows, None, totals, rules_in_force(pool, rules))
 
 
-def _game_row(rating: int, opponent: int, score: int, pool: Pool, period: Period) -> GameRow:
+def _game_row(
+    rating: int, opponent: int, score: int, capped: int, pool: Pool, period: Period
+) -> GameRow:
     _check_rating("opponents", opponent)
     if score not in (WIN, DRAW, LOSS):
         raise InvalidInput(f"opponents: {score} hundredths is not a score of 1, 0.5 or 0.")
@@ -270,7 +289,6 @@ def _game_row(rating: int, opponent: int, score: int, pool: Pool, period: Period
             f"opponents: a {pool} game between {rating} and {opponent} is not rated "
             f"in {period} (600 or more apart, one above 2600); leave it out."
         )
-    capped = rating_difference(rating, opponent, pool, period)
     pd = expected_score(capped)
     return GameRow(opponent, rating - opponent, capped, pd, score, score - pd)
 
@@ -300,8 +318,19 @@ def calculate_average(
     capped = rating_difference(rating, average_opponent, pool, rules)
     pd = expected_score(capped)
     basis = AverageOpponent(average_opponent, rating - average_opponent, capped, pd)
-    opponent_sum = average_opponent * games
-    return _calculation(rating, k, (), basis, opponent_sum, games * pd, score_hundredths, games)
+    totals = _Totals(average_opponent * games, games * pd, score_hundredths, games)
+    return _calculation(rating, k, (), basis, totals, rules_in_force(pool, rules))
+
+
+@dataclass(frozen=True, slots=True)
+class _Totals:
+    """What both modes add up: the opponents' ratings, ΣPD and the score (hundredths) over
+    `games` games."""
+
+    opponent_sum: int
+    expected: int
+    score: int
+    games: int
 
 
 def _calculation(
@@ -309,14 +338,18 @@ def _calculation(
     k: int,
     rows: tuple[GameRow, ...],
     average: AverageOpponent | None,
-    opponent_sum: int,
-    expected: int,
-    score: int,
-    games: int | None = None,
+    totals: _Totals,
+    in_force: RulesInForce,
 ) -> Calculation:
-    """The totals shared by both modes: capped K, K x ΣΔR, the rounded change (8.3.3-4)."""
-    n = len(rows) if games is None else games
-    k_applied = capped_k(k, n)
+    """The totals shared by both modes: capped K (where the era caps it), K x ΣΔR, the
+    rounded change (8.3.3-4)."""
+    n, expected, score, opponent_sum = (
+        totals.games,
+        totals.expected,
+        totals.score,
+        totals.opponent_sum,
+    )
+    k_applied = capped_k(k, n, in_force.first_period)
     k_times_sum = k_applied * (score - expected)
     change = round_half_away_from_zero(k_times_sum)
     return Calculation(
@@ -336,6 +369,7 @@ def _calculation(
         break_even_score=_break_even_score(k_applied, expected),
         performance=_performance(opponent_sum, n, score),
         linear_performance=_linear(opponent_sum, n, (2 * score - WIN * n) // WIN),
+        rules=in_force,
     )
 
 
@@ -431,7 +465,9 @@ def k_with_reason(
     if games_completed is None:
         raise InvalidInput("k: give --k, or the rated games completed to decide K (8.3.3).")
     rule = _k_line(rating, birth_year, games_completed, ever_2400=ever_2400, period=period)
-    return rule.k, k_reason(rule, rule.k, 0, birth_year)
+    rules = CURRENT_RULES if period is None else period
+    k = k_of(rule, rules)
+    return k, k_reason(rule, k, 0, birth_year, rules)
 
 
 @dataclass(frozen=True, slots=True)

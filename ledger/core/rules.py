@@ -1,12 +1,16 @@
 """The FIDE rating rules (Rating Regulations B.02), as pure functions on plain values.
 
 Everything that decides a published number lives here, once: expected scores (table 8.1.2),
-the rule of 400 and its 2650 exception (8.3.1), K and the line of 8.3.3 that gives it, the
-700 cap, the rating change and its rounding (8.3.2, 8.3.4), the rating floor (7.1.4), the
+the rule of 350 / 400 and its 2650 exception (8.3.1), K and the line of 8.3.3 that gives it,
+the 700 cap, the rating change and its rounding (8.3.2, 8.3.4), the rating floor (7.1.4), the
 2400 flag and the peak, a player's standing once a list is published, first ratings and
 their pooling window (8.2) and the inactivity flag (7.2.2). Scores, expected scores and sums
 are integer hundredths, so every result is exact; no binary floats. Nothing here touches a
 database, a file or the clock.
+
+FIDE's rules changed over the years: a rule takes the period it rates, and reads the values
+of that period's era (`ledger.core.eras`: K, the difference cap, the 700 cap, first
+ratings), so the same function rates 2008 by the rules of 2008 and today by today's.
 
 The close rates a whole period in SQL: where it needs a rule there,
 `ledger.services.set_rating` holds the one SQL expression of it, built from these functions
@@ -23,40 +27,31 @@ import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from fractions import Fraction
 from typing import Protocol
 
 from ledger.core.domain import Period, Pool
+from ledger.core.eras import ERAS, Era, era_of
 from ledger.core.tables import EXPECTED_SCORE_BANDS, RATING_DIFFERENCE_BY_SCORE
 
 RATING_FLOOR = 1400
 """7.1.4: a rating below this is not published; the player becomes unrated (`rating_floor`).
 The starting ratings the ledger accepts begin here too (`ledger.core.records`)."""
 
-DIFFERENCE_CAP = 400
-"""8.3.1: the rule of 400."""
-
-CAP_EXEMPT_RATING = 2650
-CAP_EXEMPTION_FROM = Period(2025, 10)
-"""8.3.1 as amended from 2025-10: standard players rated 2650+ use the actual difference."""
-
-WIDE_PAIRING_RULE_FROM = Period(2024, 12)
-WIDE_PAIRING_GAP = 600
-WIDE_PAIRING_TOP_RATING = 2600
-"""Rapid and blitz from 2024-12: players 600+ apart, one above 2600, are not rated."""
-
-K_PRODUCT_CAP = 700
-"""8.3.3: K times the number of games in a period may not exceed 700."""
 LISTED_K_FACTORS = frozenset((40, 30, 25, 20, 15, 10))
 """The K factors a published list gives for the next period: 40, 20 and 10 under 8.3.3
-(since July 2014); 30, 25 and 15 on FIDE's lists before, which a federation may import."""
+(since July 2014); 30, 25 and 15 on FIDE's lists before (`ledger.core.eras`)."""
+
+WIDE_PAIRING_GAP = 600
+WIDE_PAIRING_TOP_RATING = 2600
+"""Rapid and blitz from 2024-12 (`Era.wide_pairings_unrated`): players 600+ apart, one
+above 2600, are not rated."""
 
 EVER_2400 = 2400
 JUNIOR_RATING_LIMIT = 2300
 JUNIOR_MAX_AGE = 18
 ESTABLISHED_GAMES = 30
 
-INITIAL_RATING_MIN_GAMES = 5
-INITIAL_RATING_CAP = 2200
 INITIAL_RATING_DUMMY_OPPONENT = 1800
 INITIAL_RATING_WINDOW_MONTHS = 26
 """8.2: an initial rating pools games over consecutive periods spanning at most 26 months."""
@@ -86,42 +81,68 @@ def expected_score(difference: int) -> int:
     return pd_high if difference >= 0 else 100 - pd_high
 
 
-_PD_BY_CAPPED_DIFFERENCE = tuple(
-    expected_score(difference) for difference in range(-DIFFERENCE_CAP, DIFFERENCE_CAP + 1)
+_PD_BY_DIFFERENCE = tuple(
+    expected_score(difference) for difference in range(-TABLE_REACH, TABLE_REACH + 1)
 )
-"""Table 8.1.2 as PD for every D within the rule of 400, from -400 up."""
+"""Table 8.1.2 as PD for every D from -TABLE_REACH up."""
 
 
 @dataclass(frozen=True, slots=True)
 class PeriodPairings:
-    """The pairing rules of one pool and period, decided once so that a close applies them
-    to each of its games with integer arithmetic alone.
+    """The pairing rules of one pool and period, decided once from its era
+    (`ledger.core.eras`) so that a close applies them to each of its games with integer
+    arithmetic alone.
 
+    `difference_cap`: the rule of 350 (before July 2009) or of 400 (8.3.1).
+    `cap_once_per_event`: from January 2022 to February 2024, a player benefits from the
+    cap in one game an event only (`event_differences`).
     `cap_exempt_from`: the rating from which a player's D is the actual difference (8.3.1 as
-    amended from 2025-10, standard only; None: the rule of 400 holds for everyone).
+    amended from 2025-10, standard only; None: the cap holds for everyone).
     `wide_pairings_unrated`: rapid and blitz from 2024-12, a game between players 600 or
     more points apart, one of them rated above 2600, is not rated (FIDE rules summary,
     section 2).
     """
 
+    difference_cap: int
+    cap_once_per_event: bool
     cap_exempt_from: int | None
     wide_pairings_unrated: bool
 
     @classmethod
     def of(cls, pool: Pool, period: Period) -> PeriodPairings:
+        era = era_of(period)
         standard = pool is Pool.STANDARD
         return cls(
-            CAP_EXEMPT_RATING if standard and period >= CAP_EXEMPTION_FROM else None,
-            not standard and period >= WIDE_PAIRING_RULE_FROM,
+            era.difference_cap,
+            era.cap_once_per_event,
+            era.cap_exempt_rating if standard else None,
+            not standard and era.wide_pairings_unrated,
         )
 
-    def difference(self, own: int, opponent: int) -> int:
-        """D = own rating minus the opponent's, after the rule of 400 (8.3.1), from the point
-        of view of the player being rated: the two sides of one game can use different D."""
+    def difference(self, own: int, opponent: int, *, upgraded: bool = True) -> int:
+        """D = own rating minus the opponent's, after the rule of 350 / 400 (8.3.1), from
+        the point of view of the player being rated: the two sides of one game can use
+        different D. `upgraded`: where the cap applies once an event, whether this is the
+        game of the event it applies to; the player's other games above the cap use the
+        actual difference (the side below the cap is always held to it)."""
         difference = own - opponent
         if self.cap_exempt_from is not None and own >= self.cap_exempt_from:
             return difference
-        return max(-DIFFERENCE_CAP, min(DIFFERENCE_CAP, difference))
+        if self.cap_once_per_event and not upgraded and difference > self.difference_cap:
+            return difference
+        return max(-self.difference_cap, min(self.difference_cap, difference))
+
+    def event_differences(self, own: int, opponents: Sequence[int]) -> list[int]:
+        """D for each of one player's games of one event, in their order (8.3.1). From
+        January 2022 to February 2024 (`cap_once_per_event`) "a player may benefit from
+        only one upgrade under this rule, for the game in which the rating difference is
+        greatest": that game (the first of equal ones, ledger's choice) takes the cap, the
+        player's other games above it the actual difference."""
+        upgraded = upgraded_game([own - opponent for opponent in opponents], self)
+        return [
+            self.difference(own, opponent, upgraded=index == upgraded)
+            for index, opponent in enumerate(opponents)
+        ]
 
     def rateable(self, white: int, black: int) -> bool:
         """Whether a played game between two rated players is rated at all."""
@@ -133,19 +154,20 @@ class PeriodPairings:
 
     def expected_scores(self, white: int, black: int) -> tuple[int, int] | None:
         """Each side's PD in hundredths for a played game between two rated players, the
-        rule of 400 applied for each side separately (8.3.1); None when the pairing is not
-        rated at all.
+        rule of 350 / 400 applied for each side separately (8.3.1); None when the pairing
+        is not rated at all.
 
-        Where neither side is exempt from the rule of 400, the two D are opposite and
-        table 8.1.2 gives the lower side 100 minus the higher side's PD, so one look-up
-        serves both (a close asks this of every game).
+        Where neither side is exempt from the cap, the two D are opposite and table 8.1.2
+        gives the lower side 100 minus the higher side's PD, so one look-up serves both (a
+        close asks this of every game).
         """
         if self.wide_pairings_unrated and not self.rateable(white, black):
             return None
         exempt = self.cap_exempt_from
         if exempt is None or (white < exempt and black < exempt):
-            difference = max(-DIFFERENCE_CAP, min(DIFFERENCE_CAP, white - black))
-            white_expected = _PD_BY_CAPPED_DIFFERENCE[difference + DIFFERENCE_CAP]
+            cap = self.difference_cap
+            difference = max(-cap, min(cap, white - black))
+            white_expected = _PD_BY_DIFFERENCE[difference + TABLE_REACH]
             return white_expected, 100 - white_expected
         return (
             expected_score(self.difference(white, black)),
@@ -153,8 +175,133 @@ class PeriodPairings:
         )
 
 
+def upgraded_game(differences: Sequence[int], pairings: PeriodPairings) -> int | None:
+    """Where the cap applies once an event (8.3.1 from January 2022 to February 2024): the
+    index of the game, among one player's games of one event with these actual differences,
+    whose difference the cap holds: the greatest above the cap, the first of equal ones;
+    None where no game is above it or the cap applies to every game."""
+    above = [
+        (-difference, index)
+        for index, difference in enumerate(differences)
+        if difference > pairings.difference_cap
+    ]
+    if not pairings.cap_once_per_event or not above:
+        return None
+    return min(above)[1]
+
+
+@dataclass(frozen=True, slots=True)
+class PairedGame:
+    """A played and rated game of a period between two rated players, for
+    `period_expected_scores`: the players, the event (None: an event of its own) and the
+    ratings in force."""
+
+    white: int
+    black: int
+    event: int | None
+    white_rating: int
+    black_rating: int
+
+
+def period_expected_scores(
+    pairings: PeriodPairings, games: Sequence[PairedGame]
+) -> list[tuple[int, int] | None]:
+    """Each side's PD for each of a period's `games`, in their order (the order they were
+    recorded), as the close takes them (8.3.1): `PeriodPairings.expected_scores`, except
+    that where the cap applies once an event each side's one upgrade an event is found
+    (`upgraded_game`) and the side's other games above the cap use the actual difference."""
+    if not pairings.cap_once_per_event:
+        return [pairings.expected_scores(game.white_rating, game.black_rating) for game in games]
+    events: dict[tuple[int, tuple[str, int]], list[tuple[int, int]]] = {}
+    for index, game in enumerate(games):
+        if pairings.rateable(game.white_rating, game.black_rating):
+            event = ("game", index) if game.event is None else ("event", game.event)
+            for player, difference in (
+                (game.white, game.white_rating - game.black_rating),
+                (game.black, game.black_rating - game.white_rating),
+            ):
+                events.setdefault((player, event), []).append((index, difference))
+    upgraded = set()
+    for (player, _), played in events.items():
+        chosen = upgraded_game([difference for _, difference in played], pairings)
+        if chosen is not None:
+            upgraded.add((played[chosen][0], player))
+    return [
+        _expected_once_an_event(
+            pairings,
+            game,
+            white_upgraded=(index, game.white) in upgraded,
+            black_upgraded=(index, game.black) in upgraded,
+        )
+        for index, game in enumerate(games)
+    ]
+
+
+def _expected_once_an_event(
+    pairings: PeriodPairings, game: PairedGame, *, white_upgraded: bool, black_upgraded: bool
+) -> tuple[int, int] | None:
+    """Each side's PD for one game where the cap applies once an event."""
+    white, black = game.white_rating, game.black_rating
+    if not pairings.rateable(white, black):
+        return None
+    return (
+        expected_score(pairings.difference(white, black, upgraded=white_upgraded)),
+        expected_score(pairings.difference(black, white, upgraded=black_upgraded)),
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RulesInForce:
+    """The rules a pool's period is rated by, as every face names them: the era
+    (`ledger.core.eras`) with its first period and source, the difference cap, whether it
+    applies once an event, and the rating from which it does not apply (8.3.1), the cap on
+    K x games (8.3.3; None: none) and the rating floor (7.1.4)."""
+
+    era: str
+    first_period: Period
+    source: str
+    difference_cap: int
+    cap_once_per_event: bool
+    cap_exempt_from: int | None
+    k_product_cap: int | None
+    floor: int
+
+    @property
+    def summary(self) -> str:
+        """The rules in words, the same on every face: "FIDE rules of July 2015 (from
+        2015-07): difference cap 400, K x games at most 700, floor 1000"."""
+        exempt = f" (none from {self.cap_exempt_from})" if self.cap_exempt_from else ""
+        exempt += " (once an event)" if self.cap_once_per_event else ""
+        product = (
+            "no cap on K x games"
+            if self.k_product_cap is None
+            else f"K x games at most {self.k_product_cap}"
+        )
+        return (
+            f"{self.era} (from {self.first_period}): difference cap {self.difference_cap}"
+            f"{exempt}, {product}, floor {self.floor}"
+        )
+
+
+def rules_in_force(pool: Pool, period: Period) -> RulesInForce:
+    """The rules `period` of `pool` is rated by (`RulesInForce`)."""
+    era = era_of(period)
+    pairings = PeriodPairings.of(pool, period)
+    return RulesInForce(
+        era=era.name,
+        first_period=era.first_period,
+        source=era.source,
+        difference_cap=pairings.difference_cap,
+        cap_once_per_event=pairings.cap_once_per_event,
+        cap_exempt_from=pairings.cap_exempt_from,
+        k_product_cap=era.k_product_cap,
+        floor=rating_floor(period),
+    )
+
+
 def rating_difference(own: int, opponent: int, pool: Pool, period: Period) -> int:
-    """D = own rating minus the opponent's, after the rule of 400 (8.3.1, `PeriodPairings`)."""
+    """D = own rating minus the opponent's, after the rule of 350 / 400 (8.3.1,
+    `PeriodPairings`)."""
     return PeriodPairings.of(pool, period).difference(own, opponent)
 
 
@@ -208,20 +355,38 @@ class Rated(Protocol):
 
 
 class KRule(Enum):
-    """The line of 8.3.3 that decides a player's K, with the K it gives."""
+    """The line of 8.3.3 that decides a player's K; the K of each line is its era's
+    (`k_of`)."""
 
-    EVER_2400 = ("ever_2400", 10)
-    JUNIOR = ("junior", 40)
-    FEWER_THAN_30_GAMES = ("fewer_than_30_games", 40)
-    ESTABLISHED = ("established", 20)
+    EVER_2400 = "ever_2400"
+    JUNIOR = "junior"
+    FEWER_THAN_30_GAMES = "fewer_than_30_games"
+    ESTABLISHED = "established"
 
-    def __init__(self, key: str, k: int) -> None:
-        self.key = key
-        self.k = k
+    @property
+    def key(self) -> str:
+        return self.value
 
     @classmethod
     def from_key(cls, key: str) -> KRule:
-        return next(rule for rule in cls if rule.key == key)
+        return cls(key)
+
+
+def k_lines(era: Era) -> dict[KRule, int]:
+    """The lines of 8.3.3 in force in `era`, each with its K, in the order they are
+    tried (`standing_k_rule`): the junior line only from July 2014."""
+    lines = {KRule.EVER_2400: era.k_ever_2400}
+    if era.k_junior is not None:
+        lines[KRule.JUNIOR] = era.k_junior
+    lines[KRule.FEWER_THAN_30_GAMES] = era.k_new_player
+    lines[KRule.ESTABLISHED] = era.k_established
+    return lines
+
+
+@functools.cache  # a whole list's rows each ask for their period's K
+def k_of(rule: KRule, period: Period) -> int:
+    """The K that line `rule` of 8.3.3 gives in `period` (its era's, `k_lines`)."""
+    return k_lines(era_of(period))[rule]
 
 
 def k_rule(state: RatingState, period: Period) -> KRule:
@@ -230,10 +395,11 @@ def k_rule(state: RatingState, period: Period) -> KRule:
 
     Ledger's choice of precedence, the one FIDE's published lists follow:
     1. K 10 once the published rating has ever reached 2400;
-    2. K 40 for a junior (period year minus birth year at most 18) whose published rating
-       has never reached 2300;
-    3. K 40 while fewer than 30 rated games are completed;
-    4. K 20 otherwise.
+    2. from July 2014, K 40 for a junior (period year minus birth year at most 18) whose
+       published rating has never reached 2300;
+    3. the new player's K (40; 30 from July 2011, 25 before) while fewer than 30 rated
+       games are completed;
+    4. the established K (20; 15 before July 2014) otherwise.
     """
     return standing_k_rule(
         state.games_completed,
@@ -252,7 +418,11 @@ def standing_k_rule(
     million on FIDE's list."""
     if ever_2400:
         return KRule.EVER_2400
-    if is_junior(birth_year, period) and peak < JUNIOR_RATING_LIMIT:
+    if (
+        era_of(period).k_junior is not None
+        and is_junior(birth_year, period)
+        and peak < JUNIOR_RATING_LIMIT
+    ):
         return KRule.JUNIOR
     if games_completed < ESTABLISHED_GAMES:
         return KRule.FEWER_THAN_30_GAMES
@@ -261,13 +431,17 @@ def standing_k_rule(
 
 def development_coefficient(state: RatingState, period: Period) -> int:
     """K for all the player's games of `period` (8.3.3), before the 700 cap."""
-    return k_rule(state, period).k
+    return k_of(k_rule(state, period), period)
 
 
-def k_reason(rule: KRule, k_applied: int, games: int, birth_year: int | None) -> str:
-    """The K applied in a period, in words: "K 38: 40 capped by 700 / 18 games"."""
-    if k_applied < rule.k:
-        return f"K {k_applied}: {rule.k} capped by {K_PRODUCT_CAP} / {games} games"
+def k_reason(
+    rule: KRule, k_applied: int, games: int, birth_year: int | None, period: Period
+) -> str:
+    """The K applied in `period`, in words: "K 38: 40 capped by 700 / 18 games"."""
+    k = k_of(rule, period)
+    if k_applied < k:
+        cap = era_of(period).k_product_cap
+        return f"K {k_applied}: {k} capped by {cap} / {games} games"
     return (
         f"K {k_applied}: "
         + {
@@ -279,14 +453,18 @@ def k_reason(rule: KRule, k_applied: int, games: int, birth_year: int | None) ->
     )
 
 
+_NEW_PLAYER_K_FACTORS = frozenset(era.k_new_player for era in ERAS)
+
+
 def games_consistent_with_k(k: int | None, games_in_period: int) -> int:
     """Rated games completed for a player known only from a published list, chosen so that
-    8.3.3 gives the list's K again: K 40 (not a junior) means fewer than 30 games, so the
-    period's games, at most 29; K 20 or 10 (or no K) means at least 30.
+    8.3.3 gives the list's K again: a new player's K (40; 30 or 25 on older lists) means
+    fewer than 30 games, so the period's games, at most 29; any other K (or none) means at
+    least 30.
 
     K 40 for a junior allows either count; ledger's choice is the same as for an adult.
     """
-    if k == KRule.FEWER_THAN_30_GAMES.k:
+    if k in _NEW_PLAYER_K_FACTORS:
         return min(games_in_period, ESTABLISHED_GAMES - 1)
     return ESTABLISHED_GAMES
 
@@ -302,11 +480,13 @@ def junior_born_from(period: Period) -> int:
     return period.year - JUNIOR_MAX_AGE
 
 
-def capped_k(k: int, games: int) -> int:
-    """8.3.3: if games x K exceeds 700, K is the largest whole number with K x games <= 700."""
-    if games == 0:
+def capped_k(k: int, games: int, period: Period) -> int:
+    """8.3.3, from July 2015: if games x K exceeds 700, K is the largest whole number with
+    K x games <= 700 (`Era.k_product_cap`; no cap before)."""
+    cap = era_of(period).k_product_cap
+    if games == 0 or cap is None:
         return k
-    return min(k, K_PRODUCT_CAP // games)
+    return min(k, cap // games)
 
 
 def round_half_away_from_zero(hundredths: int) -> int:
@@ -356,7 +536,7 @@ def rate_period(state: RatingState, period: Period, games: Sequence[RatedGame]) 
     """
     delta_sum = sum(game.delta for game in games)
     rule = k_rule(state, period)
-    k = capped_k(rule.k, len(games))
+    k = capped_k(k_of(rule, period), len(games), period)
     k_times_sum = k * delta_sum
     change = round_half_away_from_zero(k_times_sum)
     new_state = state_after(
@@ -472,21 +652,28 @@ class InitialRatingGame:
 
 @dataclass(frozen=True, slots=True)
 class InitialCalculation:
-    """8.2 step by step for the games pooled toward a first rating.
+    """8.2 step by step for the games pooled toward a first rating, by the era of its
+    period (`ledger.core.eras`).
 
     `counted` are the games rated on, `disregarded` a first event scored zero; `points`
-    is the score and `p` (points + 1) / (n + 2) in hundredths, `dp` its difference (table
-    8.1.1); `opponents` the opponents' ratings with the two hypothetical 1800 draws, over
-    `n + 2`; `uncapped` is Ra + dp rounded, `rating` the first rating published (capped at
-    2200), None below 5 games or below the floor (7.1.4).
+    is the score; `dummy_draws` the hypothetical draws against 1800 added (2 from March
+    2024, none before); `p` is (points + draws / 2) / (n + draws) in hundredths and `dp` its
+    difference (table 8.1.1); `opponents` the opponents' ratings with the hypothetical
+    opponents', over `n + dummy_draws`. `bonus_per_half_point`: before March 2024, a score
+    of 50 % or more adds this for each half point above 50 % instead of dp (None: dp at
+    every score). `uncapped` is Ra plus dp or the bonus, rounded; `rating` the first
+    rating published (capped at 2200 from March 2024), None below the era's minimum of
+    games or below the floor (7.1.4).
     """
 
     counted: tuple[InitialRatingGame, ...]
     disregarded: tuple[InitialRatingGame, ...]
     points: int
+    dummy_draws: int
     p: int
     dp: int
     opponents: int
+    bonus_per_half_point: Fraction | None
     uncapped: int
     rating: int | None
 
@@ -496,37 +683,62 @@ class InitialCalculation:
 
 
 def initial_calculation(games: Iterable[InitialRatingGame], period: Period) -> InitialCalculation:
-    """The calculation of a first rating from the games pooled up to `period` (8.2).
+    """The calculation of a first rating from the games pooled up to `period` (8.2), by
+    the era of `period`.
 
     - If the first event scores zero, that event is disregarded.
-    - At least 5 games against rated opponents are needed.
+    - At least 5 games against rated opponents are needed (9 before July 2011).
     - Ra = (sum of opponents' ratings + 2 x 1800) / (n + 2): two hypothetical draws
-      against 1800-rated opponents; p = (points + 1) / (n + 2), rounded half up to
-      hundredths (ledger's choice).
+      against 1800-rated opponents (from March 2024; before, Ra is the rated opponents'
+      average); p = (points + 1) / (n + 2), rounded half up to hundredths (ledger's
+      choice).
     - Ru = Ra + dp(p) from table 8.1.1, rounded half up, capped at 2200; published only
-      if the list of `period` publishes it (7.1.4, `is_listed`).
+      if the list of `period` publishes it (7.1.4, `is_listed`). Before March 2024 a score
+      of 50 % or more gives Ra plus half the new player's K for each half point above
+      50 % (`initial_bonus`), and there is no cap.
     """
+    era = era_of(period)
     ordered = sorted(games, key=lambda game: game.event)
     pooled = _without_scoreless_first_event(ordered)
     n = len(pooled)
+    draws = era.initial_dummy_draws
     points = sum(game.score for game in pooled)
-    p = divide_half_up(points + 100, n + 2)
+    p = divide_half_up(points + 50 * draws, n + draws) if n + draws else 0
     dp = RATING_DIFFERENCE_BY_SCORE[p]
-    opponents = sum(game.opponent_rating for game in pooled) + 2 * INITIAL_RATING_DUMMY_OPPONENT
-    uncapped = divide_half_up(opponents + dp * (n + 2), n + 2)
-    rating = min(uncapped, INITIAL_RATING_CAP)
-    published = n >= INITIAL_RATING_MIN_GAMES and is_listed(rating, period)
+    opponents = sum(game.opponent_rating for game in pooled) + draws * INITIAL_RATING_DUMMY_OPPONENT
+    bonus = initial_bonus(era)
+    if n + draws == 0:
+        uncapped = 0
+    elif bonus is None or 2 * points < 100 * n:
+        uncapped = divide_half_up(opponents + dp * (n + draws), n + draws)
+    else:
+        above_half = Fraction(opponents, n) + bonus * ((2 * points - 100 * n) // 100)
+        uncapped = divide_half_up(above_half.numerator, above_half.denominator)
+    cap = era.initial_rating_cap
+    rating = uncapped if cap is None else min(uncapped, cap)
+    published = n >= era.initial_min_games and is_listed(rating, period)
     disregarded = tuple(ordered[: len(ordered) - n])
     return InitialCalculation(
-        tuple(pooled),
-        disregarded,
-        points,
-        p,
-        dp,
-        opponents,
-        uncapped,
-        rating if published else None,
+        counted=tuple(pooled),
+        disregarded=disregarded,
+        points=points,
+        dummy_draws=draws,
+        p=p,
+        dp=dp,
+        opponents=opponents,
+        bonus_per_half_point=bonus if bonus is not None and 2 * points >= 100 * n else None,
+        uncapped=uncapped,
+        rating=rating if published else None,
     )
+
+
+def initial_bonus(era: Era) -> Fraction | None:
+    """Before March 2024, what each half point above 50 % adds to a first rating: half the
+    new player's K (12.5 while it was 25, FIDE news of 13 July 2009), None from March 2024
+    (table 8.1.1 gives dp at every score)."""
+    if not era.initial_bonus_per_half_point:
+        return None
+    return Fraction(era.k_new_player, 2)
 
 
 def initial_rating(games: Iterable[InitialRatingGame], period: Period) -> tuple[int, int] | None:

@@ -132,6 +132,11 @@ def _pool_order(row: PlayerRating) -> int:
     return list(Pool).index(Pool(row.pool))
 
 
+def _k_reason(rule: rules.KRule, period: Period, birth_year: int | None) -> str:
+    """The K of `period` by line `rule` of 8.3.3, in words."""
+    return rules.k_reason(rule, rules.k_of(rule, period), 0, birth_year, period)
+
+
 def _standing(
     session: Session, player: Player, row: PlayerRating, kept: KeptCounts | None
 ) -> PoolStanding:
@@ -152,8 +157,8 @@ def _standing(
         rating=row.rating,
         world_rank=ranks[0] if ranks else None,
         federation_rank=ranks[1] if ranks else None,
-        k=rule.k if rule else None,
-        k_reason=rules.k_reason(rule, rule.k, 0, player.birth_year) if rule else None,
+        k=rules.k_of(rule, newest + 1) if rule and newest else None,
+        k_reason=_k_reason(rule, newest + 1, player.birth_year) if rule and newest else None,
         games_completed=row.games_completed,
         peak=row.peak,
         peak_period=row.peak_period,
@@ -255,29 +260,48 @@ def _live(
     """8.3 applied, unofficially, to the games recorded after the newest list."""
     if state is None or newest is None:
         return None
+    rated_games = _live_games(session, pool, player, state, newest)
+    if not rated_games:
+        return None
+    outcome = rules.rate_period(state, newest + 1, rated_games)
+    return LiveRating(outcome.state.rating, outcome.change, len(rated_games), newest)
+
+
+def _live_games(
+    session: Session, pool: Pool, player: Player, state: rules.RatingState, newest: Period
+) -> list[rules.RatedGame]:
+    """The player's rated games after the newest list, each with its PD as the close would
+    take it (`rules.period_expected_scores`)."""
     opponent = aliased(PlayerRating)
-    rated_games = []
+    by_period: dict[Period, list[tuple[int, rules.PairedGame, int]]] = {}
     for own, other, is_white in (
         (Game.white_id, Game.black_id, True),
         (Game.black_id, Game.white_id, False),
     ):
         rows = session.execute(
-            select(Game.period, Game.result, opponent.rating)
+            select(Game.id, Game.period, Game.event_id, Game.result, other, opponent.rating)
             .join(opponent, (opponent.player_id == other) & (opponent.pool == pool))
             .where(Game.pool == pool, Game.period > newest, own == player.id, Game.rated)
         )
-        for period, result, opponent_rating in rows:
+        for game_id, period, event, result, other_id, opponent_rating in rows:
             if not result.is_played or opponent_rating is None:
                 continue
-            expected = rules.expected_scores(pool, period, state.rating, opponent_rating)
-            if expected is None:
-                continue
+            # from the player's side, so that the first PD is theirs
+            game = rules.PairedGame(player.id, other_id, event, state.rating, opponent_rating)
             score = result.score(white=is_white)
-            rated_games.append(rules.RatedGame(score, expected[0]))
-    if not rated_games:
-        return None
-    outcome = rules.rate_period(state, newest + 1, rated_games)
-    return LiveRating(outcome.state.rating, outcome.change, len(rated_games), newest)
+            by_period.setdefault(period, []).append((game_id, game, score))
+    rated_games = []
+    for period, games in by_period.items():
+        games.sort(key=lambda played: played[0])  # the order the games were recorded in
+        pairings = rules.PeriodPairings.of(pool, period)
+        paired = [game for _, game, _ in games]
+        scores = [score for _, _, score in games]
+        for score, expected in zip(
+            scores, rules.period_expected_scores(pairings, paired), strict=True
+        ):
+            if expected is not None:
+                rated_games.append(rules.RatedGame(score, expected[0]))
+    return rated_games
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ shown by applying `ledger.core.rules.rating_difference` to those stored ratings.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -62,6 +63,7 @@ class EventTotal:
 @dataclass(frozen=True, slots=True)
 class Explanation:
     """A player's calculation for one period: `games` are the rated games, by event;
+    `rules` the era of FIDE's rules the period was rated by, with its caps and floor;
     `first_rating` the whole 8.2 calculation of a player first rated on this list."""
 
     pool: Pool
@@ -73,6 +75,7 @@ class Explanation:
     events: list[EventTotal]
     k: int | None
     k_reason: str | None
+    rules: rules.RulesInForce
     sum: Decimal
     k_times_sum: Decimal | None
     change: int | None
@@ -91,9 +94,10 @@ def explain(
     if player is None:
         raise NotFound(f"no player with ID {player_id}.")
     period = _period(session, pool, player_id, period)
-    games = [
-        _game(pool, period, player_id, row) for row in _games(session, pool, period, player_id)
-    ]
+    games = _capped_once_an_event(
+        [_game(pool, period, player_id, row) for row in _games(session, pool, period, player_id)],
+        rules.PeriodPairings.of(pool, period),
+    )
     if not games:
         raise NotFound(
             _imported(session, pool, player_id, period)
@@ -112,7 +116,8 @@ def explain(
         unrated_games=[game for game in games if game.not_rated_because is not None],
         events=_event_totals(rated, k),
         k=k,
-        k_reason=_k_reason(entry, player.birth_year),
+        k_reason=_k_reason(entry, player.birth_year, period),
+        rules=rules.rules_in_force(pool, period),
         sum=sum((game.delta or Decimal(0) for game in rated), Decimal(0)),
         k_times_sum=None if entry is None else _optional_hundredths(entry.k_times_sum),
         change=entry.change if entry else (0 if rating_before is not None else None),
@@ -230,6 +235,31 @@ def _game(pool: Pool, period: Period, player_id: int, row: Any) -> ExplainedGame
     )
 
 
+def _capped_once_an_event(
+    games: list[ExplainedGame], pairings: rules.PeriodPairings
+) -> list[ExplainedGame]:
+    """`games` with D after the cap as the close took it where the cap applies once an
+    event (8.3.1 from January 2022 to February 2024, `rules.PeriodPairings.event_differences`):
+    per event, in the order of the games recorded (a game without event is one of its own)."""
+    if not pairings.cap_once_per_event:
+        return games
+    events: dict[object, list[ExplainedGame]] = {}
+    for game in sorted(games, key=lambda game: game.game_id):
+        if game.d_capped is not None:
+            events.setdefault(game.event or game.game_id, []).append(game)
+    capped: dict[int, int] = {}
+    for played in events.values():
+        own = played[0].rating
+        assert own is not None
+        opponents = [game.opponent_rating or 0 for game in played]
+        differences = pairings.event_differences(own, opponents)
+        capped.update(zip((game.game_id for game in played), differences, strict=True))
+    return [
+        dataclasses.replace(game, d_capped=capped[game.game_id]) if game.game_id in capped else game
+        for game in games
+    ]
+
+
 def _not_rated_because(row: Any, own: int | None, opponent: int | None) -> str:
     """Why a game of the period was not rated for this player (FIDE 5, 7, 8.3.1)."""
     if not GameResult(row.result).is_played:
@@ -263,11 +293,11 @@ def _event_totals(games: list[ExplainedGame], k: int | None) -> list[EventTotal]
     return totals
 
 
-def _k_reason(entry: ListEntry | None, birth_year: int | None) -> str | None:
+def _k_reason(entry: ListEntry | None, birth_year: int | None, period: Period) -> str | None:
     if entry is None or entry.k_rule is None or entry.k_applied is None:
         return None
     rule = rules.KRule.from_key(entry.k_rule)
-    return rules.k_reason(rule, entry.k_applied, entry.games, birth_year)
+    return rules.k_reason(rule, entry.k_applied, entry.games, birth_year, period)
 
 
 def _note(entry: ListEntry | None, period: Period) -> str | None:

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, aliased
 
 from ledger.core import rules
 from ledger.core.domain import Period, Pool
+from ledger.core.eras import era_of
 from ledger.storage.batches import AnySelect
 from ledger.storage.models import (
     Event,
@@ -49,11 +50,13 @@ class PooledGame:
 
 @dataclass(frozen=True, slots=True)
 class FirstRating:
-    """8.2 for one player: the pooled games and the figures of the calculation. `average`
-    is Ra, the opponents' average with the two hypothetical 1800 draws; `p` the score with
-    them, (points + 1) / (n + 2); `dp` from table 8.1.1; `uncapped` Ra + dp rounded, and
-    `rating` the first rating (capped at 2200; None: fewer than 5 games, or below the
-    floor, 7.1.4)."""
+    """8.2 for one player, by the era of `until`: the pooled games and the figures of the
+    calculation. `dummy_draws` the hypothetical draws against 1800 (2 from March 2024, none
+    before); `average` is Ra, the opponents' average with them; `p` the score with them,
+    (points + draws / 2) / (n + draws); `dp` from table 8.1.1; `bonus` (before March 2024,
+    at 50 % or more) what each half point above 50 % adds instead of dp; `uncapped` Ra
+    plus dp or the bonus, rounded, and `rating` the first rating (capped at `cap`; None:
+    fewer than `needed` games, or below the floor, 7.1.4)."""
 
     pool: Pool
     since: Period
@@ -62,10 +65,13 @@ class FirstRating:
     counted: int
     needed: int
     points: Decimal
+    dummy_draws: int
     average: Decimal
     p: Decimal
     dp: int
+    bonus: Decimal | None
     uncapped: int
+    cap: int | None
     capped: bool
     rating: int | None
 
@@ -127,23 +133,32 @@ def _first_rating(
     games: list[PooledGame],
     calculation: rules.InitialCalculation,
 ) -> FirstRating:
-    n = calculation.games
+    n, draws = calculation.games, calculation.dummy_draws
     hundred = Decimal(100)
+    era = era_of(until)
+    bonus = calculation.bonus_per_half_point
     return FirstRating(
-        pool,
-        since,
-        until,
-        games,
-        n,
-        rules.INITIAL_RATING_MIN_GAMES,
-        Decimal(calculation.points) / hundred,
-        (Decimal(calculation.opponents) / (n + 2)).quantize(Decimal("0.01")),
-        Decimal(calculation.p) / hundred,
-        calculation.dp,
-        calculation.uncapped,
-        calculation.uncapped > rules.INITIAL_RATING_CAP,
-        calculation.rating,
+        pool=pool,
+        since=since,
+        until=until,
+        games=games,
+        counted=n,
+        needed=era.initial_min_games,
+        points=Decimal(calculation.points) / hundred,
+        dummy_draws=draws,
+        average=_two_places(Decimal(calculation.opponents) / max(n + draws, 1)),
+        p=Decimal(calculation.p) / hundred,
+        dp=calculation.dp,
+        bonus=None if bonus is None else _two_places(Decimal(bonus.numerator) / bonus.denominator),
+        uncapped=calculation.uncapped,
+        cap=era.initial_rating_cap,
+        capped=era.initial_rating_cap is not None and calculation.uncapped > era.initial_rating_cap,
+        rating=calculation.rating,
     )
+
+
+def _two_places(value: Decimal) -> Decimal:
+    return value.quantize(Decimal("0.01"))
 
 
 def _games(

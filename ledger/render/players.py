@@ -41,9 +41,11 @@ def _explanation_tables(explained: Explanation) -> None:
     every_game = [_event_cells(game) for game in explained.games]
     for event in explained.events:
         games = [game for game in explained.games if game.event == event.event]
-        console.print(_event_table(console, event.event, games, every_game))
+        cap = explained.rules.difference_cap
+        console.print(_event_table(console, event.event, games, every_game, cap))
         k_part = "" if event.k_times_sum is None else f", K × ΣΔR {event.k_times_sum:+.2f}"
         console.print(f"  ΣΔR {event.sum:+.2f} over {event.games} games{k_part}")
+    console.print(f"Rules: {explained.rules.summary}")
     if explained.k_reason:
         console.print(explained.k_reason)
     if explained.k_times_sum is not None:
@@ -62,17 +64,19 @@ def _explanation_tables(explained: Explanation) -> None:
         console.print(_unrated_table(explained.unrated_games))
 
 
-_EVENT_COLUMNS = (
-    Column("Rd", "right", spare=2),
-    Column("Opponent", name=True),
-    Column("Rtg", "right"),
-    Column("D", "right", spare=1),
-    Column("D400", "right"),
-    Column("PD", "right"),
-    Column("Score", "right"),
-    Column("ΔR", "right"),
-)
-"""A narrow terminal leaves out the difference before the 400-point cap, then the round."""
+def _event_columns(difference_cap: int) -> tuple[Column, ...]:
+    """An event's columns, D after the period's cap headed by it ("D400", "D350").
+    A narrow terminal leaves out the difference before the cap, then the round."""
+    return (
+        Column("Rd", "right", spare=2),
+        Column("Opponent", name=True),
+        Column("Rtg", "right"),
+        Column("D", "right", spare=1),
+        Column(f"D{difference_cap}", "right"),
+        Column("PD", "right"),
+        Column("Score", "right"),
+        Column("ΔR", "right"),
+    )
 
 
 def _event_table(
@@ -80,11 +84,12 @@ def _event_table(
     event: str | None,
     games: Sequence[ExplainedGame],
     every_game: Sequence[tuple[str, ...]],
+    difference_cap: int,
 ) -> Table:
     """An event's games, with the columns that every event's games fit in."""
     return fitted(
         console,
-        _EVENT_COLUMNS,
+        _event_columns(difference_cap),
         [_event_cells(game) for game in games],
         chosen_by=every_game,
         title=event or "(no event)",
@@ -140,6 +145,32 @@ def _pooled_table(console: Console, pooled: FirstRating) -> Table:
     )
 
 
+def _initial_rating_lines(pooled: FirstRating) -> list[str]:
+    """Ra, p and Ru as the era of the calculation works them out (8.2): with two
+    hypothetical draws against 1800 from March 2024, without them before."""
+    n = pooled.counted
+    capped = f"; capped at {pooled.cap}" if pooled.capped else ""
+    if pooled.dummy_draws:
+        return [
+            f"Ra = (opponents + 2 × 1800, two hypothetical draws) / ({n} + 2) = {pooled.average}",
+            f"p = ({pooled.points} + 1) / ({n} + 2) = {pooled.p:.2f}; dp = {pooled.dp:+d} "
+            "(table 8.1.1)",
+            f"Ru = Ra + dp = {pooled.average} {pooled.dp:+d}, rounded {pooled.uncapped}{capped}",
+        ]
+    ra = f"Ra = opponents / {n} = {pooled.average}"
+    if pooled.bonus is not None:
+        return [
+            ra,
+            f"50 % or more: Ru = Ra + {pooled.bonus} per half point above 50 %, rounded "
+            f"{pooled.uncapped}{capped}",
+        ]
+    return [
+        ra,
+        f"p = {pooled.points} / {n} = {pooled.p:.2f}; dp = {pooled.dp:+d} (table 8.1.1)",
+        f"Ru = Ra + dp = {pooled.average} {pooled.dp:+d}, rounded {pooled.uncapped}{capped}",
+    ]
+
+
 def first_rating_lines(pooled: FirstRating) -> list[str]:
     """The calculation of 8.2 in words and figures."""
     n, needed = pooled.counted, pooled.needed
@@ -148,11 +179,7 @@ def first_rating_lines(pooled: FirstRating) -> list[str]:
         f"{counted} games against rated opponents, within "
         f"{rules.INITIAL_RATING_WINDOW_MONTHS} months "
         f"({pooled.since} to {pooled.until}); scored {pooled.points}",
-        f"Ra = (opponents + 2 × 1800, two hypothetical draws) / ({n} + 2) = {pooled.average}",
-        f"p = ({pooled.points} + 1) / ({n} + 2) = {pooled.p:.2f}; dp = {pooled.dp:+d} "
-        "(table 8.1.1)",
-        f"Ru = Ra + dp = {pooled.average} {pooled.dp:+d}, rounded {pooled.uncapped}"
-        + (f"; capped at {rules.INITIAL_RATING_CAP}" if pooled.capped else ""),
+        *_initial_rating_lines(pooled),
     ]
     if pooled.rating is not None:
         lines.append(f"First rating {pooled.rating}")

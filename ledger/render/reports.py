@@ -10,6 +10,7 @@ from typing import Any
 from rich import box
 
 from ledger.core.calculator import AverageOpponent, Calculation, GameRow, logistic_expected_score
+from ledger.core.rules import RulesInForce
 from ledger.queries import (
     Band,
     CrossGame,
@@ -52,14 +53,27 @@ def calculation(
             print_csv(document["rows"], [field.name for field in dataclasses.fields(GameRow)])
         else:
             totals = {
-                key: value for key, value in document.items() if key not in ("rows", "average")
-            }
+                key: value
+                for key, value in document.items()
+                if key not in ("rows", "average", "rules")
+            } | _rules_columns(result.rules)
             print_csv([totals], list(totals))
         return
     console = Console()
     console.print(_calculation_table(result, logistic=logistic))
     for line in _calculation_lines(result, k_reason, linear=linear):
         console.print(line)
+
+
+def _rules_columns(in_force: RulesInForce) -> dict[str, object]:
+    """The rules a calculation used, as flat columns of its CSV row."""
+    return {
+        "era": in_force.era,
+        "era_from": str(in_force.first_period),
+        "difference_cap": in_force.difference_cap,
+        "k_product_cap": in_force.k_product_cap,
+        "floor": in_force.floor,
+    }
 
 
 _HUNDREDTHS = frozenset(
@@ -99,7 +113,8 @@ def _basis(result: Calculation) -> Sequence[GameRow | AverageOpponent]:
 def _calculation_table(result: Calculation, *, logistic: bool) -> Table:
     title = "Estimate from the average opponent" if result.estimate else "Per game"
     table = Table(title=title, title_justify="left", pad_edge=False)
-    headers = ["Opponent", "D", "D400", "PD"] + (["Elo"] if logistic else [])
+    headers = ["Opponent", "D", f"D{result.rules.difference_cap}", "PD"]
+    headers += ["Elo"] if logistic else []
     for header in headers + ([] if result.estimate else ["Score", "ΔR"]):
         table.add_column(header, justify="right")
     for row in _basis(result):
@@ -122,7 +137,11 @@ def _calculation_lines(result: Calculation, k_reason: str, *, linear: bool) -> l
         f"Expected {points(result.total_expected)} of {result.games}, "
         f"scored {points(result.total_score)}",
         k_reason
-        + ("" if result.k_applied == result.k_given else f"; {result.k_applied} after the 700 cap"),
+        + (
+            ""
+            if result.k_applied == result.k_given
+            else f"; {result.k_applied} after the {result.rules.k_product_cap} cap"
+        ),
         f"Change: K × ΣΔR = {result.k_applied} × {result.delta_sum / 100:+.2f} = "
         f"{result.k_times_sum / 100:+.2f}, rounded {result.change:+d}; "
         f"new rating {result.new_rating}",
@@ -131,6 +150,7 @@ def _calculation_lines(result: Calculation, k_reason: str, *, linear: bool) -> l
     ]
     if linear:
         lines.append(f"Performance (rule of 400): {result.linear_performance}")
+    lines.append(f"Rules: {result.rules.summary}")
     if result.estimate:
         lines.append("This is an estimate: FIDE rates game by game (use --opponents).")
     return lines

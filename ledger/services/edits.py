@@ -295,7 +295,9 @@ def _first_changed_k(
                 prior.peak or 0,
                 born,
             )
-            k = rules.capped_k(rules.k_rule(state, entry.period).k, entry.games)
+            k = rules.capped_k(
+                rules.development_coefficient(state, entry.period), entry.games, entry.period
+            )
             if k != entry.k_applied:
                 return entry.period
     return None

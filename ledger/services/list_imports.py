@@ -434,7 +434,7 @@ def _standing(
     assert listed.rating is not None
     peak = max(listed.rating, before.peak if before else 0)
     ever_2400 = (
-        listed.k == rules.KRule.EVER_2400.k
+        listed.k == rules.k_of(rules.KRule.EVER_2400, period)
         or peak >= rules.EVER_2400
         or bool(before and before.ever_2400)
     )

@@ -15,10 +15,21 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from sqlalchemy import ColumnElement, SQLColumnExpression, and_, case, func, literal, or_, true
+from sqlalchemy import (
+    ColumnElement,
+    SQLColumnExpression,
+    and_,
+    case,
+    func,
+    literal,
+    not_,
+    or_,
+    true,
+)
 
 from ledger.core import rules
 from ledger.core.domain import GameResult, Period
+from ledger.core.eras import era_of
 from ledger.storage.models import PeriodType
 
 Integer = SQLColumnExpression[Any]
@@ -37,15 +48,28 @@ def expected_score_rows() -> list[tuple[int, int]]:
     ]
 
 
-def difference_key(own: Integer, opponent: Integer, pairings: rules.PeriodPairings) -> Integer:
-    """D after the rule of 400 (8.3.1, `rules.PeriodPairings.difference`), held within the
-    look-up's reach (`expected_score_rows`), from the rated side's point of view."""
+def difference_key(
+    own: Integer,
+    opponent: Integer,
+    pairings: rules.PeriodPairings,
+    upgraded: Condition | None = None,
+) -> Integer:
+    """D after the rule of 350 / 400 of the period's era (8.3.1,
+    `rules.PeriodPairings.difference`), held within the look-up's reach
+    (`expected_score_rows`), from the rated side's point of view. `upgraded`: where the cap
+    applies once an event, whether this is the side's game of the event it applies to
+    (`rules.upgraded_game`, `closing.figures`); None, as in Python, holds it to the cap."""
     difference = own - opponent
-    capped = _within(difference, rules.DIFFERENCE_CAP)
-    if pairings.cap_exempt_from is None:
+    capped = _within(difference, pairings.difference_cap)
+    actual = _within(difference, rules.TABLE_REACH)
+    uncapped: list[tuple[Condition, Integer]] = []
+    if pairings.cap_exempt_from is not None:
+        uncapped.append((own >= pairings.cap_exempt_from, actual))
+    if pairings.cap_once_per_event and upgraded is not None:
+        uncapped.append((and_(difference > pairings.difference_cap, not_(upgraded)), actual))
+    if not uncapped:
         return capped
-    exempt = _within(difference, rules.TABLE_REACH)
-    return case((own >= pairings.cap_exempt_from, exempt), else_=capped)
+    return case(*uncapped, else_=capped)
 
 
 def _within(value: Integer, bound: int) -> Integer:
@@ -76,14 +100,18 @@ def _k_lines(
     birth_year: Integer,
     period: Period,
 ) -> list[tuple[Condition, rules.KRule]]:
-    """The lines of 8.3.3 in `rules.standing_k_rule`'s order, each with its condition; the
-    last, `rules.KRule.ESTABLISHED`, holds otherwise."""
-    junior = and_(birth_year >= rules.junior_born_from(period), peak < rules.JUNIOR_RATING_LIMIT)
-    return [
-        (ever_2400, rules.KRule.EVER_2400),
-        (junior, rules.KRule.JUNIOR),
-        (games_completed < rules.ESTABLISHED_GAMES, rules.KRule.FEWER_THAN_30_GAMES),
-    ]
+    """The lines of 8.3.3 in force in the era of `period`, in `rules.standing_k_rule`'s
+    order (`rules.k_lines`), each with its condition; the last,
+    `rules.KRule.ESTABLISHED`, holds otherwise."""
+    conditions = {
+        rules.KRule.EVER_2400: ever_2400,
+        rules.KRule.JUNIOR: and_(
+            birth_year >= rules.junior_born_from(period), peak < rules.JUNIOR_RATING_LIMIT
+        ),
+        rules.KRule.FEWER_THAN_30_GAMES: games_completed < rules.ESTABLISHED_GAMES,
+    }
+    in_force = rules.k_lines(era_of(period))
+    return [(conditions[rule], rule) for rule in in_force if rule in conditions]
 
 
 def k_rule_key(
@@ -108,16 +136,20 @@ def development_coefficient(
     birth_year: Integer,
     period: Period,
 ) -> Integer:
-    """K before the 700 cap (8.3.3, `rules.standing_k_rule`)."""
+    """K before the 700 cap (8.3.3, `rules.standing_k_rule`, `rules.k_of`)."""
     lines = _k_lines(games_completed, ever_2400, peak, birth_year, period)
     return case(
-        *((condition, rule.k) for condition, rule in lines), else_=rules.KRule.ESTABLISHED.k
+        *((condition, rules.k_of(rule, period)) for condition, rule in lines),
+        else_=rules.k_of(rules.KRule.ESTABLISHED, period),
     )
 
 
-def capped_k(k: Integer, games: Integer) -> Integer:
-    """8.3.3's 700 cap on K for `games` games, at least one (`rules.capped_k`)."""
-    cap = rules.K_PRODUCT_CAP
+def capped_k(k: Integer, games: Integer, period: Period) -> Integer:
+    """8.3.3's 700 cap on K for `games` games, at least one, where the era of `period`
+    has it (`rules.capped_k`)."""
+    cap = era_of(period).k_product_cap
+    if cap is None:
+        return k
     return case((k * games > cap, cap // games), else_=k)
 
 

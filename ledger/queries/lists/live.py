@@ -261,24 +261,36 @@ def _rate_period(
 ) -> None:
     """Rate one open period's games as its close would, from the rows' standings."""
     initial: dict[int, int] = {}
-    games = session.execute(
-        select(Game.white_id, Game.black_id, Game.result, Game.rated).where(
-            Game.pool == pool, Game.period == period
-        )
+    pairings = rules.PeriodPairings.of(pool, period)
+    statement = select(Game.white_id, Game.black_id, Game.result, Game.rated, Game.event_id).where(
+        Game.pool == pool, Game.period == period
     )
-    for white_id, black_id, result, rated in games:
+    if pairings.cap_once_per_event:  # the first of equal differences takes the cap
+        statement = statement.order_by(Game.id)
+    games = session.execute(statement)
+    rated = []
+    for white_id, black_id, result, is_rated, event in games:
         white, black = rows[white_id], rows[black_id]
-        if not (result.is_played and rated):
+        if not (result.is_played and is_rated):
             continue
         if white.rating is None or black.rating is None:
             for side, opponent in ((white, black), (black, white)):
                 if side.rating is None and opponent.rating is not None:
                     initial[side.id] = initial.get(side.id, 0) + 1
             continue
-        expected = rules.expected_scores(pool, period, white.rating, black.rating)
+        game = rules.PairedGame(white_id, black_id, event, white.rating, black.rating)
+        rated.append((game, result))
+    paired = [game for game, _ in rated]
+    for (game, result), expected in zip(
+        rated, rules.period_expected_scores(pairings, paired), strict=True
+    ):
         if expected is not None:
-            white.rated_games.append(rules.RatedGame(result.score(white=True), expected[0]))
-            black.rated_games.append(rules.RatedGame(result.score(white=False), expected[1]))
+            for player, pd, is_white in (
+                (game.white, expected[0], True),
+                (game.black, expected[1], False),
+            ):
+                score = result.score(white=is_white)
+                rows[player].rated_games.append(rules.RatedGame(score, pd))
     for row in rows.values():
         if row.rated_games:
             _rate(row, period)

@@ -143,4 +143,4 @@ def period_figures(row: Any, period: Period, following: Period) -> PeriodFigures
         birth_year=row.birth_year,
         period=following,
     )
-    return PeriodFigures(change=0, games=0, k=rule.k, k_applied=None)
+    return PeriodFigures(change=0, games=0, k=rules.k_of(rule, following), k_applied=None)

@@ -160,13 +160,14 @@ def _ranked(
         movement = None if place_before is None else place_before - position
         if games is None:
             change, games, k_applied = 0, 0, None
-            k = rules.standing_k_rule(
+            rule = rules.standing_k_rule(
                 games_completed,
                 ever_2400=ever_2400,
                 peak=peak,
                 birth_year=birth_year,
                 period=next_period,
-            ).k
+            )
+            k = rules.k_of(rule, next_period)
         yield (
             rank,
             position,

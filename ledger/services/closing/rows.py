@@ -143,7 +143,7 @@ def _rated_players(pool: Pool, period: Period, shown: Table | None) -> Subquery:
             PlayerRating.first_list,
             Player.birth_year,
             set_rating.k_rule_key(*state, Player.birth_year, period).label("k_rule"),
-            set_rating.capped_k(k, played.games).label("k_applied"),
+            set_rating.capped_k(k, played.games, period).label("k_applied"),
             *details(period, shown).values(),
         )
         .select_from(PERIOD_SCORES)

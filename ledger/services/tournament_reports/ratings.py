@@ -50,12 +50,20 @@ def _played(
 ) -> dict[str, _Played]:
     """The report's rated games of each rated player, by reference."""
     standings = _standings(session, pool, set(ids.values()))
-    played: dict[str, _Played] = {}
+    counted = []
     for game in read.games:
         white, black = standings.get(ids.get(game.white, 0)), standings.get(ids.get(game.black, 0))
-        if not game.counts or white is None or black is None:
-            continue
-        expected = rules.expected_scores(pool, period, white.rating, black.rating)
+        if game.counts and white is not None and black is not None:
+            counted.append((game, white, black))
+    paired = [  # the report is one event (8.3.1 from January 2022 caps once an event)
+        rules.PairedGame(white.id, black.id, 0, white.rating, black.rating)
+        for _, white, black in counted
+    ]
+    pairings = rules.PeriodPairings.of(pool, period)
+    played: dict[str, _Played] = {}
+    for (game, white, black), expected in zip(
+        counted, rules.period_expected_scores(pairings, paired), strict=True
+    ):
         if expected is None:
             continue
         for reference, own, opponent, is_white in (
