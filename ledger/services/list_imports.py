@@ -295,7 +295,7 @@ class _ListPlayers:
 
     def _valid(self, row: FideListRow) -> bool:
         try:
-            _validated(row, f"{self.file_name}:{row.line}", self.today)
+            _validated(row, f"{self.file_name}:{row.line}", self.period, self.today)
         except InvalidInput as error:
             self.problems.append(str(error))
             return False
@@ -321,12 +321,20 @@ class _ListPlayers:
         return ids
 
 
-def _validated(row: FideListRow, source: str, today: dt.date) -> NewPlayer:
-    """The row's player, validated as any new player is, with the list's own columns."""
+def _validated(row: FideListRow, source: str, period: Period, today: dt.date) -> NewPlayer:
+    """The row's player, validated as any new player is, with the list's own columns; its
+    ratings at or above the floor of the list's date (7.1.4, `rules.rating_floor`)."""
     for pool, rating in row.ratings.items():
-        if rating.rating is not None and not rules.RATING_FLOOR <= rating.rating <= HIGHEST_RATING:
+        if rating.rating is not None and not (
+            rules.is_listed(rating.rating, period) and rating.rating <= HIGHEST_RATING
+        ):
             raise InvalidInput(
-                problem(source, f"{pool} rating {rating.rating} is not a published rating.")
+                problem(
+                    source,
+                    f"{pool} rating {rating.rating} is not a published rating on the list of "
+                    f"{period}; its ratings run from {rules.rating_floor(period)} (FIDE 7.1.4) "
+                    f"to {HIGHEST_RATING}.",
+                )
             )
         listed_figures(str(pool), rating.games, rating.k, source)
     for column, text, length in (
