@@ -98,3 +98,37 @@ def test_a_list_below_its_floor_is_refused_whole_when_strict(
         refused.stderr
     )
     assert fingerprint(database_url) == before
+
+
+MARCH_2011 = FIDE / "players_list_mar11.txt"
+
+
+def test_fides_2011_layout_is_read_as_the_list_of_its_month(
+    ledger: Ledger, database_url: str
+) -> None:
+    """FIDE's March 2011 standard list, in its layout of the time: titles in lower case, no
+    sex or K column, women marked by their flag, a blank birth year."""
+    imported = run("import-fide-list", str(MARCH_2011), db=database_url)
+    assert imported.exit_code == 0, imported.stderr
+    assert imported.stdout == (
+        "Published players_list_mar11.txt as the list of 2011-02: 3 players (3 new, "
+        "0 updated); ratings: 3 standard.\n"
+    )
+    rows = listing(ledger)
+    andreikin, sourab, sohita = rows[4158814], rows[10206612], rows[5080444]
+    assert (andreikin.rating, andreikin.title, andreikin.federation) == (2686, "GM", "RUS")
+    assert (sourab.rating, sourab.federation) == (1714, "BAN")
+    assert (sohita.rating, sohita.flag) == (1447, "wi")
+
+
+def test_a_row_of_the_2011_layout_cut_short_is_reported(database_url: str, tmp_path: Path) -> None:
+    lines = MARCH_2011.read_bytes().splitlines(keepends=True)
+    cut = tmp_path / "players_list.txt"
+    cut.write_bytes(b"".join([*lines, b" 4100000  Cut, Row                         \r\n"]))
+    imported = run("import-fide-list", str(cut), "--strict", db=database_url)
+    assert imported.exit_code == 1
+    assert imported.stderr == (
+        "error: players_list.txt:5: the list breaks off in the middle of its last row (the "
+        "row stops at character 18, before Games (character 60); FIDE's rows are 74 "
+        "characters long); download the file again: a list cut off is not imported.\n"
+    )
