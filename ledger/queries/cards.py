@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session, aliased
 
-from ledger.core import rules
+from ledger.core import cadence, rules
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import NotFound
 from ledger.queries.filters import EVERYONE, ListFilter
@@ -226,7 +226,7 @@ def _history(
     first = min(entries)
     rows = []
     carried = entries[first]
-    for period in (first + i for i in range(first.months_until(newest) + 1)):
+    for period in cadence.list_periods(pool, first, newest):
         entry = entries.get(period)
         carried = entry or carried
         rating = carried.rating if carried.listed else None

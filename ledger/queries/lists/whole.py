@@ -22,7 +22,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ledger.core import rules
+from ledger.core import cadence, rules
 from ledger.core.domain import Period, Pool
 from ledger.queries.lists.in_force import is_published, published_period
 from ledger.queries.lists.published import rating_list
@@ -117,9 +117,10 @@ def _moved_since(
 ) -> Sequence[int | None]:
     """Each standing's movement since the previous list (`_movement`), if one was
     published (else None for every one)."""
-    if not is_published(session, pool, period - 1):
+    previous = cadence.previous_list_period(pool, period)
+    if not is_published(session, pool, previous):
         return [None] * len(standings)
-    return _movement(standings, _read(session, off_list_rows(pool, period)), period - 1)
+    return _movement(standings, _read(session, off_list_rows(pool, period)), previous)
 
 
 def _in_list_order(session: Session, pool: Pool, period: Period) -> list[Values]:
