@@ -221,6 +221,7 @@ def test_a_game_of_a_month_without_a_list_is_rated_in_the_period_that_covers_it(
         db=database_url,
     )
     assert "2011-04" in added
+    assert "2011-03-15" in _ok("games", "--period", "2011-03", db=database_url)
     _ok("close-period", "2011-04", db=database_url)
     with ledger.reading() as session:
         assert session.scalars(select(Game.period)).all() == [P("2011-04")]
