@@ -255,3 +255,13 @@ def test_a_month_without_a_list_is_refused_in_one_sentence(
     refused = run(*(arg.replace("{list}", str(combined)) for arg in arguments), db=database_url)
     assert (refused.exit_code, refused.stdout, refused.stderr) == (1, "", message)
     assert fingerprint(database_url) == before
+
+
+def test_the_list_of_a_month_without_one_names_the_list_that_covers_it(database_url: str) -> None:
+    _started_2011(database_url)
+    asked = run("list", "--period", "2011-01", db=database_url)
+    assert (asked.exit_code, asked.stderr) == (
+        1,
+        "error: no standard list was published for period 2011-01 (FIDE's lists came less "
+        "often then: the list of 2011-02 covers it); the newest is 2011-02.\n",
+    )
