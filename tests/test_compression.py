@@ -3,14 +3,18 @@ formula, the list it publishes again, and what it refuses."""
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from ledger.core import compression
 from ledger.core.domain import Pool
 from ledger.formats.fide_list import FideListRow, PoolRating, write_fide_txt
+from ledger.services import compression as compressing
 from ledger.storage.database import Ledger
+from ledger.storage.models import PlayerRating
 
 from builders import fingerprint, listing, run
 
@@ -154,3 +158,24 @@ def test_a_compression_before_its_list_is_closed_is_refused(database_url: str) -
         "error: the standard list of 2024-02 must be the newest published to be compressed; "
         "close it first.\n",
     )
+
+
+def test_a_compression_that_fails_half_way_changes_nothing(
+    ledger: Ledger, database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The list's rows are written, then writing the standings fails: nothing is kept."""
+    _february_2024(database_url, tmp_path)
+    before = fingerprint(database_url)
+    written = compressing.update_rows
+
+    def fail_at_standings(session: Any, model: Any, rows: Any) -> None:
+        if model is PlayerRating:
+            raise RuntimeError("disk full")
+        written(session, model, rows)
+
+    monkeypatch.setattr(compressing, "update_rows", fail_at_standings)
+    with pytest.raises(RuntimeError, match="disk full"), ledger.transaction() as session:
+        compressing.compress_ratings(
+            session, Pool.STANDARD, compression.COMPRESSED_LIST, dt.datetime.now(dt.UTC)
+        )
+    assert fingerprint(database_url) == before
