@@ -18,7 +18,7 @@ FIDE = Path(__file__).parent / "data" / "fide"
 JANUARY_2023 = FIDE / "standard_jan23frl.txt"
 
 FLOORS = {
-    "1200: the list of 1 June 2012, the last of the 1200 floor": ("2012-05", 1200),
+    "1200: the list of 1 May 2012, the last of the 1200 floor": ("2012-04", 1200),
     "1000: the list of 1 July 2012, the first of the 1000 floor": ("2012-06", 1000),
     "1000: the list of 1 February 2024, the last of the 1000 floor": ("2024-01", 1000),
     "1400: the list of 1 March 2024, the first of the 1400 floor": ("2024-02", 1400),
@@ -88,13 +88,13 @@ def test_a_list_after_march_2024_skips_a_rating_below_1400(
 def test_a_list_below_its_floor_is_refused_whole_when_strict(
     database_url: str, tmp_path: Path
 ) -> None:
-    path = tmp_path / "standard_jun12frl.txt"
-    lines = write_fide_txt([_row(1, 1199), _row(2, 1200)], (Pool.STANDARD,), "JUN12")
+    path = tmp_path / "standard_may12frl.txt"
+    lines = write_fide_txt([_row(1, 1199), _row(2, 1200)], (Pool.STANDARD,), "MAY12")
     path.write_bytes("".join(lines).encode("latin-1"))
     before = fingerprint(database_url)
     refused = run("import-fide-list", str(path), "--strict", db=database_url)
     assert refused.exit_code == 1
-    assert "standard rating 1199 is not a published rating on the list of 2012-05" in (
+    assert "standard rating 1199 is not a published rating on the list of 2012-04" in (
         refused.stderr
     )
     assert fingerprint(database_url) == before

@@ -122,7 +122,7 @@ def test_expected_scores_are_table_8_1_2_with_the_rule_of_400(ledger: Ledger) ->
 def test_the_floor_is_the_rules(ledger: Ledger) -> None:
     """The floor of each list's date: 1200, 1000 from 2012-06, 1400 from 2024-02."""
     ratings = (999, 1000, 1199, 1200, 1300, 1399, 1400, 1401, 2000)
-    for period in (Period(2012, 5), Period(2012, 6), Period(2024, 1), Period(2024, 2), PERIOD):
+    for period in (Period(2012, 4), Period(2012, 6), Period(2024, 1), Period(2024, 2), PERIOD):
         got = _evaluated(
             ledger,
             {"rating": Integer},

@@ -39,7 +39,7 @@ RATING_FLOORS = (
 )
 """The floor of the lists from each period on, each the first list of its floor (the list
 of a period takes effect on the first of the next month):
-- 1200 up to the list of 1 June 2012: FIDE's floor from 1 July 2009 (period 2009-06), FIDE
+- 1200 up to the list of 1 May 2012: FIDE's floor from 1 July 2009 (period 2009-06), FIDE
   Rating Regulations as amended by the 2008 General Assembly, 0.6 ("after 1.7.2009 the floor
   will be 1200"). FIDE's older, higher floors are not kept: **ledger's choice**, a list
   imported from before July 2009 keeps its rows down to 1200.
