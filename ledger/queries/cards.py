@@ -139,7 +139,7 @@ def _standing(
     newest = newest_closed_period(session, pool)
     listed = row.rating is not None and row.first_list is not None and newest is not None
     state = _state(row, player.birth_year)
-    rule = rules.k_rule(state, newest + 1) if state and newest else None
+    rule = rules.k_rule(state, cadence.next_list_period(pool, newest)) if state and newest else None
     ranks = None
     if listed and row.rating and newest:
         if kept is None:
@@ -276,7 +276,7 @@ def _live(
             rated_games.append(rules.RatedGame(score, expected[0]))
     if not rated_games:
         return None
-    outcome = rules.rate_period(state, newest + 1, rated_games)
+    outcome = rules.rate_period(state, cadence.next_list_period(pool, newest), rated_games)
     return LiveRating(outcome.state.rating, outcome.change, len(rated_games), newest)
 
 

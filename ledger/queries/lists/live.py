@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from ledger.core import rules
+from ledger.core import cadence, rules
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Hint, NotFound
 from ledger.queries.filters import EVERYONE, ListFilter
@@ -90,7 +90,7 @@ def live_list(
             .order_by(Game.period)
         )
     )
-    period = periods[-1] if periods else newest + 1
+    period = periods[-1] if periods else cadence.next_list_period(pool, newest)
     changed = kept_or_read(
         kept,
         session,
