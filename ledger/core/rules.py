@@ -29,8 +29,9 @@ from ledger.core.domain import Period, Pool
 from ledger.core.tables import EXPECTED_SCORE_BANDS, RATING_DIFFERENCE_BY_SCORE
 
 RATING_FLOOR = 1400
-"""7.1.4: a rating below this is not published; the player becomes unrated (`rating_floor`).
-The starting ratings the ledger accepts begin here too (`ledger.core.records`)."""
+"""7.1.4 in force since 1 March 2024: a rating below this is not published; the player
+becomes unrated (`rating_floor`, by the list's date: `RATING_FLOORS`). The starting ratings
+the ledger accepts begin here too (`ledger.core.records`)."""
 
 RATING_FLOORS = (
     (Period(1, 1), 1200),
