@@ -153,8 +153,9 @@ def test_the_cap_once_an_event_is_the_rules(ledger: Ledger) -> None:
 
 
 def test_the_floor_is_the_rules(ledger: Ledger) -> None:
-    ratings = (1000, 1300, 1399, 1400, 1401, 2000)
-    for period in (Period(2025, 1), PERIOD):
+    """The floor of each list's date: 1200, 1000 from 2012-06, 1400 from 2024-02."""
+    ratings = (999, 1000, 1199, 1200, 1300, 1399, 1400, 1401, 2000)
+    for period in (Period(2012, 4), Period(2012, 6), Period(2024, 1), Period(2024, 2), PERIOD):
         got = _evaluated(
             ledger,
             {"rating": Integer},
@@ -164,7 +165,8 @@ def test_the_floor_is_the_rules(ledger: Ledger) -> None:
         assert [bool(listed) for listed in got] == [
             rules.is_listed(rating, period) for rating in ratings
         ]
-        assert got[ratings.index(1399)] != got[ratings.index(1400)]
+        floor = rules.rating_floor(period)
+        assert got[ratings.index(floor - 1)] != got[ratings.index(floor)]
 
 
 def test_the_standing_a_new_rating_gives_is_the_rules(ledger: Ledger) -> None:

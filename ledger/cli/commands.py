@@ -24,6 +24,7 @@ COMMANDS = {
         "import-games",
         "close-period",
         "reopen-period",
+        "compress-ratings",
         "demo",
     ),
     "reading": (

@@ -267,6 +267,33 @@ def reopen_period(
     )
 
 
+@app.command("compress-ratings")
+def compress_ratings(
+    ctx: typer.Context,
+    period: Annotated[
+        str, typer.Option("--period", metavar="YYYY-MM", help="The list to compress: 2024-02.")
+    ],
+    operator: OperatorOption = None,
+    pool: PoolOption = Pool.STANDARD,
+    db: DbOption = None,
+) -> None:
+    """Raise the ratings below 2000 of the list of 2024-02 as FIDE did on 1 March 2024.
+
+    Example: ledger compress-ratings --period 2024-02
+    """
+    the_period = parse("period", parse_period, period)
+    with writing(ctx, db) as session:
+        done = services.compression.compress_ratings(
+            session, pool, the_period, now(), author=services.Author(operator)
+        )
+    render.message(
+        f"Compressed the {done.pool} list of {done.period} ({done.period.list_name}) as FIDE "
+        f"did: {done.raised} ratings below 2000 raised by 0.4 x (2000 - rating), "
+        f"{done.kept_on_list} of them kept on the list above the new floor of 1400; "
+        f"published as version {done.version} of the list."
+    )
+
+
 @app.command("demo")
 def demo(
     ctx: typer.Context,

@@ -35,8 +35,27 @@ from ledger.core.eras import ERAS, Era, era_of
 from ledger.core.tables import EXPECTED_SCORE_BANDS, RATING_DIFFERENCE_BY_SCORE
 
 RATING_FLOOR = 1400
-"""7.1.4: a rating below this is not published; the player becomes unrated (`rating_floor`).
-The starting ratings the ledger accepts begin here too (`ledger.core.records`)."""
+"""7.1.4 in force since 1 March 2024: a rating below this is not published; the player
+becomes unrated (`rating_floor`, by the list's date: `RATING_FLOORS`). The starting ratings
+the ledger accepts begin here too (`ledger.core.records`)."""
+
+RATING_FLOORS = (
+    (Period(1, 1), 1200),
+    (Period(2012, 6), 1000),
+    (Period(2024, 2), RATING_FLOOR),
+)
+"""The floor of the lists from each period on, each the first list of its floor (the list
+of a period takes effect on the first of the next month):
+- 1200 up to the list of 1 May 2012: FIDE's floor from 1 July 2009 (period 2009-06), FIDE
+  Rating Regulations as amended by the 2008 General Assembly, 0.6 ("after 1.7.2009 the floor
+  will be 1200"). FIDE's older, higher floors are not kept: **ledger's choice**, a list
+  imported from before July 2009 keeps its rows down to 1200.
+- 1000 for the lists from 1 July 2012 (period 2012-06): lowered by FIDE's Presidential
+  Board of June 2011 with the monthly lists (FIDE news, reported 8 June 2011), in the
+  regulations in force from 1 July 2012 ("whose rating is at least 1000").
+- 1400 for the lists from 1 March 2024 (period 2024-02): FIDE Rating Regulations in force
+  from 1 March 2024, 7.1.4 (FIDE QC, "New rating regulations come into force", 1 March 2024).
+"""
 
 LISTED_K_FACTORS = frozenset((40, 30, 25, 20, 15, 10))
 """The K factors a published list gives for the next period: 40, 20 and 10 under 8.3.3
@@ -551,8 +570,9 @@ def rate_period(state: RatingState, period: Period, games: Sequence[RatedGame]) 
 
 
 def rating_floor(period: Period) -> int:
-    """7.1.4: the lowest rating the list of `period` publishes."""
-    return RATING_FLOOR
+    """7.1.4: the lowest rating the list of `period` publishes, as FIDE's floor stood on
+    that list's date (`RATING_FLOORS`)."""
+    return [floor for start, floor in RATING_FLOORS if start <= period][-1]
 
 
 def is_listed(rating: int, period: Period) -> bool:

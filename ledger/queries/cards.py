@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session, aliased
 
-from ledger.core import rules
+from ledger.core import cadence, rules
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import NotFound
 from ledger.queries.filters import EVERYONE, ListFilter
@@ -144,7 +144,7 @@ def _standing(
     newest = newest_closed_period(session, pool)
     listed = row.rating is not None and row.first_list is not None and newest is not None
     state = _state(row, player.birth_year)
-    rule = rules.k_rule(state, newest + 1) if state and newest else None
+    rule = rules.k_rule(state, cadence.next_list_period(pool, newest)) if state and newest else None
     ranks = None
     if listed and row.rating and newest:
         if kept is None:
@@ -157,8 +157,12 @@ def _standing(
         rating=row.rating,
         world_rank=ranks[0] if ranks else None,
         federation_rank=ranks[1] if ranks else None,
-        k=rules.k_of(rule, newest + 1) if rule and newest else None,
-        k_reason=_k_reason(rule, newest + 1, player.birth_year) if rule and newest else None,
+        k=rules.k_of(rule, cadence.next_list_period(pool, newest)) if rule and newest else None,
+        k_reason=(
+            _k_reason(rule, cadence.next_list_period(pool, newest), player.birth_year)
+            if rule and newest
+            else None
+        ),
         games_completed=row.games_completed,
         peak=row.peak,
         peak_period=row.peak_period,
@@ -231,7 +235,7 @@ def _history(
     first = min(entries)
     rows = []
     carried = entries[first]
-    for period in (first + i for i in range(first.months_until(newest) + 1)):
+    for period in cadence.list_periods(pool, first, newest):
         entry = entries.get(period)
         carried = entry or carried
         rating = carried.rating if carried.listed else None
@@ -263,7 +267,7 @@ def _live(
     rated_games = _live_games(session, pool, player, state, newest)
     if not rated_games:
         return None
-    outcome = rules.rate_period(state, newest + 1, rated_games)
+    outcome = rules.rate_period(state, cadence.next_list_period(pool, newest), rated_games)
     return LiveRating(outcome.state.rating, outcome.change, len(rated_games), newest)
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ledger.core import calculator, rules
+from ledger.core import cadence, calculator, rules
 from ledger.core.domain import ByeKind, GameResult, Period, Pool
 from ledger.queries.entrants import EventEntrant, event_entrants
 from ledger.queries.overviews import unknown_event
@@ -97,7 +97,7 @@ def cross_table(session: Session, pool: Pool, name: str) -> CrossTable:
     event = session.scalars(select(Event).where(Event.pool == pool, Event.name == name)).first()
     if event is None:
         raise unknown_event(session, pool, name)
-    period = Period.of(event.end_date)
+    period = cadence.list_period(pool, Period.of(event.end_date))
     rated = is_closed(period, newest_closed_period(session, pool))
     entrants = event_entrants(session, pool, event.id, period, rated=rated)
     standings = {entrant.id: _Standing(entrant) for entrant in entrants}

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import CompoundSelect, func, select, union
 from sqlalchemy.orm import Session
 
-from ledger.core import rules
+from ledger.core import cadence, rules
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import InvalidInput, NotFound
 from ledger.core.progress import NO_PROGRESS, Progress, Stage, counted
@@ -330,7 +330,7 @@ def tournament_report(session: Session, pool: Pool, name: str) -> trf.Tournament
     games = session.scalars(select(Game).where(Game.event_id == event.id)).all()
     byes = session.scalars(select(Bye).where(Bye.event_id == event.id)).all()
     _refuse_what_a_report_cannot_hold(name, games, byes)
-    period = Period.of(event.end_date)
+    period = cadence.list_period(pool, Period.of(event.end_date))
     rated = is_closed(period, newest_closed_period(session, pool))
     entrants = event_entrants(session, pool, event.id, period, rated=rated)
     numbers = {entrant.id: entrant.number for entrant in entrants}

@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import func, select, union_all
 from sqlalchemy.orm import Session, aliased
 
+from ledger.core import cadence
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import NotFound
 from ledger.storage.batches import AnySelect
@@ -141,7 +142,7 @@ def _conditions(pool: Pool, only: GameFilter) -> list[Any]:
         pattern = f"%{like_escaped(only.event)}%"
         conditions.append(Event.name.ilike(pattern, escape=LIKE_ESCAPE))
     if only.period is not None:
-        conditions.append(Game.period == only.period)
+        conditions.append(Game.period == cadence.list_period(pool, only.period))
     return conditions
 
 

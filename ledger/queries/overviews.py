@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import CompoundSelect, Subquery, case, distinct, func, select, union_all
 from sqlalchemy.orm import Session
 
-from ledger.core import calculator, names, rules
+from ledger.core import cadence, calculator, names, rules
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Hint, NotFound
 from ledger.queries.lists.rows import Version
@@ -171,8 +171,9 @@ def event_listing(session: Session, pool: Pool, only: EventFilter) -> list[Event
     """The pool's events that pass the filter, the latest first (by end date, then name)."""
     wanted = select(Event.id).where(Event.pool == pool)
     if only.period is not None:
-        start = dt.date(only.period.year, only.period.month, 1)
-        after = only.period + 1
+        months = cadence.months_of(pool, cadence.list_period(pool, only.period))
+        start = dt.date(months[0].year, months[0].month, 1)
+        after = months[-1] + 1
         wanted = wanted.where(
             Event.end_date >= start, Event.end_date < dt.date(after.year, after.month, 1)
         )
@@ -198,7 +199,7 @@ def _event_row(
     ratings: dict[int, tuple[int, int]],
     newest: Period | None,
 ) -> EventRow:
-    period = Period.of(event.end_date)
+    period = cadence.list_period(event.pool, Period.of(event.end_date))
     total, rated_players = ratings.get(event.id, (0, 0))
     average = rules.divide_half_up(total, rated_players) if rated_players else None
     return EventRow(

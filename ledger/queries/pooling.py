@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import func, literal, null, select
 from sqlalchemy.orm import Session, aliased
 
-from ledger.core import rules
+from ledger.core import cadence, rules
 from ledger.core.domain import Period, Pool
 from ledger.core.eras import era_of
 from ledger.storage.batches import AnySelect
@@ -222,6 +222,6 @@ def pooled_so_far(
     )
     if latest is None:
         return None
-    until = latest if newest is None else max(latest, newest + 1)
+    until = latest if newest is None else max(latest, cadence.next_list_period(pool, newest))
     pooled = first_rating(session, pool, player_id, until, newest)
     return pooled if pooled.games else None

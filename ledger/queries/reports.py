@@ -12,6 +12,7 @@ from decimal import Decimal
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session, aliased
 
+from ledger.core import cadence
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import InvalidInput
 from ledger.queries.filters import ListFilter, active_on
@@ -234,7 +235,7 @@ def rank_history(
     )
     only = ListFilter(federation=federation, women=women, active=active)
     holders: list[tuple[Period, ListRow]] = []
-    for period in _periods(first or newest, newest):
+    for period in cadence.list_periods(pool, first or newest, newest):
         holders += [(period, row) for row in _holders(session, pool, period, rank, only)]
     held = Counter(row.id for _, row in holders)
     return [
@@ -271,10 +272,6 @@ def rank_summary(
         )
         for lists in held.values()
     ]
-
-
-def _periods(first: Period, last: Period) -> list[Period]:
-    return [first + i for i in range(first.months_until(last) + 1)]
 
 
 def _holders(

@@ -2,6 +2,7 @@ from . import (
     accounts as accounts,
     activity as activity,
     closing as closing,
+    compression as compression,
     corrections as corrections,
     demo as demo,
     edits as edits,

@@ -1,6 +1,6 @@
 """Recording reported games: one from the command line or many from an import.
 
-A game belongs to the rating period that contains its event's end date, or its own date
+A game belongs to the rating period that covers its event's end date, or its own date
 when it has no event (FIDE 5, ledger's choice). An event's dates are those of its games,
 so a game that extends an event into a later period moves the event's other games with it,
 as long as none of them lies in a closed period.
@@ -16,6 +16,7 @@ from typing import cast
 from sqlalchemy import ScalarSelect, Table, select, update
 from sqlalchemy.orm import Session
 
+from ledger.core import cadence
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Hint, RejectedRecords
 from ledger.core.progress import NO_PROGRESS, Progress
@@ -56,6 +57,7 @@ class _EventPlan:
     """An event touched by the new games: its dates before and after."""
 
     name: str
+    pool: Pool
     event: Event | None
     start: dt.date
     end: dt.date
@@ -64,11 +66,17 @@ class _EventPlan:
 
     @property
     def old_period(self) -> Period | None:
-        return Period.of(self.event.end_date) if self.event else None
+        return game_period(self.pool, self.event.end_date) if self.event else None
 
     @property
     def period(self) -> Period:
-        return Period.of(self.end)
+        return game_period(self.pool, self.end)
+
+
+def game_period(pool: Pool, day: dt.date) -> Period:
+    """The period a game of `day` is rated in: the one that covers its month (a game of
+    January 2011 in the list period 2011-02, `ledger.core.cadence`)."""
+    return cadence.list_period(pool, Period.of(day))
 
 
 def add_games(
@@ -165,7 +173,7 @@ def _game_rows(
     lock_pool(session, pool)
     newest_closed = newest_closed_period(session, pool)
     events = _plan_events(session, pool, games, details)
-    periods, distinct = _periods(games, events)
+    periods, distinct = _periods(pool, games, events)
     unknown, most_unknown = _unknown_players(session, games)
     problems = unknown + _closed_period_problems(
         session, pool, games, events, (periods, distinct), newest_closed
@@ -196,12 +204,14 @@ def _game_rows(
 
 
 def _periods(
-    games: Sequence[NewGame], events: Mapping[str, _EventPlan]
+    pool: Pool, games: Sequence[NewGame], events: Mapping[str, _EventPlan]
 ) -> tuple[list[Period], set[Period]]:
     """Each game's period (its event's, else its date's), and the periods of them all: one
     `Period` per event and per day, not one per game."""
     of_event = {name: plan.period for name, plan in events.items()}
-    of_day = {day: Period.of(day) for day in {game.date for game in games if not game.event}}
+    of_day = {
+        day: game_period(pool, day) for day in {game.date for game in games if not game.event}
+    }
     periods = [of_event[game.event] if game.event else of_day[game.date] for game in games]
     return periods, set(of_event.values()) | set(of_day.values())
 
@@ -215,7 +225,7 @@ def earliest_period(session: Session, pool: Pool, games: Sequence[NewGame]) -> P
     """The earliest period new games change: their own, or that of an event they extend."""
     plans = _plan_events(session, pool, games, {})
     return min(
-        [Period.of(game.date) for game in games if not game.event]
+        [game_period(pool, game.date) for game in games if not game.event]
         + [min(plan.period, plan.old_period or plan.period) for plan in plans.values()]
     )
 
@@ -238,7 +248,7 @@ def _plan_events(
         if plan is None:
             event = existing.get(game.event)
             start, end = (event.start_date, event.end_date) if event else (game.date, game.date)
-            plan = plans[game.event] = _EventPlan(game.event, event, start, end)
+            plan = plans[game.event] = _EventPlan(game.event, pool, event, start, end)
         plan.start, plan.end = min(plan.start, game.date), max(plan.end, game.date)
     for name, plan in plans.items():
         given = details.get(name)

@@ -21,7 +21,7 @@ from typing import IO, Any, cast
 from sqlalchemy import Table, func, select, update
 from sqlalchemy.orm import Session
 
-from ledger.core import rules
+from ledger.core import cadence, rules
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Conflict, InvalidInput, RejectedRecords
 from ledger.core.progress import NO_PROGRESS, Progress
@@ -54,7 +54,7 @@ from ledger.storage.batches import (
 )
 from ledger.storage.database import is_postgresql, lock_pool, refresh_statistics
 from ledger.storage.models import Game, Import, ListEntry, Player, PlayerRating
-from ledger.storage.periods import newest_closed_period, newest_version
+from ledger.storage.periods import newest_closed_period, newest_version, refuse_no_list
 
 
 @dataclass
@@ -199,20 +199,26 @@ def _refuse_nothing_read(summary: FideListImport, problems: list[str], *, strict
 
 def _refuse_period(session: Session, pool: Pool, period: Period) -> None:
     """A FIDE list becomes the next list of the pool, with no open games before it."""
+    refuse_no_list(pool, period)
     newest = newest_closed_period(session, pool)
-    if newest is not None and period <= newest:
+    following = None if newest is None else cadence.next_list_period(pool, newest)
+    if following is not None and period < following:
         published = newest_version(session, pool, period) is not None
         state = "is already published" if published else "would come before the pool's first"
         raise Conflict(
             f"the {pool} list of {period} {state}; a FIDE list can be imported as the list of "
-            f"{newest + 1} or later."
+            f"{following} or later."
         )
-    if newest is not None and period > newest + 1:
-        single = newest + 1 == period - 1
-        gap = f"period {newest + 1} is" if single else f"periods {newest + 1} to {period - 1} are"
+    if following is not None and period > following:
+        between = cadence.list_periods(pool, following, period - 1)
+        gap = (
+            f"period {between[0]} is"
+            if len(between) == 1
+            else (f"periods {between[0]} to {between[-1]} are")
+        )
         raise Conflict(
-            f"{gap} still open in {pool}; close {'it' if single else 'them'} first "
-            f"(`ledger close-period {period - 1}`)."
+            f"{gap} still open in {pool}; close {'it' if len(between) == 1 else 'them'} first "
+            f"(`ledger close-period {between[-1]}`)."
         )
     held = session.scalar(
         select(func.min(Game.period)).where(Game.pool == pool, Game.period <= period)
@@ -295,7 +301,7 @@ class _ListPlayers:
 
     def _valid(self, row: FideListRow) -> bool:
         try:
-            _validated(row, f"{self.file_name}:{row.line}", self.today)
+            _validated(row, f"{self.file_name}:{row.line}", self.period, self.today)
         except InvalidInput as error:
             self.problems.append(str(error))
             return False
@@ -321,12 +327,20 @@ class _ListPlayers:
         return ids
 
 
-def _validated(row: FideListRow, source: str, today: dt.date) -> NewPlayer:
-    """The row's player, validated as any new player is, with the list's own columns."""
+def _validated(row: FideListRow, source: str, period: Period, today: dt.date) -> NewPlayer:
+    """The row's player, validated as any new player is, with the list's own columns; its
+    ratings at or above the floor of the list's date (7.1.4, `rules.rating_floor`)."""
     for pool, rating in row.ratings.items():
-        if rating.rating is not None and not rules.RATING_FLOOR <= rating.rating <= HIGHEST_RATING:
+        if rating.rating is not None and not (
+            rules.is_listed(rating.rating, period) and rating.rating <= HIGHEST_RATING
+        ):
             raise InvalidInput(
-                problem(source, f"{pool} rating {rating.rating} is not a published rating.")
+                problem(
+                    source,
+                    f"{pool} rating {rating.rating} is not a published rating on the list of "
+                    f"{period}; its ratings run from {rules.rating_floor(period)} (FIDE 7.1.4) "
+                    f"to {HIGHEST_RATING}.",
+                )
             )
         listed_figures(str(pool), rating.games, rating.k, source)
     for column, text, length in (

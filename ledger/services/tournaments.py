@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
+from ledger.core import cadence
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Conflict, InvalidInput, RejectedRecords
 from ledger.core.progress import NO_PROGRESS, Progress
@@ -151,7 +152,7 @@ def _clear_event(session: Session, pool: Pool, name: str, *, replace: bool) -> s
     event = session.scalars(select(Event).where(Event.pool == pool, Event.name == name)).first()
     if event is None:
         return None
-    period = Period.of(event.end_date)
+    period = cadence.list_period(pool, Period.of(event.end_date))
     if is_closed(period, newest_closed_period(session, pool)):
         raise Conflict(
             f"event {name!r} was rated in period {period}, which is closed; "

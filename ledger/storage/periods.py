@@ -1,5 +1,7 @@
-"""Which rating periods of a pool are closed: every period up to the newest closed one; and
-where the pool's ledger starts: the periods before its first list are not the ledger's."""
+"""Which rating periods of a pool are closed: every period up to the newest closed one; which
+months end a period and publish a list (`ledger.core.cadence`: a month that ends none is
+refused by every command that would publish its list, in one sentence); and where the
+pool's ledger starts: the periods before its first list are not the ledger's."""
 
 from __future__ import annotations
 
@@ -8,8 +10,9 @@ from collections.abc import Iterable
 from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session
 
+from ledger.core import cadence
 from ledger.core.domain import Period, Pool
-from ledger.core.errors import Conflict
+from ledger.core.errors import Conflict, InvalidInput
 from ledger.storage.database import read_once
 from ledger.storage.models import ListEntry, ListVersion, RatingPeriod
 
@@ -38,6 +41,20 @@ running this one (on a calendar of a few hundred periods)."""
 def is_closed(period: Period, newest_closed: Period | None) -> bool:
     """Periods close in order, so a period is closed if it is not after the newest closed."""
     return newest_closed is not None and period <= newest_closed
+
+
+def refuse_no_list(pool: Pool, period: Period) -> None:
+    """Refuse to publish a list for `period` if it ends no rating period: in FIDE's
+    quarterly and bi-monthly years, only the last month of a period has a list."""
+    if cadence.is_list_period(pool, period):
+        return
+    covering = cadence.list_period(pool, period)
+    months = cadence.months_of(pool, covering)
+    raise InvalidInput(
+        f"period {period} publishes no {pool} list: FIDE's {pool} lists came every "
+        f"{len(months)} months then; use {covering}, the period of the {covering.list_name} "
+        f"list, which covers {months[0]} to {covering}."
+    )
 
 
 def open_periods(session: Session, pool: Pool, periods: Iterable[Period]) -> None:

@@ -1,5 +1,6 @@
 """FIDE's TXT lists <-> rows: the combined list (`players_list_foa.txt`) and the single-pool
-lists (`standard_rating_list.txt`, ...), as in FIDE's October 2026 files.
+lists (`standard_rating_list.txt`, ...), as in FIDE's October 2026 files; and, to read only,
+the standard list of FIDE's 2001-2012 layout (`_OLD_LAYOUT`).
 
 Lines end in CRLF; each column starts where its name starts in the header and its value is
 left-aligned; a value wider than its column is written in full and pushes the rest of the row
@@ -57,6 +58,26 @@ _TXT_POOL = {
 _OPTIONAL_KEYS = {"foa_title"}
 """FIDE's legacy combined list has no FOA column; every other column is required."""
 
+_OLD_LAYOUT = re.compile(r"id number name titlfed [a-z]{3}[0-9]{2} gamesborn flag", re.IGNORECASE)
+"""The header of FIDE's standard list before the rapid and blitz lists (2001 to 2012), as
+in `players_list.txt` of March 2011:
+`ID number Name                              TitlFed  Mar11 GamesBorn  Flag`. Its column
+names run together, its numbers are right-aligned, its titles are lower case (g, wm), it
+has no sex, K or FOA column, and a woman is marked by the `w` of her flag."""
+_OLD_COLUMNS = (
+    ("id", "ID number", 0),
+    ("name", "Name", 1),
+    ("title", "Titl", 2),
+    ("federation", "Fed", 2),
+    ("standard_rating", "", 3),
+    ("standard_games", "Games", 4),
+    ("birth_year", "Born", 4),
+    ("flag", "Flag", 5),
+)
+"""(key, label, header word) of the old layout: a column starts where its word starts,
+the second column of a word where the first one's name ends (`Titl|Fed`, `Games|Born`);
+the rating column is labelled by its month."""
+
 
 def write_fide_txt(
     rows: Iterable[FideListRow], pools: tuple[Pool, ...], month: str = ""
@@ -80,6 +101,8 @@ def open_txt(stream: IO[bytes], source: str, pool: Pool) -> FideListReader:
             f"{source} is not a FIDE rating list: its first line should be FIDE's header, "
             "starting `ID Number      Name`."
         )
+    if _OLD_LAYOUT.fullmatch(" ".join(word for word, _ in words)):
+        return _open_old_layout(stream, source, words, len(header))
     pools, month = _txt_pools(words, pool)
     expected = _txt_columns(pools, month)
     keys = {name.lower(): key for name, _, key in expected}
@@ -93,6 +116,32 @@ def open_txt(stream: IO[bytes], source: str, pool: Pool) -> FideListReader:
     return FideListReader("txt", pools, month, entries, source, labels)
 
 
+def _open_old_layout(
+    stream: IO[bytes], source: str, words: list[tuple[str, int]], width: int
+) -> FideListReader:
+    """A reader of a standard list in FIDE's old layout (`_OLD_LAYOUT`)."""
+    month = words[3][0]
+    columns: list[tuple[str | None, int]] = []
+    labels = {}
+    for key, label, index in _OLD_COLUMNS:
+        word, start = words[index]
+        second = bool(label) and not word.lower().startswith(label.lower())
+        columns.append((key, start + len(word) - len(label) if second else start))
+        labels[key] = label or month
+    pools = (Pool.STANDARD,)
+    check = _RowCheck(source, pools, labels)
+    entries = _txt_entries(stream, columns, width, check, reaches="standard_games")
+    return FideListReader("txt", pools, month, _with_sex(entries), source, labels)
+
+
+def _with_sex(entries: Iterator[Entry]) -> Iterator[Entry]:
+    """The old layout's rows with the sex their flag gives: FIDE marked women `w`."""
+    for number, values in entries:
+        if isinstance(values, dict):
+            values["sex"] = "F" if "w" in values["flag"].lower() else "M"
+        yield number, values
+
+
 def _txt_pools(words: list[tuple[str, int]], pool: Pool) -> tuple[tuple[Pool, ...], str]:
     """The pools of a TXT header, and the month of a single-pool one (the name before `Gms`)."""
     names = [word.lower() for word, _ in words]
@@ -102,16 +151,21 @@ def _txt_pools(words: list[tuple[str, int]], pool: Pool) -> tuple[tuple[Pool, ..
 
 
 def _txt_entries(
-    stream: IO[bytes], columns: list[tuple[str | None, int]], width: int, read: _RowCheck
+    stream: IO[bytes],
+    columns: list[tuple[str | None, int]],
+    width: int,
+    read: _RowCheck,
+    reaches: str = "birth_year",
 ) -> Iterator[Entry]:
-    """Each row's values, or why it cannot be read. A row that stops before the birth year
-    is a problem, and a break-off where it is the file's last; so is a last row without a
-    line end that stops before the last column or cannot be read: a download cut off in the
-    middle of the row."""
+    """Each row's values, or why it cannot be read. A row that stops before the column
+    `reaches` (the birth year, which FIDE writes 0 where unknown; the old layout leaves it
+    blank) is a problem, and a break-off where it is the file's last; so is a last row
+    without a line end that stops before the last column or cannot be read: a download cut
+    off in the middle of the row."""
     starts = [start for _, start in columns]
     ends = [*starts[1:], None]
     spans = [(key, start, end) for (key, start), end in zip(columns, ends, strict=True) if key]
-    birth_start = next(start for key, start in columns if key == "birth_year")
+    birth_start = next(start for key, start in columns if key == reaches)
     short: tuple[int, str] | None = None
     for number, raw in _numbered_lines(stream, read.source):
         line = _decoded(raw).rstrip("\r\n")
@@ -125,7 +179,7 @@ def _txt_entries(
             short = (
                 number,
                 (
-                    f"the row stops at character {length}, before {read.labels['birth_year']} "
+                    f"the row stops at character {length}, before {read.labels[reaches]} "
                     f"(character {birth_start + 1}); FIDE's rows are {width} characters long."
                 ),
             )

@@ -8,6 +8,7 @@ import datetime as dt
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from ledger.core import cadence
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Hint, NotFound
 from ledger.queries.lists.counts import (
@@ -31,8 +32,19 @@ def published_period(
         raise NotFound(f"no {pool} list has been published yet.", Hint.CLOSE_A_PERIOD, pool=pool)
     period = _in_force(session, pool, as_of) if as_of else period or newest
     if period != newest and not is_published(session, pool, period):
-        raise NotFound(f"no {pool} list was published for period {period}; the newest is {newest}.")
+        raise NotFound(
+            f"no {pool} list was published for period {period}{_covered(pool, period)}; "
+            f"the newest is {newest}."
+        )
     return period, period == newest
+
+
+def _covered(pool: Pool, period: Period) -> str:
+    """Where `period` ends no rating period, the period whose list covers it."""
+    if cadence.is_list_period(pool, period):
+        return ""
+    covering = cadence.list_period(pool, period)
+    return f" (FIDE's lists came less often then: the list of {covering} covers it)"
 
 
 def newest_published(session: Session, pool: Pool, kept: KeptCounts | None) -> Period | None:

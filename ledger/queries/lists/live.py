@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from ledger.core import rules
+from ledger.core import cadence, rules
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Hint, NotFound
 from ledger.queries.filters import EVERYONE, ListFilter
@@ -121,7 +121,7 @@ def _live(session: Session, pool: Pool, kept: KeptCounts | None) -> _LiveList:
             .order_by(Game.period)
         )
     )
-    period = periods[-1] if periods else newest + 1
+    period = periods[-1] if periods else cadence.next_list_period(pool, newest)
     changed = kept_or_read(
         kept,
         session,

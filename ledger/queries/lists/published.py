@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ledger.core import cadence
 from ledger.core.domain import Period, Pool
 from ledger.queries.filters import EVERYONE, ListFilter
 from ledger.queries.lists import ranking
@@ -96,7 +97,8 @@ class PublishedList:
         self.kept = kept
         self.newest = newest_published(session, pool, kept)
         self.is_newest = self.newest is None or period >= self.newest
-        self.before_newest = self.newest is not None and period + 1 == self.newest
+        self.following = cadence.next_list_period(pool, period)
+        self.before_newest = self.newest is not None and self.following == self.newest
         self.counter: Callable[[int], int] = lambda rating: 0
         self._then: dict[int, int] | None = None
 
@@ -115,7 +117,7 @@ class PublishedList:
             listed = (PlayerRating.pool == self.pool, PlayerRating.first_list.is_not(None))
             self.counter = above_counter(self.session, PlayerRating.rating, listed)
         elif self.before_newest:
-            self.counter = before_newest_counter(self.session, self.pool, self.period + 1)
+            self.counter = before_newest_counter(self.session, self.pool, self.following)
         else:
             self.counter = older_counter(self.session, self.pool, self.period, self.then)
 
@@ -139,7 +141,7 @@ class PublishedList:
             statement = newest_list_counts(self.pool, self.period, only)
             return RatingCounts.of(tuple(row) for row in self.session.execute(statement))
         if only != EVERYONE and self.before_newest:
-            parts = before_newest_counts(self.pool, self.period + 1, only)
+            parts = before_newest_counts(self.pool, self.following, only)
             return RatingCounts.of(
                 (rating, players)
                 for part in parts
@@ -151,8 +153,8 @@ class PublishedList:
             passing = only.conditions(listed.c, self.period)
             return RatingCounts.of(grouped(self.session, listed.c.rating, passing))
         if self.before_newest:
-            newest = PublishedList(self.session, self.pool, self.period + 1, self.kept)
-            in_newest = (ListEntry.pool == self.pool, ListEntry.period == self.period + 1)
+            newest = PublishedList(self.session, self.pool, self.following, self.kept)
+            in_newest = (ListEntry.pool == self.pool, ListEntry.period == self.following)
             return RatingCounts.of(
                 [
                     *newest.counts(EVERYONE).by_rating(),
@@ -192,7 +194,7 @@ class PublishedList:
         if self.is_newest:
             listed = self.session.execute(newest_ties(self.pool, self.period, only, wanted))
         elif self.before_newest and only == EVERYONE:
-            named = self.session.execute(ties_before_newest(self.pool, self.period + 1, wanted))
+            named = self.session.execute(ties_before_newest(self.pool, self.following, wanted))
             ordered = sorted(named, key=lambda row: (-row[0], row[1], row[2]))
             listed = ((rating, player_id) for rating, _, player_id in ordered)
         else:
@@ -276,7 +278,7 @@ def previous_list(
     session: Session, pool: Pool, period: Period, *, few: bool, kept: KeptCounts | None = None
 ) -> PublishedList | None:
     """The list before `period`'s, if one was published, counting from here on."""
-    earlier = period - 1
+    earlier = cadence.previous_list_period(pool, period)
     key = ("published", pool, earlier)
     if not kept_or_read(kept, session, key, lambda: is_published(session, pool, earlier)):
         return None

@@ -24,6 +24,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import aliased
 from sqlalchemy.sql.util import find_tables
 
+from ledger.core import cadence
 from ledger.core.domain import Period, Pool
 from ledger.queries.filters import ListFilter
 from ledger.storage.batches import AnySelect
@@ -210,7 +211,7 @@ def before_newest_counts(
     """The rows of the list before the newest (`newest`'s) that pass `only`, counted by
     rating in two parts: the players without a row in `newest`, on their ratings (they had
     the same standing), and the rows in force before it of the players with one."""
-    period = newest - 1
+    period = cadence.previous_list_period(pool, newest)
     in_newest = (ListEntry.pool == pool, ListEntry.period == newest)
     changed = select(ListEntry.player_id).where(*in_newest)
     row_in_newest = changed.where(ListEntry.player_id == PlayerRating.player_id).exists()

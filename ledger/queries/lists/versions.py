@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import CTE, and_, except_, false, func, or_, select, union, union_all
 from sqlalchemy.orm import Session
 
+from ledger.core import cadence
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Hint, NotFound
 from ledger.queries.filters import EVERYONE, ListFilter
@@ -83,8 +84,9 @@ def version_list(
     now = _ListThen.of(session, pool, period, shown.stamp, few=few)
     rows = now.rows(only, None if top is None else skip + top)[skip:]
     before = None
-    if any(each.stamp <= shown.stamp for each in versions(session, pool, period - 1)):
-        before = _ListThen.of(session, pool, period - 1, shown.stamp, few=few)
+    previous = cadence.previous_list_period(pool, period)
+    if any(each.stamp <= shown.stamp for each in versions(session, pool, previous)):
+        before = _ListThen.of(session, pool, previous, shown.stamp, few=few)
     places = ranking.places(rows, only, period, now, before, skip)
     return RatingList(
         pool, period, ranked(period, rows, places), filtered=only != EVERYONE, version=shown

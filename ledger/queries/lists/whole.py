@@ -24,7 +24,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ledger.core import rules
+from ledger.core import cadence, rules
 from ledger.core.domain import Period, Pool
 from ledger.queries.lists.in_force import is_published, published_period
 from ledger.queries.lists.published import rating_list
@@ -99,7 +99,7 @@ def _newest_cells(session: Session, pool: Pool, period: Period) -> Iterator[Cell
     order: the standings, each with the period's figures if the player has a row in it, and
     the movement since the previous list, if one was published."""
     before: _Places | dict[int, int] = {}
-    if is_published(session, pool, period - 1):
+    if is_published(session, pool, cadence.previous_list_period(pool, period)):
         before = _Places(session, pool, period)
     rows = driver_rows(session, newest_in_list_order(pool, period))
     yield from _ranked(chain.from_iterable(rows), before, period)

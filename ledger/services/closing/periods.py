@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from sqlalchemy import exists, func, select, update
 from sqlalchemy.orm import Session
 
+from ledger.core import cadence
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Conflict, Hint
 from ledger.core.progress import NO_PROGRESS, Progress
@@ -29,6 +30,7 @@ from ledger.storage.periods import (
     newest_closed_period,
     newest_version,
     refuse_before_first_list,
+    refuse_no_list,
 )
 from ledger.storage.staging import EXPECTED_SCORES, staged
 
@@ -89,11 +91,11 @@ def close_through(
     where `shown` says what each list showed.
     """
     newest = _refuse_what_cannot_close(session, pool, period, now)
-    first = newest + 1 if newest is not None else period
+    first = cadence.next_list_period(pool, newest) if newest is not None else period
     _refuse_open_games_before(session, pool, first, period, newest)
     if newest is None and joining is None:  # a re-rate publishes again what was published
         _refuse_nothing_to_publish(session, pool, period)
-    periods = [first + i for i in range(first.months_until(period) + 1)]
+    periods = cadence.list_periods(pool, first, period)
     totals = _Totals()
     with collector_paused(), staged(session, EXPECTED_SCORES):
         insert_values(session, EXPECTED_SCORES, _LOOK_UP, set_rating.expected_score_rows())
@@ -138,6 +140,7 @@ def _refuse_what_cannot_close(
             f"period {period} has not ended yet; close it from {period + 1}-01, once its "
             "games are in."
         )
+    refuse_no_list(pool, period)
     return newest
 
 

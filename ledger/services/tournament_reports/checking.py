@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ledger.core import cadence
 from ledger.core.domain import Period
 from ledger.core.errors import LedgerError, RejectedRecords
 from ledger.core.reports import (
@@ -79,7 +80,7 @@ def check(
     sent = checked.read
     if sent is None:
         return checked
-    period = Period.of(sent.end)
+    period = cadence.list_period(report.pool, Period.of(sent.end))
     findings = _event(session, report, sent, period, now)
     identified = identify(session, sent, version.file_name, now.date(), matches)
     findings += identified.findings

@@ -13,6 +13,7 @@ from typing import IO
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from ledger.core import cadence
 from ledger.core.access import Action, Role, require
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Conflict, InvalidInput, NotFound
@@ -198,7 +199,7 @@ def _checked_version(
         )
     if read.read is not None:
         version.event, version.end_date = read.read.event, read.read.end
-        version.period = Period.of(read.read.end)
+        version.period = cadence.list_period(report.pool, Period.of(read.read.end))
     version.report_id, version.number = report.id, newest + 1
     session.add(version)
     if report.accepted_version is None and read.read is not None:

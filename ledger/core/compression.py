@@ -1,0 +1,32 @@
+"""FIDE's one-time compression of the ratings below 2000, on the list of 1 March 2024.
+
+With the Rating Regulations in force from 1 March 2024, FIDE raised every published rating
+below 2000 by 0.4 x (2000 - rating) and set the floor at 1400 (`rules.RATING_FLOORS`):
+1000 became 1400, 1500 became 1700, 2000 and above stayed (FIDE QC, "New rating regulations
+come into force", 1 March 2024: "all players with a rating between 1000 and 2000 will
+receive a one-time increase"; the formula as the federations published it, e.g. the
+Slovenian federation's "Novosti pri naslovih in ratingih FIDE", 2024: "(0.40) x (2000 -
+Rating)"; in all three pools, the Norwegian federation, 20 February 2024). FIDE rated the
+games of February 2024 under the old rules and compressed the ratings they gave: the
+compression is an operation on the list of period 2024-02, after its close.
+"""
+
+from __future__ import annotations
+
+from ledger.core.domain import Period
+
+COMPRESSED_LIST = Period(2024, 2)
+"""The period whose list FIDE compressed: the list of 1 March 2024."""
+COMPRESSION_CEILING = 2000
+"""Ratings below this were raised."""
+OLD_FLOOR = 1000
+"""The floor before the compression: a rating of the period from it up is compressed, and
+lands at 1400 or above."""
+
+
+def compressed(rating: int) -> int:
+    """The rating once compressed: raised by 0.4 x (2000 - rating) below 2000, to the nearest
+    whole number (the raise is a multiple of 0.2, so never a tie: 1063 + 374.8 = 1438)."""
+    if rating >= COMPRESSION_CEILING:
+        return rating
+    return rating + (4 * (COMPRESSION_CEILING - rating) + 5) // 10

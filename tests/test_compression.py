@@ -1,0 +1,181 @@
+"""FIDE's compression of March 2024 (`ledger compress-ratings --period 2024-02`): the
+formula, the list it publishes again, and what it refuses."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ledger.core import compression
+from ledger.core.domain import Pool
+from ledger.formats.fide_list import FideListRow, PoolRating, write_fide_txt
+from ledger.services import compression as compressing
+from ledger.storage.database import Ledger
+from ledger.storage.models import PlayerRating
+
+from builders import fingerprint, listing, run
+
+FORMULA = {
+    "1000, the old floor, becomes 1400, the new": (1000, 1400),
+    "1063 gains 374.8, rounded to 375": (1063, 1438),
+    "1500 gains 200": (1500, 1700),
+    "1998 gains 0.8, rounded to 1": (1998, 1999),
+    "1999 gains 0.4, rounded to 0": (1999, 1999),
+    "2000 and above stay": (2000, 2000),
+    "2850 stays": (2850, 2850),
+}
+
+
+@pytest.mark.parametrize(("rating", "after"), list(FORMULA.values()), ids=list(FORMULA))
+def test_the_compression_is_fides_formula(rating: int, after: int) -> None:
+    assert compression.compressed(rating) == after
+
+
+def _row(fide_id: int, rating: int) -> FideListRow:
+    return FideListRow(
+        line=0,
+        fide_id=fide_id,
+        name=f"Player {fide_id}",
+        federation="NOR",
+        sex="M",
+        title=None,
+        women_title=None,
+        other_titles=None,
+        foa_title=None,
+        birth_year=1990,
+        flag="",
+        ratings={Pool.STANDARD: PoolRating(rating=rating, games=40, k=20)},
+    )
+
+
+def _ok(*args: str, db: str) -> str:
+    done = run(*args, db=db)
+    assert done.exit_code == 0, done.stderr
+    return done.stdout
+
+
+def _february_2024(database_url: str, tmp_path: Path) -> None:
+    """FIDE's list of February 2024 (in its layout, invented players), and February's games:
+    player 5 falls from 1001 below 1000 (unrated on any scale), player 1 from 1063 to 1061,
+    below the new floor of 1400 on the old scale."""
+    path = tmp_path / "standard_feb24frl.txt"
+    ratings = {1: 1063, 2: 1500, 3: 2100, 4: 1999, 5: 1001, 6: 1400}
+    rows = [_row(fide_id, rating) for fide_id, rating in ratings.items()]
+    path.write_bytes("".join(write_fide_txt(rows, (Pool.STANDARD,), "FEB24")).encode())
+    _ok("import-fide-list", str(path), db=database_url)
+    for white, black, day in ((1, 6, "2024-02-10"), (5, 6, "2024-02-11")):
+        _ok(
+            "add-game",
+            *("--white", str(white), "--black", str(black), "--result", "0-1"),
+            *("--date", day),
+            db=database_url,
+        )
+    _ok("close-period", "2024-02", db=database_url)
+
+
+def test_the_list_of_march_2024_is_published_again_compressed(
+    ledger: Ledger, database_url: str, tmp_path: Path
+) -> None:
+    _february_2024(database_url, tmp_path)
+    assert set(listing(ledger)) == {2, 3, 4, 6}
+    done = _ok("compress-ratings", "--period", "2024-02", db=database_url)
+    assert done == (
+        "Compressed the standard list of 2024-02 (Mar 2024) as FIDE did: 3 ratings below 2000 "
+        "raised by 0.4 x (2000 - rating), 1 of them kept on the list above the new floor of "
+        "1400; published as version 2 of the list.\n"
+    )
+    rows = listing(ledger)
+    assert {fide_id: (row.rating, row.change) for fide_id, row in rows.items()} == {
+        1: (1437, -2 + 376),
+        2: (1700, 200),
+        3: (2100, 0),
+        4: (1999, 0),
+        6: (1642, 4 + 238),
+    }
+    assert listing(ledger, "2024-01")[2].rating == 1500
+    assert rows[1].peak == 1437
+    log = _ok("log", db=database_url)
+    assert "compress-ratings 2024-02: version 2; raised 3; kept on list 1" in log
+
+
+BAD = {
+    "a period other than 2024-02": (
+        ["--period", "2024-03"],
+        "error: FIDE compressed the ratings once, on the list of 1 March 2024, period 2024-02; "
+        "2024-03 is not that list.\n",
+    ),
+    "twice": (
+        ["--period", "2024-02"],
+        "error: the standard list of 2024-02 is compressed already; nothing was written.\n",
+    ),
+    "not a period": (
+        ["--period", "March"],
+        "error: period: 'March' is not a period; write it as YYYY-MM, e.g. 2026-10.\n",
+    ),
+}
+
+
+@pytest.mark.parametrize(("arguments", "message"), list(BAD.values()), ids=list(BAD))
+def test_bad_compressions_are_refused_in_one_line(
+    arguments: list[str], message: str, database_url: str, tmp_path: Path
+) -> None:
+    _february_2024(database_url, tmp_path)
+    _ok("compress-ratings", "--period", "2024-02", db=database_url)
+    before = fingerprint(database_url)
+    refused = run("compress-ratings", *arguments, db=database_url)
+    assert (refused.exit_code, refused.stdout, refused.stderr) == (
+        2 if "not a period" in message else 1,
+        "",
+        message,
+    )
+    assert fingerprint(database_url) == before
+
+
+def test_fides_own_list_of_march_2024_is_not_compressed_again(
+    database_url: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "standard_mar24frl.txt"
+    rows = [_row(1, 1438), _row(2, 1700)]
+    path.write_bytes("".join(write_fide_txt(rows, (Pool.STANDARD,), "MAR24")).encode())
+    _ok("import-fide-list", str(path), db=database_url)
+    before = fingerprint(database_url)
+    refused = run("compress-ratings", "--period", "2024-02", db=database_url)
+    assert (refused.exit_code, refused.stderr) == (
+        1,
+        "error: the standard list of 2024-02 was imported from FIDE, whose list of March 2024 "
+        "is compressed already; nothing was written.\n",
+    )
+    assert fingerprint(database_url) == before
+
+
+def test_a_compression_before_its_list_is_closed_is_refused(database_url: str) -> None:
+    refused = run("compress-ratings", "--period", "2024-02", db=database_url)
+    assert (refused.exit_code, refused.stderr) == (
+        1,
+        "error: the standard list of 2024-02 must be the newest published to be compressed; "
+        "close it first.\n",
+    )
+
+
+def test_a_compression_that_fails_half_way_changes_nothing(
+    ledger: Ledger, database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The list's rows are written, then writing the standings fails: nothing is kept."""
+    _february_2024(database_url, tmp_path)
+    before = fingerprint(database_url)
+    written = compressing.update_rows
+
+    def fail_at_standings(session: Any, model: Any, rows: Any) -> None:
+        if model is PlayerRating:
+            raise RuntimeError("disk full")
+        written(session, model, rows)
+
+    monkeypatch.setattr(compressing, "update_rows", fail_at_standings)
+    with pytest.raises(RuntimeError, match="disk full"), ledger.transaction() as session:
+        compressing.compress_ratings(
+            session, Pool.STANDARD, compression.COMPRESSED_LIST, dt.datetime.now(dt.UTC)
+        )
+    assert fingerprint(database_url) == before
