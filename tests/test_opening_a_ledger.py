@@ -102,6 +102,7 @@ WRITE_COMMANDS = [
     pytest.param(("correct-game", "1", "--result", "0-1", "--reason", "typo"), id="correct-game"),
     pytest.param(("delete-game", "1", "--reason", "typo"), id="delete-game"),
     pytest.param(("rerate", "--from", "2026-10", "--reason", "typo"), id="rerate"),
+    pytest.param(("compress-ratings", "--period", "2024-02"), id="compress-ratings"),
     pytest.param(("merge-players", "1", "2"), id="merge-players"),
     pytest.param(("edit-player", "1", "--name", "Typo, Ty", "--reason", "typo"), id="edit-player"),
     pytest.param(

@@ -39,7 +39,7 @@ def header_records(records: list[Record], problems: Problems) -> dict[str, Recor
 
 def read_event(headers: dict[str, Record], problems: Problems, rounds: int) -> TrfEvent:
     """The event of the header records; an event of `rounds` rounds whose dates fit it
-    only read month for day is read so, with a warning (`ledger.formats.trf.dates`)."""
+    only read month for day is read as written, with a warning (`ledger.formats.trf.dates`)."""
     federation = _header_text(headers, "032").upper()
     written = dates.ReportDates(
         _written_header_date(headers, "042", "start date", problems),
@@ -60,25 +60,23 @@ def read_event(headers: dict[str, Record], problems: Problems, rounds: int) -> T
 def _read_dates(
     headers: dict[str, Record], written: dates.ReportDates, rounds: int, problems: Problems
 ) -> list[dt.date | None]:
-    """The report's start, end and round dates, each problem kept with its line."""
-    swapped = written.other_reading_fits(rounds)
-    if swapped:
+    """The report's start, end and round dates, each problem kept with its line. Dates
+    that fit the event only read month for day are read as written (TRF's YY/MM/DD), with
+    a warning: a league's rounds a month apart read so too, and a date read otherwise than
+    written could move the event's games into another period."""
+    if written.other_reading_fits(rounds):
         line = next(headers[code][0] for code in ("042", "052", "132") if code in headers)
-        as_written, read = written.read(), written.read(swapped=True)
+        as_written, other = written.read(), written.read(swapped=True)
         problems.warn(
             line,
             "dates",
             f"the report's dates read as written (YYYY/MM/DD) run from {dates.span(as_written)}, "
-            f"too long for {rounds} rounds; read month for day (YYYY/DD/MM) they run from "
-            f"{dates.span(read)}, and are read so. Check them, and write the report's dates "
-            "as YYYY/MM/DD.",
+            f"long for {rounds} rounds; read month for day (YYYY/DD/MM) they would run from "
+            f"{dates.span(other)}. They are read as written: check them, and if they were "
+            "written month for day, write them as YYYY/MM/DD.",
         )
-    start = _checked(
-        headers, "042", "start date", written.start, None, swapped=swapped, problems=problems
-    )
-    end = _checked(
-        headers, "052", "end date", written.end, None, swapped=swapped, problems=problems
-    )
+    start = _checked(headers, "042", "start date", written.start, None, problems)
+    end = _checked(headers, "052", "end date", written.end, None, problems)
     near = start or end
     if "132" not in headers:
         return [start, end]
@@ -87,7 +85,7 @@ def _read_dates(
         start,
         end,
         *(
-            _checked_round(line, round, date, near, swapped=swapped, problems=problems)
+            _checked_round(line, round, date, near, problems)
             for round, date in enumerate(written.rounds, start=1)
         ),
     ]
@@ -99,14 +97,12 @@ def _checked(
     what: str,
     date: dates.WrittenDate | None,
     near: dt.date | None,
-    *,
-    swapped: bool,
     problems: Problems,
 ) -> dt.date | None:
     if date is None:
         return None
     try:
-        return date.read(near, swapped=swapped)
+        return date.read(near)
     except ValueError:
         problems.add(
             headers[code][0], f"the {what} {date.text!r} is not a date; write it as YYYY/MM/DD."
@@ -121,14 +117,12 @@ def _checked_round(
     round: int,
     date: dates.WrittenDate | None,
     near: dt.date | None,
-    *,
-    swapped: bool,
     problems: Problems,
 ) -> dt.date | None:
     if date is None:
         return None
     try:
-        return date.read(near, swapped=swapped)
+        return date.read(near)
     except ValueError:
         first = column(round, 0)
         problems.add(
