@@ -6,23 +6,17 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
-from rich import box
-
 from ledger.queries.accounts import AccountRow, TokenRow
-from ledger.render.base import Console, Format, Table, message, print_records, text
-
-
-def _table(title: str, headers: Sequence[str]) -> Table:
-    table = Table(
-        title=title,
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-        collapse_padding=True,
-    )
-    for header in headers:
-        table.add_column(header)
-    return table
+from ledger.render.base import (
+    Console,
+    Format,
+    Table,
+    message,
+    moment,
+    plain_table,
+    print_records,
+    text,
+)
 
 
 def _whole(table: Table, index: int, values: Sequence[str]) -> None:
@@ -38,10 +32,6 @@ def _day(at: dt.datetime | None) -> str:
     return "" if at is None else f"{at:%Y-%m-%d}"
 
 
-def _when(at: dt.datetime | None) -> str:
-    return "" if at is None else f"{at:%Y-%m-%d %H:%M}"
-
-
 def account_list(rows: Sequence[AccountRow], output: Format) -> None:
     if print_records(rows, AccountRow, output):
         return
@@ -53,7 +43,7 @@ def account_list(rows: Sequence[AccountRow], output: Format) -> None:
         return
     disabled = any(row.disabled_at for row in rows)
     headers = ("ID", "E-mail", "Name", "Role", "Password", "Made", "Disabled")
-    table = _table("Accounts", headers if disabled else headers[:-1])
+    table = plain_table("Accounts", headers if disabled else headers[:-1])
     for row in rows:
         cells = (
             str(row.id),
@@ -77,15 +67,17 @@ def token_list(rows: Sequence[TokenRow], output: Format) -> None:
     if not rows:
         message("No API tokens.")
         return
-    table = _table("API tokens", ("ID", "Account", "Name", "Role", "Made (UTC)", "Revoked (UTC)"))
+    table = plain_table(
+        "API tokens", ("ID", "Account", "Name", "Role", "Made (UTC)", "Revoked (UTC)")
+    )
     for row in rows:
         table.add_row(
             str(row.id),
             row.email,
             text(row.name),
             text(row.role),
-            _when(row.created_at),
-            _when(row.revoked_at),
+            moment(row.created_at),
+            moment(row.revoked_at),
         )
     _whole(table, 1, [row.email for row in rows])
     Console().print(table)
