@@ -171,7 +171,7 @@ def player(
     """
     with reading(ctx, db) as session:
         card = queries.player_card(session, queries.one_player(session, player), pool)
-    render.player_card(card, output)
+    render.player_card(card, output, pool)
 
 
 @app.command("calc")

@@ -70,8 +70,9 @@ def serve(
     ] = 64,
     db: DbOption = None,
 ) -> None:
-    """Serve the ledger read only on the web: rating lists, players, calculations, events
-    and reports as pages, and the same as a JSON API under /api/v1.
+    """Serve the ledger on the web: rating lists, players, calculations, events and reports
+    as pages and as a JSON API under /api/v1, read by anyone; organisers and officers sign
+    in to send and review tournament reports (--read-only: a mirror, no sign-in).
 
     Example: ledger serve --db sqlite:///ledger-demo.db --port 8080
     """
@@ -89,7 +90,8 @@ def serve(
     config = uvicorn.Config(
         WEB_APP, factory=True, host=host, port=port, workers=workers, log_level="warning"
     )
-    render.message(f"Serving {shown_url(url)} read only at http://{host}:{port}/ (Ctrl-C stops).")
+    how = "read only (a mirror)" if read_only else "to readers, and to accounts that sign in,"
+    render.message(f"Serving {shown_url(url)} {how} at http://{host}:{port}/ (Ctrl-C stops).")
     if workers == 1:
         uvicorn.Server(config).run(sockets=[listening])
         return

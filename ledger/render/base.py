@@ -5,12 +5,14 @@ the console and table every text output prints stored text through (escaped: see
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import sys
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
+import rich.box
 import rich.console
 import rich.table
 import rich.text
@@ -95,6 +97,26 @@ class Table(rich.table.Table):
 
     def add_row(self, *renderables: Any, **options: Any) -> None:
         super().add_row(*(_escaped(each) for each in renderables), **options)
+
+
+def plain_table(title: str, headers: Sequence[str]) -> Table:
+    """A table of records with a title at its left, a line under its headers and no
+    frame (the desk's accounts, tokens and reports)."""
+    table = Table(
+        title=title,
+        title_justify="left",
+        box=rich.box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    for header in headers:
+        table.add_column(header)
+    return table
+
+
+def moment(at: dt.datetime | None) -> str:
+    """A moment to the minute (empty: none)."""
+    return "" if at is None else f"{at:%Y-%m-%d %H:%M}"
 
 
 def error(text: str) -> None:

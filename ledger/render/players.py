@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from ledger.core import rules
+from ledger.core.domain import Pool
 from ledger.queries import (
     ExplainedGame,
     Explanation,
@@ -208,8 +209,9 @@ CHART_HEIGHT = 8
 CHART_WIDTH = 60
 
 
-def player_card(card: PlayerCard, output: Format) -> None:
-    """The card: identity, each pool's standing, history, a chart and the live rating."""
+def player_card(card: PlayerCard, output: Format, pool: Pool | None = None) -> None:
+    """The card: identity, each pool's standing (of `pool` alone, if given), history, a
+    chart and the live rating."""
     if output is Format.JSON:
         print_json(plain(card))
     elif output is Format.CSV:
@@ -220,10 +222,10 @@ def player_card(card: PlayerCard, output: Format) -> None:
         ]
         print_csv(rows, ("pool", "period", "list_name", "rating", "change", "games", "k"))
     else:
-        _card_tables(card)
+        _card_tables(card, pool)
 
 
-def _card_tables(card: PlayerCard) -> None:
+def _card_tables(card: PlayerCard, pool: Pool | None) -> None:
     console = Console()
     identity = ", ".join(
         part
@@ -243,7 +245,7 @@ def _card_tables(card: PlayerCard) -> None:
         )
         console.print(f"Federation and title as recorded; published lists show them from {since}.")
     if not card.pools and not card.pooling:
-        console.print("Not rated in any pool.")
+        console.print(f"Not rated in the {pool} pool." if pool else "Not rated in any pool.")
     for pooled in card.pooling:
         console.print(f"{pooled.pool.capitalize()}: not rated; toward a first rating (8.2):")
         for line in first_rating_lines(pooled)[:1]:

@@ -4,10 +4,8 @@ Stored text (events, file names, notes, findings) is shown as text, never as mar
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Sequence
 
-from rich import box
 from rich.text import Text
 
 from ledger.core.printable import escaped
@@ -17,8 +15,9 @@ from ledger.queries.tournament_reports import FindingRow, ReportDetail, ReportRo
 from ledger.render.base import (
     Console,
     Format,
-    Table,
     message,
+    moment,
+    plain_table,
     print_csv,
     print_json,
     print_records,
@@ -38,23 +37,6 @@ def _text(value: object) -> Text:
     return Text(escaped(text(value), lines=True))
 
 
-def _when(at: dt.datetime | None) -> str:
-    return "" if at is None else f"{at:%Y-%m-%d %H:%M}"
-
-
-def _table(title: str, headers: Sequence[str]) -> Table:
-    table = Table(
-        title=title,
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-        collapse_padding=True,
-    )
-    for header in headers:
-        table.add_column(header)
-    return table
-
-
 def report_rows(rows: Sequence[ReportRow], output: Format, title: str) -> None:
     """Reports in a list, with each waiting one's age in days (`!` past the deadline)."""
     if print_records(rows, ReportRow, output):
@@ -62,7 +44,9 @@ def report_rows(rows: Sequence[ReportRow], output: Format, title: str) -> None:
     if not rows:
         message(f"{title}: none.")
         return
-    table = _table(title, ("ID", "Event", "Pool", "Period", "State", "Organiser", "Sent", "Days"))
+    table = plain_table(
+        title, ("ID", "Event", "Pool", "Period", "State", "Organiser", "Sent", "Days")
+    )
     for row in rows:
         state = f"{row.state}, correction" if row.correction else str(row.state)
         age = "" if row.age is None else f"{row.age}{'!' if row.overdue else ''}"
@@ -109,10 +93,10 @@ def report_detail(detail: ReportDetail, output: Format) -> None:
         console.print(_text(_version_line(version)), soft_wrap=True)
         for found in version.findings:
             console.print(_text(_finding_line(found)), soft_wrap=True)
-    history = _table("History", ("At (UTC)", "Change", "State", "By", "Reason"))
+    history = plain_table("History", ("At (UTC)", "Change", "State", "By", "Reason"))
     for entry in detail.history:
         history.add_row(
-            _when(entry.at),
+            moment(entry.at),
             str(entry.action),
             text(entry.state),
             _text(entry.by),
@@ -130,14 +114,14 @@ def _heading(detail: ReportDetail) -> str:
     return (
         f"Report {detail.id}: {detail.event or '(no event read yet)'}, {detail.pool} period "
         f"{text(detail.period) or '?'}, from {detail.organiser} <{detail.organiser_email}>; "
-        f"{state}. Received {_when(detail.received_at) or 'not yet'}."
+        f"{state}. Received {moment(detail.received_at) or 'not yet'}."
     )
 
 
 def _version_line(version: VersionDetail) -> str:
     return (
         f"\nVersion {version.number}: {version.file_name} ({version.format}, {version.size} "
-        f"bytes, SHA-256 {version.sha256[:12]}...), sent {_when(version.uploaded_at)} by "
+        f"bytes, SHA-256 {version.sha256[:12]}...), sent {moment(version.uploaded_at)} by "
         f"{version.uploaded_by}: {version.errors} error(s), {version.warnings} warning(s) "
         f"({version.waiting} not acknowledged)."
     )
@@ -150,7 +134,7 @@ def _finding_line(found: FindingRow) -> str:
     line = f"  {tier[found.tier]}: {where}{field}{found.message}"
     if found.acknowledged is not None:
         line += (
-            f"\n    acknowledged by {found.acknowledged.by} on {_when(found.acknowledged.at)}: "
+            f"\n    acknowledged by {found.acknowledged.by} on {moment(found.acknowledged.at)}: "
             f"{found.acknowledged.note}"
         )
     return line
