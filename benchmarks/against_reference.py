@@ -36,12 +36,26 @@ from pathlib import Path
 
 from close_period import database
 
-from ledger.formats.csvfiles import GAME_COLUMNS, GAME_OPTIONAL_COLUMNS, PLAYER_COLUMNS
+from ledger.formats.csvfiles import GAME_COLUMNS, GAME_OPTIONAL_COLUMNS
 
 PERIOD = "2026-09"
 NEXT_PERIOD = "2026-10"
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "bench" / "reference_close.py"
 RESULTS = ("1-0", "0-1", "1/2-1/2")
+
+
+PLAYER_COLUMNS = (
+    "id",
+    "name",
+    "federation",
+    "sex",
+    "title",
+    "birth_year",
+    "rating",
+    "games",
+    "ever_2400",
+)
+"""The players file's columns: every one the reference reads, and the ledger's import."""
 
 
 def write_players(path: Path, count: int, randomness: random.Random) -> None:
