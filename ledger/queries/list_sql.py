@@ -21,8 +21,6 @@ from ledger.queries.lists.sql import (
     newest_ties,
     off_list_rows,
     older_list,
-    period_rows,
-    period_rows_and_standings,
     ties_before_newest,
 )
 
@@ -46,7 +44,5 @@ __all__ = [
     "newest_ties",
     "off_list_rows",
     "older_list",
-    "period_rows",
-    "period_rows_and_standings",
     "ties_before_newest",
 ]

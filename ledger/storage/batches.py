@@ -448,8 +448,8 @@ def driver_rows(session: Session, statement: AnySelect) -> Iterator[list[Values]
     SQLAlchemy's work per value, which is most of a bulk read's time (periods come as their
     `YYYY-MM` text, SQLite's booleans as 0 and 1). PostgreSQL's rows come through a
     server-side cursor, a batch at a time, planned for reading them all (its default plans
-    a cursor for its first tenth: a whole list in its order took four times as long). The
-    cursor closes when the reader stops."""
+    a cursor for its first tenth, `docs/performance.md`). The cursor closes when the reader
+    stops."""
     session.flush()
     dialect = session.get_bind().dialect
     compiled = statement.compile(dialect=dialect, compile_kwargs={"render_postcompile": True})

@@ -373,7 +373,7 @@ def _database_errors(engine: Engine) -> Iterator[None]:
         ) from None
     except OperationalError as error:
         if is_lock_wait_refused(error):
-            raise Busy(_BUSY) from None
+            raise Busy(BUSY) from None
         text = str(error.orig)
         if "database is locked" in text:
             raise Conflict(
@@ -391,7 +391,8 @@ def _database_errors(engine: Engine) -> Iterator[None]:
         ) from None
 
 
-_BUSY = "the ledger is publishing a list; ask again in a moment."
+BUSY = "the ledger is publishing a list; ask again in a moment."
+"""A read refused after waiting `READ_LOCK_WAIT` (`Busy`), in the words every face gives."""
 
 
 _MISSING_DATABASE = re.compile(r'database "(.+?)" does not exist')
@@ -449,13 +450,6 @@ def lock_pool(session: Session, pool: Pool) -> None:
 
 def is_postgresql(session: Session) -> bool:
     return session.get_bind().dialect.name == "postgresql"
-
-
-def joins_by_searching_keys(session: Session) -> bool:
-    """Whether the backend joins two tables by searching the key of one for each row of the
-    other (SQLite's nested loops), so that reading a few rows apart and matching them in
-    Python costs less than joining them to many; PostgreSQL hash-joins."""
-    return not is_postgresql(session)
 
 
 def update_rewrites_named_columns(session: Session) -> bool:

@@ -21,7 +21,7 @@ from ledger.core.access import TooManyAttempts
 from ledger.core.errors import Busy
 from ledger.queries import Site, to_json
 from ledger.queries.site import DEFAULT_SITE
-from ledger.storage.database import is_lock_wait_refused
+from ledger.storage.database import BUSY, is_lock_wait_refused
 from ledger.web.caching import NOT_KEPT
 from ledger.web.gate import now
 from ledger.web.inputs import PATTERN_WORDS
@@ -32,7 +32,6 @@ Handler = Callable[[Request, Any], Awaitable[Response]]
 UNEXPECTED = (
     "the ledger could not answer this request; the site's operator can find why in its log."
 )
-BUSY = "the ledger is publishing a list; ask again in a moment."
 BUSY_RETRY_AFTER = "5"
 """Seconds: a close that holds the tables a read needs takes tens of seconds on a large
 ledger."""

@@ -75,26 +75,20 @@ def newest_standings_columns() -> tuple[Any, ...]:
     return (*IDENTITY, *STANDING, PlayerRating.first_list, *PERIOD_ROW)
 
 
-def newest_standings(pool: Pool, period: Period, *, with_rows: bool = True) -> AnySelect:
+def newest_standings(pool: Pool, period: Period) -> AnySelect:
     """The players of the newest list (`period`'s) in no order, as `newest_list` finds them:
-    identity, standing, the period first listed and, `with_rows`, the `PERIOD_ROW` of each
-    (None without a row in it): a whole list read in bulk and ordered as it is read."""
-    columns = newest_standings_columns()[: -len(PERIOD_ROW)]
-    if with_rows:
-        return _with_period_rows(select(*columns, *PERIOD_ROW), pool, period).where(_on_the_list())
-    return (
-        select(*columns)
-        .join(Player, Player.id == PlayerRating.player_id)
-        .where(PlayerRating.pool == pool, _on_the_list())
-    )
+    identity, standing, the period first listed and the `PERIOD_ROW` of each (None without
+    a row in it): `newest_standings_columns`."""
+    statement = select(*newest_standings_columns())
+    return _with_period_rows(statement, pool, period).where(_on_the_list())
 
 
 def newest_in_list_order(pool: Pool, period: Period) -> AnySelect:
     """`newest_standings` with their rows, best first: rating, then name and ID, as
     `best_first` orders them (the whole newest list in the order it is written). Ordered
     by the rating negated, which no index serves: SQLite then reads the list whole and
-    sorts it, where walking the ratings index and searching each player's row took twice
-    as long."""
+    sorts it, rather than walk the ratings index and search each player's row
+    (`docs/performance.md`)."""
     standings = newest_standings(pool, period).subquery()
     return select(standings).order_by(-standings.c.rating, standings.c.name, standings.c.id)
 
@@ -119,23 +113,6 @@ def places_before(pool: Pool, newest: Period) -> AnySelect:
     order = (rows.c.rating.desc(), rows.c.name, rows.c.id)
     place = func.row_number().over(order_by=order)
     return select(rows.c.id, place).order_by(rows.c.id)
-
-
-def period_rows(pool: Pool, period: Period) -> AnySelect:
-    """The list rows of `period`: each player's ID and `PERIOD_ROW`."""
-    return select(ListEntry.player_id, *PERIOD_ROW).where(
-        ListEntry.pool == pool, ListEntry.period == period
-    )
-
-
-def period_rows_and_standings(pool: Pool, period: Period) -> AnySelect:
-    """How many list rows `period` has, and how many standings the pool holds, counted up to
-    twice that (never the whole of a large table beyond): `newest_standings`' choice."""
-    rows = select(func.count()).where(ListEntry.pool == pool, ListEntry.period == period)
-    in_period = rows.scalar_subquery()
-    standings = select(PlayerRating.player_id).where(PlayerRating.pool == pool)
-    held = select(func.count()).select_from(standings.limit(2 * in_period).subquery())
-    return select(in_period, held.scalar_subquery())
 
 
 def _with_period_rows(columns: AnySelect, pool: Pool, period: Period) -> AnySelect:
