@@ -11,8 +11,10 @@ from dataclasses import replace
 import pytest
 from sqlalchemy import select
 
+from ledger.core.access import Role
 from ledger.core.domain import GameResult, Period, Pool
 from ledger.core.errors import NotFound
+from ledger.core.records import new_game
 from ledger.queries import (
     EventFilter,
     KeptCounts,
@@ -26,8 +28,14 @@ from ledger.queries import (
     rating_on,
 )
 from ledger.queries.lists.counts import RatingCounts
+from ledger.queries.lists.published import PublishedList
+from ledger.queries.log import last_change, last_list_change
+from ledger.services.accounts import add_account
+from ledger.services.activity import OS_USER
 from ledger.services.corrections import correct_game
 from ledger.services.demo import build_demo
+from ledger.services.edits import PlayerEdit, edit_player
+from ledger.services.games import add_game
 from ledger.services.reopening import reopen_period
 from ledger.storage.database import Ledger, open_ledger
 from ledger.storage.models import Game
@@ -201,6 +209,111 @@ def test_what_is_kept_follows_a_correction_and_a_reopen(three_lists: Ledger) -> 
     with three_lists.transaction() as session:
         reopen_period(session, Pool.STANDARD, Period(2029, 5))
     assert page().period == Period(2029, 4)
+
+
+@pytest.fixture
+def live_games(three_lists: Ledger) -> Ledger:
+    """The three lists, and games since the newest: players who move past others or drop
+    to a rating others hold, and a starting rating no list has carried yet."""
+    for day, (white, black) in enumerate([(1, 40), (25, 26), (59, 2), (33, 8), (14, 15)], start=1):
+        game(three_lists, white, black, "1-0", f"2029-06-{day:02d}")
+    player(three_lists, "Starter", rating=2050, federation="GER", sex="F", birth_year=2015)
+    return three_lists
+
+
+@pytest.mark.parametrize("only", list(PAGED.values()), ids=list(PAGED))
+def test_live_pages_found_on_kept_counts_are_the_slices_of_the_whole_live_list(
+    live_games: Ledger, only: ListFilter
+) -> None:
+    """However deep, a page of the live list found on its counts (not by reading every row
+    above it) is the slice of the whole live list, with the same ranks and movement."""
+    kept = KeptCounts()
+    with live_games.reading() as session:
+        asked = ListRequest(Pool.STANDARD, only=only, live=True)
+        whole = published_list(session, asked).rows
+        assert list_size(session, asked, kept) == list_size(session, asked) == len(whole)
+        for top in (1, 3, 7):
+            for skip in range(0, len(whole) + 1, top):
+                paged = replace(asked, top=top, skip=skip)
+                assert published_list(session, paged, kept).rows == whole[skip : skip + top]
+
+
+def test_games_in_an_open_period_leave_what_is_kept_of_the_lists(
+    three_lists: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What is counted of the published lists is kept while games are recorded in the open
+    period (the live list follows them); an edit of a player that a list shows, and a
+    close, count them again."""
+    counted: list[ListFilter] = []
+    read = PublishedList._counts
+
+    def counting(self: PublishedList, only: ListFilter) -> RatingCounts:
+        counted.append(only)
+        return read(self, only)
+
+    monkeypatch.setattr(PublishedList, "_counts", counting)
+    kept = KeptCounts()
+    women = ListRequest(Pool.STANDARD, only=ListFilter(women=True), top=5, skip=5)
+    live = ListRequest(Pool.STANDARD, live=True, top=60, skip=1)
+
+    def pages() -> tuple[tuple[RatingList, RatingList, int], int]:
+        with three_lists.reading() as session:
+            expected = published_list(session, women), published_list(session, live)
+            size = list_size(session, women)
+            counted.clear()
+            shown = published_list(session, women, kept), published_list(session, live, kept)
+            assert (*shown, list_size(session, women, kept)) == (*expected, size)
+            return (*shown, size), len(counted)
+
+    first, counts_read = pages()
+    assert counts_read > 0
+    logged_game(three_lists, 11, 3, "2029-06-02")
+    after_a_game, counts_read = pages()
+    assert counts_read == 0
+    assert after_a_game[0] == first[0]
+    assert after_a_game[1] != first[1]
+    woman = next(row.id for row in first[0].rows)
+    with three_lists.transaction() as session:
+        edit_player(session, woman, PlayerEdit(sex="M"), NOW)
+    after_an_edit, counts_read = pages()
+    assert counts_read > 0
+    assert after_an_edit[2] == first[2] - 1
+    close(three_lists, "2029-06")
+    after_a_close, counts_read = pages()
+    assert counts_read > 0
+    assert after_a_close[0].period == Period(2029, 6)
+
+
+def test_the_log_marks_the_changes_that_leave_the_published_lists(three_lists: Ledger) -> None:
+    def changes() -> tuple[int, int]:
+        with three_lists.reading() as session:
+            return last_change(session), last_list_change(session)
+
+    closed = changes()
+    assert closed[0] == closed[1] > 0
+    logged_game(three_lists, 11, 3, "2029-06-02")
+    with three_lists.transaction() as session:
+        add_account(session, "o@example.org", "O", Role.OFFICER, OS_USER, NOW, "a long passphrase")
+    after_open_work = changes()
+    assert after_open_work[0] == closed[0] + 2
+    assert after_open_work[1] == closed[1]
+    with three_lists.transaction() as session:
+        edit_player(session, 3, PlayerEdit(name="Renamed, Player"), NOW)
+    edited = changes()
+    assert edited[0] == edited[1] == after_open_work[0] + 1
+
+
+def logged_game(ledger: Ledger, white: int, black: int, date: str) -> None:
+    """A game won by white, recorded and logged as `ledger add-game` records it."""
+    played = new_game(
+        date=dt.date.fromisoformat(date),
+        white=white,
+        black=black,
+        result=GameResult.WHITE_WINS,
+        today=NOW.date(),
+    )
+    with ledger.transaction() as session:
+        add_game(session, Pool.STANDARD, played, NOW)
 
 
 def test_rating_counts_find_the_rating_at_a_position() -> None:

@@ -78,6 +78,7 @@ from .lists import (
 from .log import (
     LogRecord as LogRecord,
     last_change as last_change,
+    last_list_change as last_list_change,
     log_records as log_records,
 )
 from .overviews import (

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
 from ledger.storage.database import read_once
-from ledger.storage.models import LogEntry
+from ledger.storage.models import LIST_CHANGES, LogEntry
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,4 +120,14 @@ def last_change(session: Session) -> int:
     return read_once(session, "last_change", lambda: session.scalar(_NEWEST_CHANGE) or 0)
 
 
+def last_list_change(session: Session) -> int:
+    """The number of the newest logged change that may have altered a published list or
+    what the public pages show around them (0: none yet): every change but those logged as
+    leaving the lists (`ledger.storage.models.LogEntry.leaves_lists`), found on their
+    partial index. What is drawn from the published lists alone, read under the same
+    number, is the same."""
+    return read_once(session, "last_list_change", lambda: session.scalar(_NEWEST_LIST_CHANGE) or 0)
+
+
 _NEWEST_CHANGE = select(func.max(LogEntry.id))
+_NEWEST_LIST_CHANGE = select(func.max(LogEntry.id)).where(LIST_CHANGES)

@@ -20,7 +20,7 @@ from ledger.queries.lists.in_force import published_period
 from ledger.queries.lists.published import rating_list
 from ledger.queries.lists.ranking import shared_ranks
 from ledger.queries.lists.rows import ListRow
-from ledger.queries.lists.sql import list_statement
+from ledger.queries.lists.sql import list_statement, newest_list_figures
 from ledger.storage.models import Game, GameRating, ListEntry, Player, PlayerRating, RatingPeriod
 
 
@@ -54,39 +54,44 @@ def list_statistics(
 ) -> ListStatistics:
     """The distribution table of a published list in bands of `band` points from `start`
     (empty bands below the highest included), with the counts of the statistics tables of
-    the rating articles."""
+    the rating articles: one grouped read of the list (the players rated below `start`
+    counted together), the newest list's on the standings alone."""
     if band < 1:
         raise InvalidInput(f"band: {band} is not a band width; give a whole number above 0.")
     period, is_newest = published_period(session, pool, period)
-    listed = list_statement(pool, period, is_newest=is_newest).subquery()
+    whole = (
+        newest_list_figures(pool) if is_newest else list_statement(pool, period, is_newest=False)
+    )
+    listed = whole.subquery()
     active = active_on(listed.c.last_active, period)
     woman = listed.c.sex == "F"
+    below = listed.c.rating < start
+    low = case((below, start - band), else_=start + band * ((listed.c.rating - start) // band))
     counts = (
         func.count(),
         func.count(case((active, 1))),
         func.count(case((woman, 1))),
         func.count(case((active & woman, 1))),
     )
-    players, active_players, women, women_active = session.execute(select(*counts)).one()
-    low = start + band * ((listed.c.rating - start) // band)
     found = {
-        int(row[0]): row[1:]
-        for row in session.execute(
-            select(low.label("low"), *counts).where(listed.c.rating >= start).group_by(low)
-        )
+        int(row[0]): tuple(row[1:])
+        for row in session.execute(select(low.label("low"), *counts).group_by(low))
     }
+    totals = [sum(column) for column in zip(*found.values(), strict=True)] or [0, 0, 0, 0]
+    players, active_players, women, women_active = totals
+    found.pop(start - band, None)
     lows = range(max(found, default=start), start - 1, -band)
     bands = [Band(low, low + band - 1, *found.get(low, (0, 0, 0, 0))) for low in lows]
     return ListStatistics(
-        pool,
-        period,
-        players,
-        active_players,
-        women,
-        women_active,
-        _games_rated(session, pool, period),
-        _average_change(session, pool, period),
-        bands,
+        pool=pool,
+        period=period,
+        rated_players=players,
+        active_players=active_players,
+        women=women,
+        women_active=women_active,
+        games_rated=_games_rated(session, pool, period),
+        average_change=_average_change(session, pool, period),
+        bands=bands,
     )
 
 

@@ -101,7 +101,9 @@ def add_account(
     session.flush()
     link = None if password is not None else password_link(session, account.id, now)
     made = AccountMade(account.id, email, role, link)
-    activity.record(session, "add-account", _LoggedRole(email, role), author, now)
+    activity.record(
+        session, "add-account", _LoggedRole(email, role), author, now, marks=activity.OPEN_WORK
+    )
     return made
 
 
@@ -136,7 +138,14 @@ def set_password_by_link(session: Session, link: str, password: str, now: dt.dat
     account = session.get_one(Account, held.account_id)
     account.password_hash = _HASHER.hash(_checked_password(password))
     _revoke(session, account.id, SecretKind.SESSION, now)
-    activity.record(session, "set-password", _Logged(account.email), Author(account.email), now)
+    activity.record(
+        session,
+        "set-password",
+        _Logged(account.email),
+        Author(account.email),
+        now,
+        marks=activity.OPEN_WORK,
+    )
     return account.id
 
 
@@ -227,7 +236,14 @@ def add_token(
     secret = _secret(
         session, account.id, SecretKind.TOKEN, now, None, TOKEN_PREFIX, name=label, role=scope
     )
-    activity.record(session, "add-token", _LoggedRole(account.email, scope), author, now)
+    activity.record(
+        session,
+        "add-token",
+        _LoggedRole(account.email, scope),
+        author,
+        now,
+        marks=activity.OPEN_WORK,
+    )
     return secret
 
 
@@ -242,7 +258,7 @@ def revoke_token(
         raise Conflict(f"token {token_id} was already revoked.")
     held.revoked_at = now
     email = session.get_one(Account, held.account_id).email
-    activity.record(session, "revoke-token", _Logged(email), author, now)
+    activity.record(session, "revoke-token", _Logged(email), author, now, marks=activity.OPEN_WORK)
 
 
 def disable_account(session: Session, email: str, author: Author, now: dt.datetime) -> None:
@@ -253,7 +269,9 @@ def disable_account(session: Session, email: str, author: Author, now: dt.dateti
     account.disabled_at = now
     for kind in SecretKind:
         _revoke(session, account.id, kind, now)
-    activity.record(session, "disable-account", _Logged(account.email), author, now)
+    activity.record(
+        session, "disable-account", _Logged(account.email), author, now, marks=activity.OPEN_WORK
+    )
 
 
 def change_role(session: Session, email: str, role: Role, author: Author, now: dt.datetime) -> None:
@@ -263,7 +281,14 @@ def change_role(session: Session, email: str, role: Role, author: Author, now: d
     if account.role is role:
         raise Conflict(f"{account.email} is already an {role}.")
     account.role = role
-    activity.record(session, "change-role", _LoggedRole(account.email, role), author, now)
+    activity.record(
+        session,
+        "change-role",
+        _LoggedRole(account.email, role),
+        author,
+        now,
+        marks=activity.OPEN_WORK,
+    )
 
 
 def _account(session: Session, email: str) -> Account:

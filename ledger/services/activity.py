@@ -57,6 +57,23 @@ def _os_user() -> str:
         return "unknown"
 
 
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Marks:
+    """What a log entry is marked with beyond what, where, who and when."""
+
+    report_id: int | None = None
+    """The tournament report the change was made to, whose history the entry is part of."""
+    leaves_lists: bool = False
+    """The change left every published list, and what the public pages show around them,
+    as it was (`ledger.storage.models.LogEntry.leaves_lists`). A service says so only where
+    it knows it: by default a change may alter them."""
+
+
+UNMARKED = Marks()
+OPEN_WORK = Marks(leaves_lists=True)
+"""A change to open periods' games, accounts or a report before its acceptance."""
+
+
 def record(
     session: Session,
     action: str,
@@ -66,10 +83,10 @@ def record(
     pool: Pool | None = None,
     period: Period | None = None,
     *,
-    report_id: int | None = None,
+    marks: Marks = UNMARKED,
 ) -> None:
-    """Log `action`, summarised from the service's `outcome` (a dataclass of counts);
-    `report_id`: the tournament report it changed, whose history the entry is part of."""
+    """Log `action`, summarised from the service's `outcome` (a dataclass of counts), with
+    the entry's `marks`."""
     session.add(
         LogEntry(
             at=at,
@@ -81,7 +98,8 @@ def record(
             summary=summary(outcome)[:SUMMARY_LENGTH],
             account_id=author.account_id,
             address=author.address,
-            report_id=report_id,
+            report_id=marks.report_id,
+            leaves_lists=marks.leaves_lists,
         )
     )
     session.flush()

@@ -128,7 +128,9 @@ def add_game(
 ) -> AddedGame:
     """Record one game in an open period, as `add_games` does, and log it."""
     added = record_game(session, pool, game, allow_repeat=allow_repeat)
-    activity.record(session, "add-game", added, author, now, pool, added.period)
+    activity.record(
+        session, "add-game", added, author, now, pool, added.period, marks=activity.OPEN_WORK
+    )
     return added
 
 

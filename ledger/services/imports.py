@@ -137,7 +137,16 @@ def _recorded(
 def _logged(
     session: Session, summary: Summary, author: Author, now: dt.datetime, pool: Pool
 ) -> Summary:
-    activity.record(session, f"import-{summary.kind}", summary, author, now, pool)
+    in_open_periods = isinstance(summary, GamesImport) and summary.rerated is None
+    activity.record(
+        session,
+        f"import-{summary.kind}",
+        summary,
+        author,
+        now,
+        pool,
+        marks=activity.Marks(leaves_lists=in_open_periods),
+    )
     return summary
 
 
@@ -206,7 +215,16 @@ def import_pgn(  # noqa: PLR0913 (its options by name)
         people.likely_duplicates(session, players.ids.values()),
         rerated,
     )
-    activity.record(session, "import-pgn", imported, author, now, pool)
+    leaves_lists = rerated is None and not players.created
+    activity.record(
+        session,
+        "import-pgn",
+        imported,
+        author,
+        now,
+        pool,
+        marks=activity.Marks(leaves_lists=leaves_lists),
+    )
     return imported
 
 

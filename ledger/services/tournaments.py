@@ -142,7 +142,17 @@ def import_trf(  # noqa: PLR0913 (its options by name)
         report.warnings + warnings,
         rerated,
     )
-    activity.record(session, "import-trf", imported, author, now, pool, periods[0])
+    in_open_periods = rerated is None and replaced is None and not players.created
+    activity.record(
+        session,
+        "import-trf",
+        imported,
+        author,
+        now,
+        pool,
+        periods[0],
+        marks=activity.Marks(leaves_lists=in_open_periods),
+    )
     return imported
 
 

@@ -28,6 +28,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     text,
     true,
 )
@@ -295,6 +296,11 @@ class SupersededEntry(ListFigures, Base):
     __table_args__ = (Index("ix_superseded_entries_player_id", "player_id"),)
 
 
+LIST_CHANGES = text("NOT leaves_lists")
+"""SQL: the log entries of changes that may have altered a published list, written as their
+partial index is, so that both backends find the newest on it."""
+
+
 class LogEntry(Base):
     """One change to the ledger's published state, for `ledger log`: a close, re-rate,
     reopen, correction, import or merge, with who made it, why, and what it did."""
@@ -315,6 +321,20 @@ class LogEntry(Base):
     """The address the change came from, on the web."""
     report_id: Mapped[int | None] = mapped_column(ForeignKey("reports.id"), index=True)
     """The tournament report the change was made to: its history is its entries."""
+    leaves_lists: Mapped[bool] = mapped_column(server_default=false())
+    """The change left every published list as it was, with what the lists show of their
+    players and the site around them: games recorded in open periods, a report's steps,
+    accounts and tokens. A long-running reader keeps what it draws from the lists until a
+    change without it (`ledger.queries.log.last_list_change`)."""
+
+    __table_args__ = (
+        Index(
+            "ix_log_entries_list_changes",
+            "id",
+            sqlite_where=LIST_CHANGES,
+            postgresql_where=LIST_CHANGES,
+        ),
+    )
 
 
 class SiteSettings(Base):

@@ -23,7 +23,7 @@ from ledger.core.errors import Hint, LedgerError, NotFound
 if TYPE_CHECKING:
     from alembic.config import Config
 
-HEAD_REVISION = "7d2e4b91c0a5"
+HEAD_REVISION = "9a4c1e6b2d58"
 """The newest revision in `migrations/versions` (a test keeps the two equal)."""
 
 _VERSION_TABLE = "alembic_version"

@@ -210,12 +210,13 @@ def periods(session: Reading, pool: Pool) -> Response:
 @router.get("/reports/{pool}/stats", summary="ledger stats --format json")
 def stats(
     session: Reading,
+    kept: Counts,
     pool: Pool,
     period: PeriodText = None,
     start: BandStart = 2200,
     band: BandWidth = 50,
 ) -> Response:
-    report = queries.list_statistics(session, pool, period_given(period), start, band)
+    report = views.list_statistics(session, pool, period_given(period), (start, band), kept)
     return json_answer(report)
 
 

@@ -241,12 +241,13 @@ def periods(session: Reading, site: SiteShown, pool: Pool) -> Response:
 def stats(
     session: Reading,
     site: SiteShown,
+    kept: Counts,
     pool: Pool,
     period: PeriodText = None,
     start: BandStart = 2200,
     band: BandWidth = 50,
 ) -> Response:
-    report = queries.list_statistics(session, pool, period_given(period), start, band)
+    report = views.list_statistics(session, pool, period_given(period), (start, band), kept)
     return page(site, "stats.html", report=report)
 
 

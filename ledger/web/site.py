@@ -1,5 +1,6 @@
 """The federation's site on every page: its name, short name, footer and logo (`ledger site
-set`), read with the request's session and kept while the ledger does not change; the
+set`), read with the request's session and kept while no change alters what the public pages
+show of the lists and the site (`ledger.queries.last_list_change`); the
 logo served from the site itself; and the API's description named for the site."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from ledger.web.inputs import Counts, Reading
 
 def site_settings(session: Reading, kept: Counts) -> Site:
     """The site's settings (a plain `def`: FastAPI reads them in its thread pool)."""
-    return kept.get(session, ("site",), lambda: queries.site(session))
+    return kept.get(session, ("site",), lambda: queries.site(session), published=True)
 
 
 SiteShown = Annotated[Site, Depends(site_settings)]

@@ -65,15 +65,36 @@ def list_page(
 def list_versions(
     session: Session, pool: Pool, period: Period, kept: queries.KeptCounts
 ) -> list[queries.Version]:
-    """`queries.versions`, kept while the ledger does not change."""
+    """`queries.versions`, kept while no change alters the published lists."""
     key = ("versions", pool, period)
-    return kept.get(session, key, lambda: queries.versions(session, pool, period))
+    return kept.get(session, key, lambda: queries.versions(session, pool, period), published=True)
+
+
+def list_statistics(
+    session: Session,
+    pool: Pool,
+    period: Period | None,
+    bands: tuple[int, int],
+    kept: queries.KeptCounts,
+) -> queries.ListStatistics:
+    """`queries.list_statistics` (`bands`: from where, how wide), kept while no change
+    alters the published lists: games recorded in an open period do not count them again."""
+    key = ("statistics", pool, period, bands)
+    start, band = bands
+
+    def read() -> queries.ListStatistics:
+        return queries.list_statistics(session, pool, period, start, band)
+
+    return kept.get(session, key, read, published=True)
 
 
 def list_size(session: Session, request: ListRequest, kept: queries.KeptCounts) -> int:
-    """`queries.list_size`, kept while the ledger does not change: a deep page counts once."""
+    """`queries.list_size`, kept while the ledger does not change (a published list: while
+    no change alters the published lists): a deep page counts once."""
     whole = replace(request, top=None, skip=0)
-    return kept.get(session, ("size", whole), lambda: queries.list_size(session, whole, kept))
+    size = queries.list_size
+    key = ("size", whole)
+    return kept.get(session, key, lambda: size(session, whole, kept), published=not whole.live)
 
 
 @dataclass(frozen=True, slots=True)

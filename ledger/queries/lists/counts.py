@@ -6,7 +6,8 @@ counting the rows above it (a count over an index reads every entry it counts).
 `KeptCounts` keeps such counts, and the order of tied players, between the requests of a
 long-running reader (the web site) while the ledger does not change: every change is
 logged, so the newest logged change names the ledger's state, and what was counted under
-it stays true.
+it stays true; what is counted of the published lists alone stays true until the newest
+change that may alter them (`ledger.queries.log.last_list_change`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any, TypeVar
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from ledger.queries.log import last_change
+from ledger.queries.log import last_change, last_list_change
 
 T = TypeVar("T")
 
@@ -100,10 +101,14 @@ def kept_or_read(
     read: Callable[[], T],
     *,
     large: bool = False,
+    published: bool = False,
 ) -> T:
-    """What `read` gives: kept for `key` while the ledger does not change, if `kept` (a
-    long-running reader's); else read. `large`: see `KeptCounts.get`."""
-    return read() if kept is None else kept.get(session, key, read, large=large)
+    """What `read` gives: kept for `key` while the ledger does not change (`published`:
+    while no change alters the published lists), if `kept` (a long-running reader's); else
+    read. `large`: see `KeptCounts.get`."""
+    if kept is None:
+        return read()
+    return kept.get(session, key, read, large=large, published=published)
 
 
 KEPT = 1024
@@ -113,64 +118,93 @@ KEPT_LARGE = 6
 """At most this many large things are kept beside them (a pool's live standings)."""
 
 
+def state_of(session: Session, *, published: bool) -> int:
+    """The ledger's state that what is kept depends on: its newest change that may have
+    altered the published lists (`published`: what is drawn from them alone), else its
+    newest change of any kind."""
+    return last_list_change(session) if published else last_change(session)
+
+
 class KeptCounts:
     """What a long-running reader has read of the ledger (counts and ties of its lists, their
-    sizes and versions, the live list's standings), kept while the ledger does not change:
-    what was kept under an earlier change is let go as soon as a newer one is seen, and at
-    most `most` things are kept (and `most_large` large ones apart, so that the many small
-    ones a long list reads never push them out), the least recently used going first. Safe
-    to share between the threads of a server: a thing that several threads ask for at once
-    is read by the first, and the others wait for it rather than read it again."""
+    sizes and versions, the live list's standings), kept while the ledger's state does not
+    change: what is drawn from the published lists alone while no change alters them (games
+    recorded in an open period leave them as they were), anything else while the ledger
+    does not change at all (`state_of`). What was kept under an earlier state is let go as
+    soon as a newer one is seen; at most `most` things are kept of each kind (and
+    `most_large` large ones apart, so that the many small ones a long list reads never
+    push them out), the least recently used going first. Safe to share between the
+    threads of a server: a thing that several threads ask for at once is read by the
+    first, and the others wait for it rather than read it again."""
 
     def __init__(self, most: int = KEPT, most_large: int = KEPT_LARGE) -> None:
         self._most = {False: most, True: most_large}
-        self._kept: dict[bool, OrderedDict[Hashable, Any]] = {
-            False: OrderedDict(),
-            True: OrderedDict(),
+        self._kept: dict[tuple[bool, bool], OrderedDict[Hashable, Any]] = {
+            (published, large): OrderedDict()
+            for published in (False, True)
+            for large in (False, True)
         }
-        self._newest = 0
+        self._newest = {False: 0, True: 0}
         self._lock = threading.Lock()
         self._reading: dict[Hashable, threading.Lock] = {}
 
     def get(
-        self, session: Session, key: Hashable, read: Callable[[], T], *, large: bool = False
+        self,
+        session: Session,
+        key: Hashable,
+        read: Callable[[], T],
+        *,
+        large: bool = False,
+        published: bool = False,
     ) -> T:
         """What `read` gives for `key` on the ledger as `session` sees it: read once."""
-        found: T | None = self.peek(session, key, large=large)
+        found: T | None = self.peek(session, key, large=large, published=published)
         if found is not None:
             return found
-        state = (last_change(session), key)
+        state = (published, state_of(session, published=published), key)
         with self._lock:
             reading = self._reading.setdefault(state, threading.Lock())
-        with reading:
-            found = self.peek(session, key, large=large)
-            if found is None:
-                found = read()
-                self.keep(session, key, found, large=large)
-        with self._lock:
-            self._reading.pop(state, None)
+        try:
+            with reading:
+                found = self.peek(session, key, large=large, published=published)
+                if found is None:
+                    found = read()
+                    self.keep(session, key, found, large=large, published=published)
+        finally:
+            with self._lock:
+                self._reading.pop(state, None)
         return found
 
-    def peek(self, session: Session, key: Hashable, *, large: bool = False) -> Any:
+    def peek(
+        self, session: Session, key: Hashable, *, large: bool = False, published: bool = False
+    ) -> Any:
         """What is kept for `key` on the ledger as `session` sees it (None: nothing)."""
-        state = (last_change(session), key)
-        kept = self._kept[large]
+        state = (state_of(session, published=published), key)
+        kept = self._kept[published, large]
         with self._lock:
             if state not in kept:
                 return None
             kept.move_to_end(state)
             return kept[state]
 
-    def keep(self, session: Session, key: Hashable, value: object, *, large: bool = False) -> None:
-        change = last_change(session)
+    def keep(
+        self,
+        session: Session,
+        key: Hashable,
+        value: object,
+        *,
+        large: bool = False,
+        published: bool = False,
+    ) -> None:
+        change = state_of(session, published=published)
         with self._lock:
-            if change < self._newest:
+            if change < self._newest[published]:
                 return
-            if change > self._newest:
-                for kept in self._kept.values():
-                    kept.clear()
-                self._newest = change
-            kept = self._kept[large]
+            if change > self._newest[published]:
+                for size in (False, True):
+                    self._kept[published, size].clear()
+                self._newest[published] = change
+            kept = self._kept[published, large]
             kept[(change, key)] = value
             while len(kept) > self._most[large]:
                 kept.popitem(last=False)

@@ -48,9 +48,13 @@ def _covered(pool: Pool, period: Period) -> str:
 
 
 def newest_published(session: Session, pool: Pool, kept: KeptCounts | None) -> Period | None:
-    """The newest closed period, kept while the ledger does not change (if `kept`)."""
+    """The newest closed period, kept while no change alters the published lists (if `kept`)."""
     return kept_or_read(
-        kept, session, ("newest", pool), lambda: newest_closed_period(session, pool)
+        kept,
+        session,
+        ("newest", pool),
+        lambda: newest_closed_period(session, pool),
+        published=True,
     )
 
 

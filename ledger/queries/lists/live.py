@@ -28,7 +28,12 @@ from ledger.queries.lists.counts import KeptCounts, RatingCounts, above, kept_or
 from ledger.queries.lists.published import PublishedList
 from ledger.queries.lists.ranking import FEW_ROWS
 from ledger.queries.lists.rows import RatingList, ranked
-from ledger.queries.lists.sql import best_first, newest_list, newest_list_size
+from ledger.queries.lists.sql import (
+    best_first,
+    newest_list,
+    newest_list_counts,
+    newest_list_size,
+)
 from ledger.queries.pooling import first_rating
 from ledger.storage.batches import AnySelect, records
 from ledger.storage.models import Game, Player, PlayerRating
@@ -81,7 +86,7 @@ def live_list(
     only = only or EVERYONE
     now = _live(session, pool, kept)
     newest, period = now.newest, now.period
-    rows = now.rows(only, None if top is None else skip + top)[skip:]
+    rows = now.page(only, top, skip)
     few = len(rows) <= FEW_ROWS
     before = PublishedList(session, pool, newest, kept)
     before.count(few=few)
@@ -98,13 +103,12 @@ def live_list_size(
     """How many rows the live list has within `only`: the newest list's players who have
     not played since, counted on their ratings, and the rows the games since change."""
     now = _live(session, pool, kept)
+    if kept is not None:
+        return now.counts(only).size
     unchanged = newest_list_size(pool, now.period, only).where(
         PlayerRating.player_id.not_in(now.playing)
     )
-    changed = sum(
-        row.rating is not None and only.admits(row, now.period) for row in now.changed.values()
-    )
-    return (session.scalar(unchanged) or 0) + changed
+    return (session.scalar(unchanged) or 0) + len(now.changed_rows(only))
 
 
 def _live(session: Session, pool: Pool, kept: KeptCounts | None) -> _LiveList:
@@ -129,28 +133,29 @@ def _live(session: Session, pool: Pool, kept: KeptCounts | None) -> _LiveList:
         lambda: _rated_since(session, pool, newest, period, periods),
         large=True,
     )
-    return _LiveList(session, pool, newest, period, changed, _playing_since(pool, newest))
+    return _LiveList(session, pool, (newest, period), changed, _playing_since(pool, newest), kept)
 
 
 class _LiveList:
     """The live list as `ledger.queries.lists.ranking` reads it: the newest list, with the rows of
-    the players the games since change."""
+    the players the games since change. Where a long-running reader keeps counts, it is
+    counted by rating (`counts`), and a page is found on the counts however deep it lies."""
 
     def __init__(
         self,
         session: Session,
         pool: Pool,
-        newest: Period,
-        period: Period,
+        periods: tuple[Period, Period],
         changed: dict[int, LiveRow],
         playing: AnySelect,
+        kept: KeptCounts | None,
     ) -> None:
         self.session = session
         self.pool = pool
-        self.newest = newest
-        self.period = period
+        self.newest, self.period = periods
         self.changed = changed
         self.playing = playing
+        self.kept = kept
         self.counter: Callable[[int], int] = lambda rating: 0
         listed = [row for row in changed.values() if row.rating is not None]
         self.ratings_now = sorted(row.rating for row in listed if row.rating is not None)
@@ -168,11 +173,60 @@ class _LiveList:
         )
 
     def counted(self, only: ListFilter) -> RatingCounts | None:
-        """Not counted by rating: ranked on its rows."""
-        return None
+        """Counted by rating where counts are kept; else ranked on its rows."""
+        return None if self.kept is None else self.counts(only)
+
+    def counts(self, only: ListFilter) -> RatingCounts:
+        """The rows that pass `only`, counted by rating: the newest list's as the live
+        period's filter takes them (kept while no change alters the lists), less the rows there
+        of the players who have played since, plus their live rows."""
+        unchanged = newest_list_counts(self.pool, self.period, only)
+        key = ("newest counted in", self.pool, self.period, only)
+        newest = kept_or_read(
+            self.kept,
+            self.session,
+            key,
+            lambda: RatingCounts.of(tuple(row) for row in self.session.execute(unchanged)),
+            published=True,
+        )
+        played = unchanged.where(PlayerRating.player_id.in_(self.playing))
+
+        def counted() -> RatingCounts:
+            return RatingCounts.of(
+                [
+                    *newest.by_rating(),
+                    *((rating, -players) for rating, players in self.session.execute(played)),
+                    *((row.rating, 1) for row in self.changed_rows(only) if row.rating is not None),
+                ]
+            )
+
+        return kept_or_read(self.kept, self.session, ("live counts", self.pool, only), counted)
+
+    def changed_rows(self, only: ListFilter) -> list[LiveRow]:
+        """The rows of the players the games since change that are on the live list and
+        pass `only`."""
+        return [
+            row
+            for row in self.changed.values()
+            if row.rating is not None and only.admits(row, self.period)
+        ]
 
     def tied(self, only: ListFilter, ratings: Collection[int]) -> dict[int, list[int]]:
         return ranking.tied_in_rows(self, only, ratings)
+
+    def page(self, only: ListFilter, top: int | None, skip: int) -> list[Any]:
+        """The rows that pass `only`, best first, the first `top` after `skip`. With counts
+        kept, the rows rated from the first row's rating to the last's are read, less the
+        players tied on the first before the page (not every row above it)."""
+        if self.kept is None or not skip:
+            return list(self.rows(only, None if top is None else skip + top)[skip:])
+        counts = self.counts(only)
+        end = counts.size if top is None else min(counts.size, skip + top)
+        first, last = counts.rating_at(skip), counts.rating_at(end - 1)
+        if first is None or last is None:
+            return []
+        earlier = skip - counts.players_above(first)
+        return self.rows(only.within(last, first), None)[earlier : earlier + end - skip]
 
     def rows(self, only: ListFilter, top: int | None) -> list[Any]:
         unchanged = newest_list(self.pool, self.period).where(
@@ -181,11 +235,7 @@ class _LiveList:
         rows: list[Any] = records(
             self.session.execute(best_first(unchanged, only, self.period, top))
         )
-        rows += [
-            row
-            for row in self.changed.values()
-            if row.rating is not None and only.admits(row, self.period)
-        ]
+        rows += self.changed_rows(only)
         rows.sort(key=lambda row: (-row.rating, row.name, row.id))
         return rows[:top]
 

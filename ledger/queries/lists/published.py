@@ -131,7 +131,9 @@ class PublishedList:
     def counts(self, only: ListFilter) -> RatingCounts:
         """The rows that pass `only`, counted by rating."""
         key = ("counts", self.pool, self.period, only)
-        return kept_or_read(self.kept, self.session, key, lambda: self._counts(only))
+        return kept_or_read(
+            self.kept, self.session, key, lambda: self._counts(only), published=True
+        )
 
     def _counts(self, only: ListFilter) -> RatingCounts:
         """The newest list on the ratings index; the list before it as the newest corrected
@@ -178,12 +180,14 @@ class PublishedList:
             return self._tied(only, ratings)
         kept = self.kept
         key = ("tied", self.pool, self.period, only)
-        found = {rating: kept.peek(self.session, (*key, rating)) for rating in ratings}
+        found = {
+            rating: kept.peek(self.session, (*key, rating), published=True) for rating in ratings
+        }
         missing = [rating for rating, ids in found.items() if ids is None]
         read = self._tied(only, missing) if missing else {}
         for rating in missing:
             found[rating] = read.get(rating, [])
-            kept.keep(self.session, (*key, rating), found[rating])
+            kept.keep(self.session, (*key, rating), found[rating], published=True)
         return {rating: ids for rating, ids in found.items() if ids}
 
     def _tied(self, only: ListFilter, ratings: Collection[int]) -> dict[int, list[int]]:
@@ -280,7 +284,10 @@ def previous_list(
     """The list before `period`'s, if one was published, counting from here on."""
     earlier = cadence.previous_list_period(pool, period)
     key = ("published", pool, earlier)
-    if not kept_or_read(kept, session, key, lambda: is_published(session, pool, earlier)):
+    published = kept_or_read(
+        kept, session, key, lambda: is_published(session, pool, earlier), published=True
+    )
+    if not published:
         return None
     before = PublishedList(session, pool, earlier, kept)
     before.count(few=few)

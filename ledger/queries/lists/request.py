@@ -90,9 +90,12 @@ def published_list(
 def _current_version(
     session: Session, pool: Pool, period: Period, kept: KeptCounts | None
 ) -> Version:
-    """The period's current version, kept while the ledger does not change (if `kept`)."""
+    """The period's current version, kept while no change alters the published lists (if
+    `kept`)."""
     key = ("version", pool, period)
-    return kept_or_read(kept, session, key, lambda: version(session, pool, period, None))
+    return kept_or_read(
+        kept, session, key, lambda: version(session, pool, period, None), published=True
+    )
 
 
 def list_cells(session: Session, request: ListRequest) -> Iterator[Cells]:

@@ -169,6 +169,16 @@ NEWEST_COLUMNS = SimpleNamespace(
 """The columns a filter reads of the newest list, on the players' ratings and identity."""
 
 
+def newest_list_figures(pool: Pool) -> AnySelect:
+    """The rating, last active period and sex of each player on the newest list (what its
+    statistics count), without the joins that give its rows their period's figures."""
+    return (
+        select(PlayerRating.rating, PlayerRating.last_active, Player.sex)
+        .join(Player, Player.id == PlayerRating.player_id)
+        .where(PlayerRating.pool == pool, _on_the_list())
+    )
+
+
 def newest_list_size(pool: Pool, period: Period, only: ListFilter) -> AnySelect:
     """How many rows of the newest list pass `only`, counted on the players' ratings alone
     (and their identity when the filter asks for sex or birth year): each player has one

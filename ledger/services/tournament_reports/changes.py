@@ -93,9 +93,17 @@ def logged(
     author: Author,
     now: dt.datetime,
 ) -> None:
-    """The change's log entry: the report's history."""
+    """The change's log entry: the report's history. Only its acceptance records games; its
+    other steps leave the published lists as they were."""
     activity.record(
-        session, action, outcome, author, now, report.pool, report.period, report_id=report.id
+        session,
+        action,
+        outcome,
+        author,
+        now,
+        report.pool,
+        report.period,
+        marks=activity.Marks(report_id=report.id, leaves_lists=action is not ReportAction.ACCEPT),
     )
 
 
