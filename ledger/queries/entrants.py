@@ -21,6 +21,8 @@ from sqlalchemy import func, select, union
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
+from ledger.storage.batches import records
+from ledger.storage.database import one_of
 from ledger.storage.models import (
     Bye,
     Entrant,
@@ -52,6 +54,18 @@ class EventEntrant:
     rating: int | None
 
 
+_IDENTITY = (
+    Player.id,
+    Player.name,
+    Player.sex,
+    Player.title,
+    Player.federation,
+    Player.fide_id,
+    Player.birth_year,
+)
+"""What an entrant's row shows of the player."""
+
+
 def event_entrants(
     session: Session, pool: Pool, event_id: int, period: Period, *, rated: bool
 ) -> list[EventEntrant]:
@@ -66,7 +80,7 @@ def event_entrants(
         )
     }
     ratings = rated_with(session, pool, period, ids) if rated else _in_force(session, pool, ids)
-    players = session.scalars(select(Player).where(Player.id.in_(ids))).all()
+    players = records(session.execute(select(*_IDENTITY).where(one_of(session, Player.id, ids))))
     unnumbered = sorted(
         (player for player in players if player.id not in stored),
         key=lambda player: (-(ratings.get(player.id) or 0), player.name, player.id),
@@ -119,7 +133,7 @@ def rated_with(
             select(PriorStanding.player_id, PriorStanding.rating, PriorStanding.had_standing).where(
                 PriorStanding.pool == pool,
                 PriorStanding.period == period,
-                PriorStanding.player_id.in_(ids),
+                one_of(session, PriorStanding.player_id, ids),
             )
         )
     }
@@ -128,7 +142,9 @@ def rated_with(
         .where(
             ListEntry.pool == pool,
             ListEntry.period < period,
-            ListEntry.player_id.in_([player for player in ids if player not in entered]),
+            one_of(
+                session, ListEntry.player_id, [player for player in ids if player not in entered]
+            ),
         )
         .group_by(ListEntry.player_id)
         .subquery()
@@ -148,7 +164,7 @@ def _in_force(session: Session, pool: Pool, ids: Collection[int]) -> dict[int, i
     """The ratings in force: the players' standings (a pending starting rating included)."""
     rows = session.execute(
         select(PlayerRating.player_id, PlayerRating.rating).where(
-            PlayerRating.pool == pool, PlayerRating.player_id.in_(ids)
+            PlayerRating.pool == pool, one_of(session, PlayerRating.player_id, ids)
         )
     )
     return {row.player_id: row.rating for row in rows}

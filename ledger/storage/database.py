@@ -14,7 +14,7 @@ import re
 import shlex
 import time
 import warnings
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
@@ -65,6 +65,12 @@ SQLITE_CACHE_KIB = 131_072
 read), and as much again of its temporary tables: a close or an import updates indexes all
 over a large ledger and searches its staged tables by player, and SQLite's own default of
 2 MiB would read the same pages again and again."""
+
+SQLITE_READER_CACHE_KIB = 16_384
+"""The most a reader's connection keeps (16 MiB, and as much of its temporary tables): the
+site's requests read a few pages each, which the operating system's cache keeps for every
+connection and worker at once, and a worker holds up to eight connections
+(`docs/performance.md`)."""
 
 SQLITE_SORT_RUN_KIB = 4_096
 """How much SQLite sorts at a time inside `sorting_in_runs` before it merges the sorted
@@ -190,8 +196,9 @@ def _own_sqlite_transactions(engine: Engine, *, writes: bool) -> None:
         cursor.execute("PRAGMA foreign_keys = ON")
         if writes:
             _switch_to_wal(cursor, engine.dialect.loaded_dbapi.OperationalError)
-        cursor.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
-        cursor.execute(f"PRAGMA temp.cache_size = -{SQLITE_CACHE_KIB}")
+        cache = SQLITE_CACHE_KIB if writes else SQLITE_READER_CACHE_KIB
+        cursor.execute(f"PRAGMA cache_size = -{cache}")
+        cursor.execute(f"PRAGMA temp.cache_size = -{cache}")
         cursor.execute(f"PRAGMA threads = {SQLITE_SORT_THREADS}")
         cursor.close()
 
@@ -459,12 +466,12 @@ def update_rewrites_named_columns(session: Session) -> bool:
     return not is_postgresql(session)
 
 
-def one_of(session: Session, column: Any, values: Sequence[Any]) -> Any:
+def one_of(session: Session, column: Any, values: Collection[Any]) -> Any:
     """SQL for `column IN values`. On PostgreSQL one array parameter (`= ANY`): a list of
-    thousands of parameters would be a new statement for the driver to parse every time."""
+    hundreds of parameters would be a new statement for the driver to parse every time."""
     if is_postgresql(session):
         return column == any_(bindparam(None, list(values), type_=ARRAY(column.type)))
-    return column.in_(values)
+    return column.in_(list(values))
 
 
 LIKE_ESCAPE = "\\"
