@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, union
 from sqlalchemy.orm import Session
 
 from ledger.core import cadence, rules
@@ -268,8 +268,14 @@ def _rated_since(
 
 def _standings(session: Session, pool: Pool, newest: Period) -> dict[int, LiveRow]:
     """Every player with a game after the newest list, and every starting rating no list
-    has carried yet, with their standing on the newest list."""
-    playing = _playing_since(pool, newest)
+    has carried yet, with their standing on the newest list: found by their IDs (the two
+    sets apart, each on its index, rather than every player tested for either)."""
+    pending = select(PlayerRating.player_id).where(
+        PlayerRating.pool == pool,
+        PlayerRating.first_list.is_(None),
+        PlayerRating.rating.is_not(None),
+    )
+    wanted = union(_playing_since(pool, newest), pending).subquery()
     statement = (
         select(
             Player.id,
@@ -289,10 +295,7 @@ def _standings(session: Session, pool: Pool, newest: Period) -> dict[int, LiveRo
         .outerjoin(
             PlayerRating, (PlayerRating.player_id == Player.id) & (PlayerRating.pool == pool)
         )
-        .where(
-            Player.id.in_(playing)
-            | (PlayerRating.first_list.is_(None) & PlayerRating.rating.is_not(None))
-        )
+        .where(Player.id.in_(select(wanted.c[0])))
     )
     rows = {}
     for row in session.execute(statement):
