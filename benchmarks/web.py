@@ -25,6 +25,7 @@ import random
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -394,8 +395,9 @@ def measure_while_the_officer_works(backend: str, url: str, arguments: argparse.
     latencies: dict[str, list[float]] = {name: [] for name, _ in every}
     failures: dict[str, int] = {}
     done: list[str] = []
+    folder = tempfile.TemporaryDirectory()
     officer = threading.Thread(
-        target=lambda: done.extend(officer_work(working, chosen, arguments.sqlite_file.parent))
+        target=lambda: done.extend(officer_work(working, chosen, Path(folder.name)))
     )
     lock = threading.Lock()
     counter = iter(range(10**9))
@@ -440,6 +442,7 @@ def measure_while_the_officer_works(backend: str, url: str, arguments: argparse.
     finally:
         server.terminate()
         server.wait(timeout=60)
+        folder.cleanup()
 
 
 def main() -> None:
