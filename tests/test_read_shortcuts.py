@@ -6,7 +6,8 @@ counted on the ratings, and any page of a list found and ranked on its counts by
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import replace
+import threading
+from dataclasses import dataclass, replace
 
 import pytest
 from sqlalchemy import select
@@ -30,6 +31,7 @@ from ledger.queries import (
 from ledger.queries.lists.counts import RatingCounts
 from ledger.queries.lists.published import PublishedList
 from ledger.queries.log import last_change, last_list_change
+from ledger.services import activity
 from ledger.services.accounts import add_account
 from ledger.services.activity import OS_USER
 from ledger.services.corrections import correct_game
@@ -318,7 +320,8 @@ def logged_game(ledger: Ledger, white: int, black: int, date: str) -> None:
 
 def test_rating_counts_find_the_rating_at_a_position() -> None:
     counts = RatingCounts.of([(2000, 2), (2100, 1), (1900, 3), (2000, 1), (1800, -1), (1800, 1)])
-    assert (counts.ratings, counts.above, counts.tied) == ((2100, 2000, 1900), (0, 1, 4), (1, 3, 3))
+    found = (list(counts.ratings), list(counts.above), list(counts.tied))
+    assert found == ([2100, 2000, 1900], [0, 1, 4], [1, 3, 3])
     assert [counts.rating_at(index) for index in range(-1, 8)] == [
         None,
         2100,
@@ -339,3 +342,37 @@ def test_rating_counts_find_the_rating_at_a_position() -> None:
         7,
     ]
     assert (counts.players_at(2000), counts.players_at(2050), counts.size) == (3, 0, 7)
+
+
+@dataclass(frozen=True, slots=True)
+class _Noted:
+    """A change's outcome, as a service logs it."""
+
+    note: str
+
+
+def test_log_entries_are_numbered_in_the_order_their_changes_commit(postgresql_url: str) -> None:
+    """On PostgreSQL, a change logged while another's entry waits for its commit waits for
+    that commit, and is numbered after it: a reader that has seen an entry has seen every
+    change logged before it (what the site keeps by the newest entry rests on it)."""
+    ledger = open_ledger(postgresql_url)
+    numbered: list[int] = []
+
+    def log(note: str) -> None:
+        with ledger.transaction() as session:
+            activity.record(session, "note", _Noted(note), OS_USER, NOW)
+            numbered.append(last_change(session))
+
+    later = threading.Thread(target=log, args=("second",))
+    try:
+        with ledger.transaction() as session:
+            activity.record(session, "note", _Noted("first"), OS_USER, NOW)
+            first = last_change(session)
+            later.start()
+            later.join(timeout=1)
+            assert later.is_alive()
+        later.join(timeout=30)
+        assert not later.is_alive()
+        assert numbered == [first + 1]
+    finally:
+        ledger.dispose()

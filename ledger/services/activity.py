@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
 from ledger.core.records import OPERATOR_LENGTH, REASON_LENGTH, logged_text
+from ledger.storage.database import log_in_commit_order
 from ledger.storage.models import LogEntry
 
 SUMMARY_LENGTH = 1000
@@ -86,7 +87,8 @@ def record(
     marks: Marks = UNMARKED,
 ) -> None:
     """Log `action`, summarised from the service's `outcome` (a dataclass of counts), with
-    the entry's `marks`."""
+    the entry's `marks`, numbered in the order the changes commit (`log_in_commit_order`)."""
+    log_in_commit_order(session)
     session.add(
         LogEntry(
             at=at,

@@ -70,7 +70,7 @@ SQLITE_READER_CACHE_KIB = 16_384
 """The most a reader's connection keeps (16 MiB, and as much of its temporary tables): the
 site's requests read a few pages each, which the operating system's cache keeps for every
 connection and worker at once, and a worker holds up to eight connections
-(`docs/performance.md`)."""
+(`docs/performance.md`). The command line's connections keep `SQLITE_CACHE_KIB`."""
 
 SQLITE_SORT_RUN_KIB = 4_096
 """How much SQLite sorts at a time inside `sorting_in_runs` before it merges the sorted
@@ -443,6 +443,9 @@ def _first_line(text: str, engine: Engine) -> str:
 
 
 _POOL_LOCK_BASE = 0x1ED6E0
+_LOG_LOCK_KEY = _POOL_LOCK_BASE - 2
+"""The advisory lock of `log_in_commit_order` (the pools' locks are the base and up, the
+schema's the base less one)."""
 
 
 def lock_pool(session: Session, pool: Pool) -> None:
@@ -453,6 +456,18 @@ def lock_pool(session: Session, pool: Pool) -> None:
     if is_postgresql(session):
         key = _POOL_LOCK_BASE + list(Pool).index(pool)
         session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+
+
+def log_in_commit_order(session: Session) -> None:
+    """Number this transaction's log entry in the order the changes commit: on PostgreSQL an
+    advisory lock, taken as the entry is written and held until the transaction ends, so
+    that no other change is logged before this one commits. A reader that has seen entry N
+    has then seen every change logged before it, as what the site keeps by the newest entry
+    needs (`ledger.queries.log`): a sequence alone numbers entries as they are written, and
+    a close numbered first could commit after a change numbered after it. Readers are not
+    held. On SQLite one transaction writes at a time already."""
+    if is_postgresql(session):
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOG_LOCK_KEY})
 
 
 def is_postgresql(session: Session) -> bool:

@@ -322,8 +322,8 @@ class LogEntry(Base):
     report_id: Mapped[int | None] = mapped_column(ForeignKey("reports.id"), index=True)
     """The tournament report the change was made to: its history is its entries."""
     leaves_lists: Mapped[bool] = mapped_column(server_default=false())
-    """The change left every published list as it was, with what the lists show of their
-    players and the site around them: games recorded in open periods, a report's steps,
+    """The change left every published list as it was, with the lists' rows and the site
+    around them: games recorded in open periods, a report's steps,
     accounts and tokens. A long-running reader keeps what it draws from the lists until a
     change without it (`ledger.queries.log.last_list_change`)."""
 

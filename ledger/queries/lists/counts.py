@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import bisect
 import threading
+from array import array
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -30,12 +31,14 @@ T = TypeVar("T")
 @dataclass(frozen=True, slots=True)
 class RatingCounts:
     """A list's players counted by rating: `ratings` best first, `above[i]` the players
-    rated above `ratings[i]` and `tied[i]` those rated exactly it."""
+    rated above `ratings[i]` and `tied[i]` those rated exactly it. Held as arrays of machine
+    integers, a quarter of the memory of tuples of Python's (a long-running reader keeps
+    a thousand of them: `docs/performance.md`)."""
 
-    ratings: tuple[int, ...]
-    above: tuple[int, ...]
-    tied: tuple[int, ...]
-    negated: tuple[int, ...]
+    ratings: Sequence[int]
+    above: Sequence[int]
+    tied: Sequence[int]
+    negated: Sequence[int]
     """The ratings negated, in ascending order for a binary search."""
 
     @classmethod
@@ -46,12 +49,17 @@ class RatingCounts:
         for rating, players in counted:
             by_rating[rating] = by_rating.get(rating, 0) + players
         ratings = sorted((rating for rating, n in by_rating.items() if n), reverse=True)
-        tied = tuple(by_rating[rating] for rating in ratings)
+        tied = [by_rating[rating] for rating in ratings]
         above, total = [], 0
         for players in tied:
             above.append(total)
             total += players
-        return cls(tuple(ratings), tuple(above), tied, tuple(-rating for rating in ratings))
+        return cls(
+            ratings=array("q", ratings),
+            above=array("q", above),
+            tied=array("q", tied),
+            negated=array("q", (-rating for rating in ratings)),
+        )
 
     @property
     def size(self) -> int:
@@ -71,7 +79,7 @@ class RatingCounts:
         found = index < len(self.ratings) and self.ratings[index] == rating
         return self.tied[index] if found else 0
 
-    def ratings_from(self, high: int, low: int) -> tuple[int, ...]:
+    def ratings_from(self, high: int, low: int) -> Sequence[int]:
         """The ratings held from `high` down to `low`, best first."""
         return self.ratings[self._index(high) : self._index(low - 1)]
 
