@@ -57,6 +57,7 @@ def test_an_officer_runs_a_report_from_a_file_to_its_acceptance(
         "Report 1, version 1 (draft): 0 error(s), 1 warning(s), 5 note(s); "
         "`ledger reports show 1` lists them.\n"
     )
+    assert "; draft. Not received yet.\n" in run("reports", "show", "1", db=db).stdout
     detail = _json("reports", "show", "1", db=db)
     assert isinstance(detail, dict)
     (warning,) = [f for f in detail["versions"][0]["findings"] if f["tier"] == "warning"]
@@ -80,6 +81,7 @@ def test_an_officer_runs_a_report_from_a_file_to_its_acceptance(
         f"Accepted report 1, version 1 ({EVENT}): its games are recorded in period 2024-09.\n"
     )
     shown = run("reports", "show", "1", db=db)
+    assert "; accepted (public: accepted). Received 20" in shown.stdout
     assert "    acknowledged by Olga Officer on " in shown.stdout
     assert "accept-report" in shown.stdout
     assert "accept-report" in run("log", db=db).stdout

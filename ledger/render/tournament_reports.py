@@ -111,10 +111,11 @@ def _heading(detail: ReportDetail) -> str:
         state += f" (public: {detail.public})"
     if detail.rejected_as is not None:
         state += f", rejected as {detail.rejected_as.shown}"
+    received = moment(detail.received_at)
     return (
         f"Report {detail.id}: {detail.event or '(no event read yet)'}, {detail.pool} period "
         f"{text(detail.period) or '?'}, from {detail.organiser} <{detail.organiser_email}>; "
-        f"{state}. Received {moment(detail.received_at) or 'not yet'}."
+        f"{state}. {f'Received {received}.' if received else 'Not received yet.'}"
     )
 
 
