@@ -23,7 +23,6 @@ from ledger.core import cadence, calculator, rules
 from ledger.core.domain import ByeKind, GameResult, Period, Pool
 from ledger.queries.entrants import EventEntrant, event_entrants
 from ledger.queries.overviews import unknown_event
-from ledger.storage.database import one_of
 from ledger.storage.models import Bye, Event, Game, GameRating, ListEntry
 from ledger.storage.periods import is_closed, newest_closed_period
 
@@ -203,7 +202,7 @@ def _k_applied(session: Session, pool: Pool, period: Period, ids: Sequence[int])
         select(ListEntry.player_id, ListEntry.k_applied).where(
             ListEntry.pool == pool,
             ListEntry.period == period,
-            one_of(session, ListEntry.player_id, ids),
+            ListEntry.player_id.in_(ids),
         )
     )
     return {player_id: k for player_id, k in rows if k is not None}

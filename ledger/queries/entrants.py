@@ -22,7 +22,6 @@ from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
 from ledger.storage.batches import records
-from ledger.storage.database import one_of
 from ledger.storage.models import (
     Bye,
     Entrant,
@@ -80,7 +79,7 @@ def event_entrants(
         )
     }
     ratings = rated_with(session, pool, period, ids) if rated else _in_force(session, pool, ids)
-    players = records(session.execute(select(*_IDENTITY).where(one_of(session, Player.id, ids))))
+    players = records(session.execute(select(*_IDENTITY).where(Player.id.in_(ids))))
     unnumbered = sorted(
         (player for player in players if player.id not in stored),
         key=lambda player: (-(ratings.get(player.id) or 0), player.name, player.id),
@@ -133,7 +132,7 @@ def rated_with(
             select(PriorStanding.player_id, PriorStanding.rating, PriorStanding.had_standing).where(
                 PriorStanding.pool == pool,
                 PriorStanding.period == period,
-                one_of(session, PriorStanding.player_id, ids),
+                PriorStanding.player_id.in_(ids),
             )
         )
     }
@@ -142,9 +141,7 @@ def rated_with(
         .where(
             ListEntry.pool == pool,
             ListEntry.period < period,
-            one_of(
-                session, ListEntry.player_id, [player for player in ids if player not in entered]
-            ),
+            ListEntry.player_id.in_([player for player in ids if player not in entered]),
         )
         .group_by(ListEntry.player_id)
         .subquery()
@@ -164,7 +161,7 @@ def _in_force(session: Session, pool: Pool, ids: Collection[int]) -> dict[int, i
     """The ratings in force: the players' standings (a pending starting rating included)."""
     rows = session.execute(
         select(PlayerRating.player_id, PlayerRating.rating).where(
-            PlayerRating.pool == pool, one_of(session, PlayerRating.player_id, ids)
+            PlayerRating.pool == pool, PlayerRating.player_id.in_(ids)
         )
     )
     return {row.player_id: row.rating for row in rows}

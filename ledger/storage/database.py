@@ -483,7 +483,10 @@ def update_rewrites_named_columns(session: Session) -> bool:
 
 def one_of(session: Session, column: Any, values: Collection[Any]) -> Any:
     """SQL for `column IN values`. On PostgreSQL one array parameter (`= ANY`): a list of
-    hundreds of parameters would be a new statement for the driver to parse every time."""
+    thousands of parameters would be a new statement for the driver to parse every time.
+    A statement run often with a few hundred values is better as a plain `IN`: the driver
+    prepares a statement it has run five times, and PostgreSQL may then plan `= ANY` for
+    an array of any length (`docs/performance.md`)."""
     if is_postgresql(session):
         return column == any_(bindparam(None, list(values), type_=ARRAY(column.type)))
     return column.in_(list(values))
