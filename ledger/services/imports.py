@@ -215,7 +215,7 @@ def import_pgn(  # noqa: PLR0913 (its options by name)
         people.likely_duplicates(session, players.ids.values()),
         rerated,
     )
-    leaves_lists = rerated is None and not players.created
+    in_open_periods = rerated is None and not players.created
     activity.record(
         session,
         "import-pgn",
@@ -223,7 +223,7 @@ def import_pgn(  # noqa: PLR0913 (its options by name)
         author,
         now,
         pool,
-        marks=activity.Marks(leaves_lists=leaves_lists),
+        marks=activity.Marks(leaves_lists=in_open_periods),
     )
     return imported
 

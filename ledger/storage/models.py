@@ -323,9 +323,9 @@ class LogEntry(Base):
     """The tournament report the change was made to: its history is its entries."""
     leaves_lists: Mapped[bool] = mapped_column(server_default=false())
     """The change left every published list as it was, with the lists' rows and the site
-    around them: games recorded in open periods, a report's steps,
-    accounts and tokens. A long-running reader keeps what it draws from the lists until a
-    change without it (`ledger.queries.log.last_list_change`)."""
+    around them: games recorded in open periods, a report's steps, accounts and tokens. A
+    long-running reader keeps what it draws from the lists until a change without it
+    (`ledger.queries.log.last_list_change`)."""
 
     __table_args__ = (
         Index(
