@@ -14,7 +14,7 @@ import re
 import shlex
 import time
 import warnings
-from collections.abc import Callable, Collection, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
@@ -481,7 +481,7 @@ def update_rewrites_named_columns(session: Session) -> bool:
     return not is_postgresql(session)
 
 
-def one_of(session: Session, column: Any, values: Collection[Any]) -> Any:
+def one_of(session: Session, column: Any, values: Sequence[Any]) -> Any:
     """SQL for `column IN values`. On PostgreSQL one array parameter (`= ANY`): a list of
     thousands of parameters would be a new statement for the driver to parse every time.
     A statement run often with a few hundred values is better as a plain `IN`: the driver
@@ -489,7 +489,7 @@ def one_of(session: Session, column: Any, values: Collection[Any]) -> Any:
     an array of any length (`docs/performance.md`)."""
     if is_postgresql(session):
         return column == any_(bindparam(None, list(values), type_=ARRAY(column.type)))
-    return column.in_(list(values))
+    return column.in_(values)
 
 
 LIKE_ESCAPE = "\\"

@@ -18,7 +18,7 @@ from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -26,6 +26,16 @@ from sqlalchemy.orm import Session
 from ledger.queries.log import last_change, last_list_change
 
 T = TypeVar("T")
+
+
+class Page(NamedTuple):
+    """Where a page of a list counted by rating lies: its `rows` are rated from `high` down
+    to `low`, after the first `earlier` of the players rated `high`."""
+
+    high: int
+    low: int
+    earlier: int
+    rows: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +98,14 @@ class RatingCounts:
         if not 0 <= index < self.size:
             return None
         return self.ratings[bisect.bisect_right(self.above, index) - 1]
+
+    def page(self, skip: int, top: int | None) -> Page | None:
+        """Where the `top` rows after the first `skip` lie (None: past the end)."""
+        end = self.size if top is None else min(self.size, skip + top)
+        high, low = self.rating_at(skip), self.rating_at(end - 1)
+        if high is None or low is None:
+            return None
+        return Page(high, low, skip - self.players_above(high), end - skip)
 
     def _index(self, rating: int) -> int:
         """The index of the first rating at or below `rating`."""

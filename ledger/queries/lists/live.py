@@ -220,13 +220,11 @@ class _LiveList:
         players tied on the first before the page (not every row above it)."""
         if self.kept is None or not skip:
             return list(self.rows(only, None if top is None else skip + top)[skip:])
-        counts = self.counts(only)
-        end = counts.size if top is None else min(counts.size, skip + top)
-        first, last = counts.rating_at(skip), counts.rating_at(end - 1)
-        if first is None or last is None:
+        page = self.counts(only).page(skip, top)
+        if page is None:
             return []
-        earlier = skip - counts.players_above(first)
-        return self.rows(only.within(last, first), None)[earlier : earlier + end - skip]
+        band = self.rows(only.within(page.low, page.high), None)
+        return band[page.earlier : page.earlier + page.rows]
 
     def rows(self, only: ListFilter, top: int | None) -> list[Any]:
         unchanged = newest_list(self.pool, self.period).where(

@@ -227,14 +227,14 @@ class PublishedList:
         (an offset over the whole list would read and sort every row above). With counts
         kept, a page of the newest list is cut from the kept ties and read by ID."""
         counts = self.counts(only)
-        end = counts.size if top is None else min(counts.size, skip + top)
-        first, last = counts.rating_at(skip), counts.rating_at(end - 1)
-        if first is None or last is None:
+        page = counts.page(skip, top)
+        if page is None:
             return []
-        earlier = skip - counts.players_above(first)
+        earlier = page.earlier
         if self.is_newest and self.kept is not None and top is not None:
-            return self._rows_of_ties(only, counts.ratings_from(first, last), earlier, end - skip)
-        band = only.within(last, first)
+            ratings = counts.ratings_from(page.high, page.low)
+            return self._rows_of_ties(only, ratings, earlier, page.rows)
+        band = only.within(page.low, page.high)
         if self.is_newest:
             statement = best_first(newest_list(self.pool, self.period), band, self.period, top)
             return records(self.session.execute(statement.offset(earlier or None)))
