@@ -130,6 +130,25 @@ def test_missing_rounds_and_unnumbered_games_keep_their_columns(ledger: Ledger) 
     assert table.rounds == 4
     assert cells["Aa"] == [(1, "1"), (3, "1"), (4, "1")]
     assert cells["Cc"] == [(2, "½"), (3, "0"), (4, "0")]
+    by_round = {
+        row.name: [[g.opponent for g in cells] for cells in row.by_round(table.rounds)]
+        for row in table.rows
+    }
+    numbers = {row.name: row.number for row in table.rows}
+    assert by_round["Bb"] == [[numbers["Aa"]], [numbers["Cc"]], [], []]
+
+
+def test_two_games_in_one_round_share_its_column(ledger: Ledger) -> None:
+    a, b, c = (player(ledger, name, rating=2000) for name in ("Aa", "Bb", "Cc"))
+    game(ledger, a, b, "1-0", "2026-10-01", event="Doubled", round=1)
+    game(ledger, a, c, "1-0", "2026-10-01", event="Doubled", round=1)
+    with ledger.reading() as session:
+        table = cross_table(session, Pool.STANDARD, "Doubled")
+    numbers = {row.name: row.number for row in table.rows}
+    rows = {row.name: row for row in table.rows}
+    assert [[g.opponent for g in cells] for cells in rows["Aa"].by_round(table.rounds)] == [
+        [numbers["Bb"], numbers["Cc"]]
+    ]
 
 
 def test_a_long_event_fits_eighty_columns(database_url: str, tmp_path: Path) -> None:

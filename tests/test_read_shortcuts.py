@@ -286,6 +286,35 @@ def test_games_in_an_open_period_leave_what_is_kept_of_the_lists(
     assert after_a_close[0].period == Period(2029, 6)
 
 
+@pytest.mark.parametrize(
+    ("only", "shared"),
+    [(ListFilter(women=True), True), (ListFilter(women=True, active=True), False)],
+    ids=["women", "active women"],
+)
+def test_the_live_list_takes_the_newest_lists_counts_where_its_filter_allows(
+    live_games: Ledger, monkeypatch: pytest.MonkeyPatch, only: ListFilter, shared: bool
+) -> None:
+    """A filter that does not read the list's period passes the same rows of the newest
+    list for the live list as for the newest list's own pages: they are counted once (the
+    live page first, then the newest list's page finds them kept)."""
+    counted: list[tuple[Period, ListFilter]] = []
+    read = PublishedList._counts
+
+    def counting(self: PublishedList, only: ListFilter) -> RatingCounts:
+        if self.kept is not None:
+            counted.append((self.period, only))
+        return read(self, only)
+
+    monkeypatch.setattr(PublishedList, "_counts", counting)
+    kept = KeptCounts()
+    with live_games.reading() as session:
+        live = ListRequest(Pool.STANDARD, only=only, live=True, top=3, skip=2)
+        assert published_list(session, live, kept) == published_list(session, live)
+        newest = ListRequest(Pool.STANDARD, only=only, top=3, skip=2)
+        assert published_list(session, newest, kept) == published_list(session, newest)
+    assert ((Period(2029, 5), only) not in counted) == shared
+
+
 def test_the_log_marks_the_changes_that_leave_the_published_lists(three_lists: Ledger) -> None:
     def changes() -> tuple[int, int]:
         with three_lists.reading() as session:

@@ -60,6 +60,15 @@ class CrossRow:
     performance: int | None
     change: Decimal | None
 
+    def by_round(self, rounds: int) -> list[list[CrossGame]]:
+        """The row's cells of rounds 1 to `rounds`, each round's apart (two, where a report
+        gave a player two games in one round; none, where the player did not play)."""
+        cells: list[list[CrossGame]] = [[] for _ in range(rounds)]
+        for cell in self.games:
+            if 1 <= cell.round <= rounds:
+                cells[cell.round - 1].append(cell)
+        return cells
+
 
 @dataclass(frozen=True, slots=True)
 class CrossTable:

@@ -33,6 +33,11 @@ class ListFilter:
     min_rating: int | None = None
     max_rating: int | None = None
 
+    @property
+    def reads_period(self) -> bool:
+        """Whether the rows that pass depend on the list's period (age, activity)."""
+        return self.juniors or self.girls or self.active
+
     def conditions(self, columns: Any, period: Period) -> list[Any]:
         """SQL over a list's columns (`ledger.queries.lists.sql`) for the rows that pass."""
         wanted = []

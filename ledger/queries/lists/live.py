@@ -178,10 +178,12 @@ class _LiveList:
 
     def counts(self, only: ListFilter) -> RatingCounts:
         """The rows that pass `only`, counted by rating: the newest list's as the live
-        period's filter takes them (kept while no change alters the lists), less the rows there
-        of the players who have played since, plus their live rows."""
-        unchanged = newest_list_counts(self.pool, self.period, only)
-        key = ("newest counted in", self.pool, self.period, only)
+        period's filter takes them (kept while no change alters the lists; the newest list's
+        own counts where the filter does not read the period), less the rows there of the
+        players who have played since, plus their live rows."""
+        taken_in = self.period if only.reads_period else self.newest
+        unchanged = newest_list_counts(self.pool, taken_in, only)
+        key = ("counts", self.pool, taken_in, only)
         newest = kept_or_read(
             self.kept,
             self.session,
