@@ -295,24 +295,30 @@ def test_the_live_list_takes_the_newest_lists_counts_where_its_filter_allows(
     live_games: Ledger, monkeypatch: pytest.MonkeyPatch, only: ListFilter, shared: bool
 ) -> None:
     """A filter that does not read the list's period passes the same rows of the newest
-    list for the live list as for the newest list's own pages: they are counted once (the
-    live page first, then the newest list's page finds them kept)."""
+    list for the live list as for the newest list's own pages: they are counted once, by
+    the newest list (the live page first, for its movement and its own counts, then the
+    newest list's page finds them kept). A filter that reads it has the newest list's rows
+    counted in the live period apart."""
+    newest, live_period = Period(2029, 5), Period(2029, 6)
     counted: list[tuple[Period, ListFilter]] = []
     read = PublishedList._counts
 
-    def counting(self: PublishedList, only: ListFilter) -> RatingCounts:
-        if self.kept is not None:
-            counted.append((self.period, only))
-        return read(self, only)
+    def counting(self: PublishedList, counted_only: ListFilter) -> RatingCounts:
+        if self.kept is not None and (self.period, counted_only) == (newest, only):
+            counted.append((self.period, counted_only))
+        return read(self, counted_only)
 
     monkeypatch.setattr(PublishedList, "_counts", counting)
     kept = KeptCounts()
+    apart = ("newest counted in", Pool.STANDARD, live_period, only)
     with live_games.reading() as session:
-        live = ListRequest(Pool.STANDARD, only=only, live=True, top=3, skip=2)
-        assert published_list(session, live, kept) == published_list(session, live)
-        newest = ListRequest(Pool.STANDARD, only=only, top=3, skip=2)
-        assert published_list(session, newest, kept) == published_list(session, newest)
-    assert ((Period(2029, 5), only) not in counted) == shared
+        request = ListRequest(Pool.STANDARD, only=only, live=True, top=3, skip=2)
+        assert published_list(session, request, kept) == published_list(session, request)
+        assert counted == [(newest, only)]
+        assert (kept.peek(session, apart, published=True) is None) == shared
+        request = ListRequest(Pool.STANDARD, only=only, top=3, skip=2)
+        assert published_list(session, request, kept) == published_list(session, request)
+    assert counted == [(newest, only)]
 
 
 def test_the_log_marks_the_changes_that_leave_the_published_lists(three_lists: Ledger) -> None:

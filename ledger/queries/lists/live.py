@@ -178,18 +178,21 @@ class _LiveList:
 
     def counts(self, only: ListFilter) -> RatingCounts:
         """The rows that pass `only`, counted by rating: the newest list's as the live
-        period's filter takes them (kept while no change alters the lists; the newest list's
-        own counts where the filter does not read the period), less the rows there of the
-        players who have played since, plus their live rows."""
-        taken_in = self.period if only.reads_period else self.newest
-        unchanged = newest_list_counts(self.pool, taken_in, only)
-        key = ("counts", self.pool, taken_in, only)
-        newest = kept_or_read(
-            self.kept,
-            self.session,
-            key,
-            lambda: RatingCounts.of(tuple(row) for row in self.session.execute(unchanged)),
-            published=True,
+        period's filter takes them, less the rows there of the players who have played
+        since, plus their live rows. Where the filter does not read the period, those are
+        the newest list's own counts (`PublishedList.counts`); else they are counted in the
+        live period, kept while no change alters the lists."""
+        unchanged = newest_list_counts(self.pool, self.period, only)
+        newest = (
+            kept_or_read(
+                self.kept,
+                self.session,
+                ("newest counted in", self.pool, self.period, only),
+                lambda: RatingCounts.of(tuple(row) for row in self.session.execute(unchanged)),
+                published=True,
+            )
+            if only.reads_period
+            else PublishedList(self.session, self.pool, self.newest, self.kept).counts(only)
         )
         played = unchanged.where(PlayerRating.player_id.in_(self.playing))
 
