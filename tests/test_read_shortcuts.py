@@ -158,15 +158,48 @@ PAGED = {
 }
 
 
+TRANSFERRED = {
+    "NOR": ListFilter(federation="NOR"),
+    "GER": ListFilter(federation="GER"),
+    "NOR juniors": ListFilter(federation="NOR", juniors=True),
+}
+
+
 @pytest.mark.parametrize("period", [None, "2029-04", "2029-03"])
 @pytest.mark.parametrize("only", list(PAGED.values()), ids=list(PAGED))
 def test_pages_found_on_kept_counts_are_the_slices_of_the_whole_list(
     three_lists: Ledger, only: ListFilter, period: str | None
 ) -> None:
+    asked = ListRequest(Pool.STANDARD, Period.parse(period) if period else None, only=only)
+    assert_pages_are_slices(three_lists, asked)
+
+
+@pytest.mark.parametrize("only", list(TRANSFERRED.values()), ids=list(TRANSFERRED))
+def test_the_list_before_the_newest_counts_a_transfer_where_it_showed_the_player(
+    three_lists: Ledger, only: ListFilter
+) -> None:
+    """A player the newest close transferred from NOR to GER is counted in NOR on the list
+    before it and in GER on the newest: the list before is counted from the newest's."""
+    with three_lists.transaction() as session:
+        edit_player(session, 1, PlayerEdit(federation="GER"), NOW)
+    game(three_lists, 2, 60, "1-0", "2029-06-02")
+    close(three_lists, "2029-06")
+    for period in (Period(2029, 5), Period(2029, 6)):
+        with three_lists.reading() as session:
+            shown = published_list(session, ListRequest(Pool.STANDARD, period)).rows
+            assert next(row for row in shown if row.id == 1).federation == (
+                "NOR" if period == Period(2029, 5) else "GER"
+            )
+        assert_pages_are_slices(three_lists, ListRequest(Pool.STANDARD, period, only=only))
+
+
+def assert_pages_are_slices(ledger: Ledger, asked: ListRequest) -> None:
+    """Every page of the list asked for, found on kept counts and without, is the slice of
+    the whole list, whose size the counts give."""
     kept = KeptCounts()
-    with three_lists.reading() as session:
-        asked = ListRequest(Pool.STANDARD, Period.parse(period) if period else None, only=only)
+    with ledger.reading() as session:
         whole = published_list(session, asked).rows
+        assert whole
         assert list_size(session, asked, kept) == len(whole)
         for top in (1, 3, 7):
             for skip in range(0, len(whole) + 1, top):

@@ -25,7 +25,7 @@ from ledger.core.errors import Hint, NotFound
 from ledger.queries.filters import EVERYONE, ListFilter
 from ledger.queries.lists import ranking
 from ledger.queries.lists.counts import KeptCounts, RatingCounts, above, kept_or_read
-from ledger.queries.lists.published import PublishedList
+from ledger.queries.lists.published import PublishedList, newest_counted_in
 from ledger.queries.lists.ranking import FEW_ROWS
 from ledger.queries.lists.rows import RatingList, ranked
 from ledger.queries.lists.sql import (
@@ -178,21 +178,11 @@ class _LiveList:
 
     def counts(self, only: ListFilter) -> RatingCounts:
         """The rows that pass `only`, counted by rating: the newest list's as the live
-        period's filter takes them, less the rows there of the players who have played
-        since, plus their live rows. Where the filter does not read the period, those are
-        the newest list's own counts (`PublishedList.counts`); else they are counted in the
-        live period, kept while no change alters the lists."""
+        period's filter takes them (`newest_counted_in`), less the rows there of the players
+        who have played since, plus their live rows."""
         unchanged = newest_list_counts(self.pool, self.period, only)
-        newest = (
-            kept_or_read(
-                self.kept,
-                self.session,
-                ("newest counted in", self.pool, self.period, only),
-                lambda: RatingCounts.of(tuple(row) for row in self.session.execute(unchanged)),
-                published=True,
-            )
-            if only.reads_period
-            else PublishedList(self.session, self.pool, self.newest, self.kept).counts(only)
+        newest = newest_counted_in(
+            self.session, (self.pool, self.newest), self.period, only, self.kept
         )
         played = unchanged.where(PlayerRating.player_id.in_(self.playing))
 

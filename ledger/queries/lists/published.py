@@ -45,7 +45,7 @@ from ledger.queries.lists.sql import (
     newest_ties,
     ties_before_newest,
 )
-from ledger.storage.batches import records
+from ledger.storage.batches import AnySelect, records
 from ledger.storage.database import one_of
 from ledger.storage.models import ListEntry, PlayerRating
 
@@ -137,18 +137,24 @@ class PublishedList:
 
     def _counts(self, only: ListFilter) -> RatingCounts:
         """The newest list on the ratings index; the list before it as the newest corrected
-        by the newest period's rows; an older one as today's standing of the players listed
-        by then, corrected by the players changed since; filtered older lists as read."""
+        by the newest period's rows (filtered: as that list's period takes the newest); an
+        older one as today's standing of the players listed by then, corrected by the
+        players changed since; filtered older lists as read."""
         if self.is_newest:
             statement = newest_list_counts(self.pool, self.period, only)
             return RatingCounts.of(tuple(row) for row in self.session.execute(statement))
         if only != EVERYONE and self.before_newest:
-            parts = before_newest_counts(self.pool, self.following, only)
+            changed_now, rows_before = before_newest_counts(self.pool, self.following, only)
+            then = cadence.previous_list_period(self.pool, self.following)
+            newest_counts = newest_counted_in(
+                self.session, (self.pool, self.following), then, only, self.kept
+            )
             return RatingCounts.of(
-                (rating, players)
-                for part in parts
-                for rating, players in self.session.execute(part)
-                if rating is not None
+                [
+                    *newest_counts.by_rating(),
+                    *_less(self._grouped(changed_now)),
+                    *self._grouped(rows_before),
+                ]
             )
         if only != EVERYONE:
             listed = list_statement(self.pool, self.period, is_newest=False).subquery()
@@ -172,6 +178,11 @@ class PublishedList:
                 *((rating, 1) for rating in self.then.values()),
             ]
         )
+
+    def _grouped(self, statement: AnySelect) -> list[tuple[int, int]]:
+        """A statement's (rating, players) rows, those without a rating left out."""
+        counted = self.session.execute(statement)
+        return [(rating, players) for rating, players in counted if rating is not None]
 
     def tied(self, only: ListFilter, ratings: Collection[int]) -> dict[int, list[int]]:
         """The IDs of the players that pass `only` rated each of `ratings`, in list order;
@@ -272,6 +283,30 @@ class PublishedList:
             for player_id, rating in self.then.items()
             if rating >= low and (high is None or rating <= high)
         ]
+
+
+def newest_counted_in(
+    session: Session,
+    newest: tuple[Pool, Period],
+    period: Period,
+    only: ListFilter,
+    kept: KeptCounts | None,
+) -> RatingCounts:
+    """The rows of the `newest` list (its pool and period) that pass `only` as the list of
+    `period` takes them, counted by rating: the newest list's own counts where the filter
+    does not read the period; else counted in `period`, kept while no change alters the
+    lists."""
+    pool, newest_period = newest
+    if not only.reads_period:
+        return PublishedList(session, pool, newest_period, kept).counts(only)
+    statement = newest_list_counts(pool, period, only)
+    return kept_or_read(
+        kept,
+        session,
+        ("newest counted in", pool, period, only),
+        lambda: RatingCounts.of(tuple(row) for row in session.execute(statement)),
+        published=True,
+    )
 
 
 def _less(counted: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -195,18 +195,19 @@ def newest_list_counts(pool: Pool, period: Period, only: ListFilter) -> AnySelec
 def before_newest_counts(
     pool: Pool, newest: Period, only: ListFilter
 ) -> tuple[AnySelect, AnySelect]:
-    """The rows of the list before the newest (`newest`'s) that pass `only`, counted by
-    rating in two parts: the players without a row in `newest`, on their ratings (they had
-    the same standing), and the rows in force before it of the players with one."""
+    """What turns the newest list (`newest`'s) into the list before it, for the rows that
+    pass `only` there, counted by rating: the newest list's rows of the players with a row
+    in `newest` (to take out: the others had the same standing before), and their rows in
+    force before it (to put in)."""
     period = cadence.previous_list_period(pool, newest)
-    in_newest = (ListEntry.pool == pool, ListEntry.period == newest)
-    changed = select(ListEntry.player_id).where(*in_newest)
-    row_in_newest = changed.where(ListEntry.player_id == PlayerRating.player_id).exists()
+    changed = select(ListEntry.player_id).where(ListEntry.pool == pool, ListEntry.period == newest)
     counted = select(PlayerRating.rating, func.count()).select_from(PlayerRating)
-    unchanged = _on_ratings(counted, pool, period, only).where(~row_in_newest)
+    changed_now = _on_ratings(counted, pool, period, only).where(
+        PlayerRating.player_id.in_(changed)
+    )
     before = list_in_force(pool, period, changed).subquery()
     rows_before = select(before.c.rating, func.count()).where(*only.conditions(before.c, period))
-    return unchanged.group_by(PlayerRating.rating), rows_before.group_by(before.c.rating)
+    return changed_now.group_by(PlayerRating.rating), rows_before.group_by(before.c.rating)
 
 
 def _on_ratings(statement: AnySelect, pool: Pool, period: Period, only: ListFilter) -> AnySelect:
