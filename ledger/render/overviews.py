@@ -46,7 +46,7 @@ def period_overview(rows: Sequence[PeriodRow], pool: Pool, output: Format) -> No
         pad_edge=False,
         collapse_padding=True,
     )
-    for header in ("Period", "List", "", "Games", "Rated", "Closed (UTC)", "By", "Versions"):
+    for header in ("Period", "List", "", "Games", "Rated", "Published (UTC)", "By", "Versions"):
         table.add_column(header, justify="right" if header in ("Games", "Rated") else "left")
     for row in rows:
         with_ = f" with {row.published_with}" if row.published_with else ""
