@@ -11,7 +11,6 @@ FIDE shows it.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -23,7 +22,7 @@ from ledger.core import cadence, calculator, rules
 from ledger.core.domain import ByeKind, GameResult, Period, Pool
 from ledger.queries.entrants import EventEntrant, event_entrants
 from ledger.queries.overviews import unknown_event
-from ledger.storage.models import Bye, Event, Game, GameRating, ListEntry
+from ledger.storage.models import Bye, Event, Game, GameRating
 from ledger.storage.periods import is_closed, newest_closed_period
 
 _SYMBOL = {100: "1", 50: "½", 0: "0"}
@@ -115,7 +114,6 @@ def cross_table(session: Session, pool: Pool, name: str) -> CrossTable:
     if entrants and all(entrant.points is not None for entrant in entrants):
         for standing in standings.values():
             standing.score = standing.entrant.points or 0
-    k_of = _k_applied(session, pool, period, list(standings))
     ratings = [s.entrant.rating for s in standings.values() if s.played and s.entrant.rating]
     average = rules.divide_half_up(sum(ratings), len(ratings)) if ratings else None
     return CrossTable(
@@ -128,10 +126,7 @@ def cross_table(session: Session, pool: Pool, name: str) -> CrossTable:
         rounds=max((cell.round for s in standings.values() for cell in s.cells), default=0),
         average_rating=average,
         category=calculator.tournament_category(average) if average else None,
-        rows=[
-            _row(rank, standing, k_of.get(standing.entrant.id))
-            for rank, standing in _ranked(list(standings.values()))
-        ],
+        rows=[_row(rank, standing) for rank, standing in _ranked(list(standings.values()))],
     )
 
 
@@ -206,18 +201,7 @@ def _ranked(standings: list[_Standing]) -> list[tuple[int, _Standing]]:
     return list(enumerate(order, start=1))
 
 
-def _k_applied(session: Session, pool: Pool, period: Period, ids: Sequence[int]) -> dict[int, int]:
-    rows = session.execute(
-        select(ListEntry.player_id, ListEntry.k_applied).where(
-            ListEntry.pool == pool,
-            ListEntry.period == period,
-            ListEntry.player_id.in_(ids),
-        )
-    )
-    return {player_id: k for player_id, k in rows if k is not None}
-
-
-def _row(rank: int, standing: _Standing, k: int | None) -> CrossRow:
+def _row(rank: int, standing: _Standing) -> CrossRow:
     """The entrant's row; performance by table 8.1.1 over the games against rated players."""
     opponents = standing.rated_opponents
     performance = (
@@ -238,5 +222,5 @@ def _row(rank: int, standing: _Standing, k: int | None) -> CrossRow:
         score=Decimal(standing.score) / 100,
         games=sorted(standing.cells, key=lambda cell: cell.round),
         performance=performance,
-        change=None if k is None else Decimal(k * standing.delta) / 100,
+        change=None if entrant.k is None else Decimal(entrant.k * standing.delta) / 100,
     )

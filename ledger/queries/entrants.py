@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import func, select, union
+from sqlalchemy import func, null, select, union
 from sqlalchemy.orm import Session
 
 from ledger.core.domain import Period, Pool
@@ -36,8 +37,8 @@ from ledger.storage.models import (
 @dataclass(frozen=True, slots=True)
 class EventEntrant:
     """A player of an event: their starting number, the report's points and rank (None: the
-    event has no report, or it gave none), their details and the rating the event is rated
-    with."""
+    event has no report, or it gave none), their details, the rating the event is rated
+    with and the K its period's close applied to their games (None: not rated)."""
 
     id: int
     number: int
@@ -51,6 +52,7 @@ class EventEntrant:
     fide_id: int | None
     birth_year: int | None
     rating: int | None
+    k: int | None
 
 
 _IDENTITY = (
@@ -78,11 +80,10 @@ def event_entrants(
             )
         )
     }
-    ratings = rated_with(session, pool, period, ids) if rated else _in_force(session, pool, ids)
-    players = records(session.execute(select(*_IDENTITY).where(Player.id.in_(ids))))
+    players = _rated_players(session, pool, period, ids) if rated else _players(session, pool, ids)
     unnumbered = sorted(
         (player for player in players if player.id not in stored),
-        key=lambda player: (-(ratings.get(player.id) or 0), player.name, player.id),
+        key=lambda player: (-(player.rating or 0), player.name, player.id),
     )
     first = max((number for number, _, _ in stored.values()), default=0) + 1
     numbers = {player.id: (number, None, None) for number, player in enumerate(unnumbered, first)}
@@ -99,7 +100,8 @@ def event_entrants(
             federation=player.federation,
             fide_id=player.fide_id,
             birth_year=player.birth_year,
-            rating=ratings.get(player.id),
+            rating=player.rating,
+            k=player.k,
         )
         for player in players
     ]
@@ -120,29 +122,45 @@ def _player_ids(session: Session, event_id: int) -> list[int]:
     )
 
 
-def rated_with(
+def _rated_players(session: Session, pool: Pool, period: Period, ids: Collection[int]) -> list[Any]:
+    """The players as `_IDENTITY` with the rating each entered closed period `period` with
+    (their standing before its close, where the close changed it, as it keeps it for a
+    reopen; else the rating of their newest list row before it; None: unrated) and the K
+    the close applied (one read of the players with both, on their keys)."""
+    in_period = (PriorStanding.pool == pool) & (PriorStanding.period == period)
+    applied = (ListEntry.pool == pool) & (ListEntry.period == period)
+    players = records(
+        session.execute(
+            select(
+                *_IDENTITY,
+                PriorStanding.rating,
+                PriorStanding.had_standing,
+                ListEntry.k_applied.label("k"),
+            )
+            .outerjoin(PriorStanding, in_period & (PriorStanding.player_id == Player.id))
+            .outerjoin(ListEntry, applied & (ListEntry.player_id == Player.id))
+            .where(Player.id.in_(ids))
+        )
+    )
+    unchanged = [player.id for player in players if player.had_standing is None]
+    listed = _listed_before(session, pool, period, unchanged) if unchanged else {}
+    return [player._replace(rating=_entered_with(player, listed)) for player in players]
+
+
+def _entered_with(player: Any, listed: dict[int, int | None]) -> int | None:
+    """A player's rating before the close: their standing it kept, else their list row."""
+    if player.had_standing is None:
+        return listed.get(player.id)
+    return player.rating if player.had_standing else None
+
+
+def _listed_before(
     session: Session, pool: Pool, period: Period, ids: Collection[int]
 ) -> dict[int, int | None]:
-    """The rating each player entered closed period `period` with: their standing before its
-    close, where the close changed it (as it keeps it for a reopen), else the rating of their
-    newest list row before it (None: unrated)."""
-    entered = {
-        row.player_id: row.rating if row.had_standing else None
-        for row in session.execute(
-            select(PriorStanding.player_id, PriorStanding.rating, PriorStanding.had_standing).where(
-                PriorStanding.pool == pool,
-                PriorStanding.period == period,
-                PriorStanding.player_id.in_(ids),
-            )
-        )
-    }
+    """The rating of each player's newest list row before `period` (None: unlisted)."""
     newest = (
         select(ListEntry.player_id, func.max(ListEntry.period).label("period"))
-        .where(
-            ListEntry.pool == pool,
-            ListEntry.period < period,
-            ListEntry.player_id.in_([player for player in ids if player not in entered]),
-        )
+        .where(ListEntry.pool == pool, ListEntry.period < period, ListEntry.player_id.in_(ids))
         .group_by(ListEntry.player_id)
         .subquery()
     )
@@ -154,14 +172,17 @@ def rated_with(
             & (ListEntry.pool == pool),
         )
     )
-    return entered | {row.player_id: row.rating if row.listed else None for row in before}
+    return {row.player_id: row.rating if row.listed else None for row in before}
 
 
-def _in_force(session: Session, pool: Pool, ids: Collection[int]) -> dict[int, int | None]:
-    """The ratings in force: the players' standings (a pending starting rating included)."""
-    rows = session.execute(
-        select(PlayerRating.player_id, PlayerRating.rating).where(
-            PlayerRating.pool == pool, PlayerRating.player_id.in_(ids)
+def _players(session: Session, pool: Pool, ids: Collection[int]) -> list[Any]:
+    """The players as `_IDENTITY` with the ratings in force: their standings (a pending
+    starting rating included); no K yet."""
+    standing = (PlayerRating.player_id == Player.id) & (PlayerRating.pool == pool)
+    return records(
+        session.execute(
+            select(*_IDENTITY, PlayerRating.rating, null().label("k"))
+            .outerjoin(PlayerRating, standing)
+            .where(Player.id.in_(ids))
         )
     )
-    return {row.player_id: row.rating for row in rows}
