@@ -443,7 +443,12 @@ def test_passwords_never_appear_in_errors() -> None:
     ("url", "message"),
     [
         pytest.param("nonsense", "cannot use database URL", id="not a URL"),
-        pytest.param("oracle+nothing://x/y", "cannot use database URL", id="unknown driver"),
+        pytest.param("postgresql+nothing://x/y", "cannot use database URL", id="unknown driver"),
+        pytest.param(
+            "mysql://root@localhost/ledger",
+            "keeps its data in SQLite or PostgreSQL .* not mysql",
+            id="another database",
+        ),
     ],
 )
 def test_unusable_urls_are_refused(url: str, message: str) -> None:

@@ -143,6 +143,10 @@ def _one_line(text: str, url: str | URL) -> str:
     return line
 
 
+BACKENDS = ("sqlite", "postgresql")
+"""The databases the ledger keeps its data in."""
+
+
 def parsed_url(url: str | URL) -> URL:
     try:
         return make_url(url)
@@ -158,6 +162,12 @@ def create_ledger_engine(url: str, connections: int | None = None) -> Engine:
     with `connections`, a reader's, holding at most that many (and never switching a SQLite
     file's journal, which a reader may not write)."""
     parsed = parsed_url(url)
+    if parsed.get_backend_name() not in BACKENDS:
+        raise LedgerError(
+            f"cannot use database URL {shown_url(url)}: the ledger keeps its data in SQLite "
+            f"or PostgreSQL (sqlite:///ledger.db, postgresql+psycopg://user@host/ledger), "
+            f"not {parsed.get_backend_name()}."
+        )
     pool = {} if connections is None else {"pool_size": connections, "max_overflow": 0}
     try:
         with warnings.catch_warnings():
