@@ -150,6 +150,11 @@ def test_filters_on_the_command_line(database_url: str) -> None:
     table = run("list", "--women", db=database_url).stdout
     assert "World" in table
     assert max(len(line) for line in table.splitlines()) <= 80
+    nobody = run("list", "--federation", "GER", db=database_url)
+    assert (nobody.exit_code, nobody.stdout) == (
+        0,
+        "Standard rating list Oct 2026 (2026-09): no player passes the filter.\n",
+    )
     both = run("list", "--period", "2026-09", "--as-of", "2026-10-01", db=database_url)
     assert (both.exit_code, both.stderr) == (
         2,

@@ -13,6 +13,7 @@ from ledger.render.base import (
     Console,
     Table,
     list_text,
+    message,
     stream_csv,
     stream_json,
 )
@@ -27,6 +28,10 @@ def rating_list(published: RatingList) -> None:
     (CSV and JSON, `list_csv` and `list_json`, also give the rank equal ratings share); a
     filtered one shows the world position and movement in place of the list each peak was
     reached on."""
+    if not published.rows:
+        nobody = "no player passes the filter" if published.filtered else "no player is on it"
+        message(f"{_title(published)}: {nobody}.")
+        return
     console = Console()
     console.print(_list_table(console, published))
 
