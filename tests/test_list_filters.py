@@ -153,7 +153,7 @@ def test_filters_on_the_command_line(database_url: str) -> None:
     nobody = run("list", "--federation", "GER", db=database_url)
     assert (nobody.exit_code, nobody.stdout) == (
         0,
-        "Standard rating list Oct 2026 (2026-09): no player passes the filter.\n",
+        "No player of the standard list Oct 2026 (2026-09) passes the filter.\n",
     )
     both = run("list", "--period", "2026-09", "--as-of", "2026-10-01", db=database_url)
     assert (both.exit_code, both.stderr) == (

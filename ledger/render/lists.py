@@ -29,8 +29,8 @@ def rating_list(published: RatingList) -> None:
     filtered one shows the world position and movement in place of the list each peak was
     reached on."""
     if not published.rows:
-        nobody = "no player passes the filter" if published.filtered else "no player is on it"
-        message(f"{_title(published)}: {nobody}.")
+        passes = " passes the filter" if published.filtered else " is on it"
+        message(f"No player of the {_short_name(published)}{passes}.")
         return
     console = Console()
     console.print(_list_table(console, published))
@@ -71,6 +71,12 @@ def _list_table(console: Console, published: RatingList) -> Table:
         pad_edge=False,
         collapse_padding=True,
     )
+
+
+def _short_name(published: RatingList) -> str:
+    if published.live_since is not None:
+        return f"{published.pool} live list"
+    return f"{published.pool} list {list_text(published.period)}"
 
 
 def _title(published: RatingList) -> str:
