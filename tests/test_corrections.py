@@ -30,6 +30,7 @@ from ledger.services.games import add_games
 from ledger.storage.database import Ledger, open_ledger
 from ledger.storage.models import Game, PlayerRating, RatingPeriod
 
+import builders
 from builders import NOW, close, fingerprint, player, run
 from conftest import PostgreSQLServer, fresh_database
 
@@ -240,6 +241,58 @@ def test_a_deleted_game_and_a_late_game_equal_a_ledger_built_with_them(
     _build(scratch, [g for g in games if g != deleted] + [late])
     assert _lists(ledger) == _lists(scratch)
     assert _standings(ledger) == _standings(scratch)
+
+
+def test_a_diff_shows_each_versions_rows_as_its_list_shows_them(ledger: Ledger) -> None:
+    """A late October game re-rates November's list too: there a player without a November
+    game shows no change and no games in either version, as the lists do, and the diff's
+    rows are the rows whose figures the two versions show differently."""
+    ids = [player(ledger, f"Player {n}", rating=1800 - 50 * n) for n in range(5)]
+    for white, black, result, day in [(0, 1, "1-0", 3), (4, 3, "0-1", 4), (2, 4, "1-0", 5)]:
+        builders.game(ledger, ids[white], ids[black], result, f"2026-10-{day:02d}")
+    close(ledger, "2026-10")
+    builders.game(ledger, ids[0], ids[2], "1-0", "2026-11-03")
+    close(ledger, "2026-11")
+    late = new_game(
+        date=parse_date("2026-10-20"),
+        white=ids[0],
+        black=ids[4],
+        result=GameResult.WHITE_WINS,
+        today=NOW.date(),
+    )
+    with ledger.transaction() as session:
+        corrections.add_late_game(session, Pool.STANDARD, late, NOW)
+    for period in (Period(2026, 10), Period(2026, 11)):
+        with ledger.reading() as session:
+            diff = list_diff(session, Pool.STANDARD, period)
+            shown = [
+                {
+                    row.id: (row.rating, row.change, row.games)
+                    for row in published_list(
+                        session, ListRequest(Pool.STANDARD, period, version=number)
+                    ).rows
+                }
+                for number in (1, 2)
+            ]
+        differing = [
+            (pid, *shown[0][pid], *shown[1][pid])
+            for pid in sorted(shown[1])
+            if shown[0][pid] != shown[1][pid]
+        ]
+        assert [
+            (
+                row.id,
+                row.old_rating,
+                row.old_change,
+                row.old_games,
+                row.new_rating,
+                row.new_change,
+                row.new_games,
+            )
+            for row in sorted(diff.changed, key=lambda row: row.id)
+        ] == differing
+        assert {row.id for row in diff.changed} == {ids[0], ids[4]}
+    assert shown[1][ids[4]][1:] == (0, 0)
 
 
 def test_every_version_reads_as_it_was_published(ledger: Ledger) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import CTE, and_, except_, false, func, or_, select, union, union_all
 from sqlalchemy.orm import Session
@@ -25,7 +25,7 @@ from ledger.queries.lists import ranking
 from ledger.queries.lists.counts import RatingCounts, above
 from ledger.queries.lists.published import PublishedList
 from ledger.queries.lists.ranking import FEW_ROWS
-from ledger.queries.lists.rows import RatingList, Version, ranked
+from ledger.queries.lists.rows import RatingList, Version, period_figures, ranked
 from ledger.queries.lists.sql import IDENTITY, PERIOD_FIGURES, best_first
 from ledger.storage.batches import AnySelect, batched
 from ledger.storage.models import (
@@ -223,8 +223,8 @@ def list_diff(
     at_old = _ListThen.of(session, pool, period, old.stamp, few=True)
     at_new = _ListThen.of(session, pool, period, new.stamp, few=True)
     involved = at_old.players | at_new.players
-    before = _listed(session, pool, period, at_old.then_versions, involved)
-    after = _listed(session, pool, period, at_new.then_versions, involved)
+    before = _shown(pool, period, _listed(session, pool, period, at_old.then_versions, involved))
+    after = _shown(pool, period, _listed(session, pool, period, at_new.then_versions, involved))
     changed = [
         ChangedRow(
             pid,
@@ -237,7 +237,7 @@ def list_diff(
             row.games,
         )
         for pid, row in after.items()
-        if pid in before and _figures(before[pid]) != _figures(row)
+        if pid in before and before[pid] != row
     ]
     new_players = sorted(set(after) - set(before))
     return ListDiff(
@@ -272,8 +272,24 @@ def _reasons(session: Session, pool: Pool, period: Period, old: Version, new: Ve
     return [reason for reason in reasons if reason]
 
 
-def _figures(row: Any) -> tuple[int, int | None, int]:
-    return row.rating, row.change, row.games
+class _Shown(NamedTuple):
+    """What a diff compares of a list's row: its rating and its period's figures."""
+
+    name: str
+    rating: int
+    change: int | None
+    games: int
+
+
+def _shown(pool: Pool, period: Period, rows: dict[int, Any]) -> dict[int, _Shown]:
+    """The rows as the list of `period` shows them: the change and games of the period
+    only where the player has a row in it (`period_figures`), as `ledger list` does."""
+    following = cadence.next_list_period(pool, period)
+    shown = {}
+    for player, row in rows.items():
+        figures = period_figures(row, period, following)
+        shown[player] = _Shown(row.name, row.rating, figures.change, figures.games)
+    return shown
 
 
 def _stamps(session: Session, pool: Pool, period: Period) -> list[Version]:
