@@ -155,6 +155,13 @@ def test_filters_on_the_command_line(database_url: str) -> None:
         0,
         "No player of the standard list Oct 2026 (2026-09) passes the filter.\n",
     )
+    typo = run("list", "--federation", "Norway", db=database_url)
+    assert (typo.exit_code, typo.stdout) == (1, "")
+    assert typo.stderr.startswith("error: 'Norway' is not a FIDE federation code (the nearest")
+    lower = json.loads(
+        run("list", "--federation", "nor", "--format", "json", db=database_url).stdout
+    )
+    assert [row["name"] for row in lower] == ["Bob", "Ann", "Cat"]
     both = run("list", "--period", "2026-09", "--as-of", "2026-10-01", db=database_url)
     assert (both.exit_code, both.stderr) == (
         2,

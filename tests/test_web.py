@@ -325,6 +325,13 @@ def test_the_rating_in_force_on_a_day(client: TestClient, site: dict[str, int]) 
         ("/api/v1/events/standard/Nowhere", 404, "Nowhere"),
         ("/api/v1/search?q=%20", 400, "the search has no name in it"),
         ("/api/v1/nothing-here", 404, "there is no such page."),
+        (
+            "/api/v1/lists/standard/latest?federation=ENGLAND",
+            400,
+            "'ENGLAND' is not a FIDE federation code (the nearest are ENG, AND)",
+        ),
+        ("/api/v1/lists/standard/latest?title=XM", 400, "'XM' is not a FIDE title"),
+        ("/api/v1/reports/standard/peaks?federation=XX", 400, "'XX' is not a FIDE federation"),
     ],
 )
 def test_each_api_error_is_one_plain_sentence(

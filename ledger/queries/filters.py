@@ -14,6 +14,7 @@ from sqlalchemy import func, literal
 
 from ledger.core import rules
 from ledger.core.domain import Period
+from ledger.core.fide_codes import federation_code, title_code
 from ledger.storage.models import PeriodType
 
 JUNIOR_LIST_AGE = 20
@@ -32,6 +33,14 @@ class ListFilter:
     title: str | None = None
     min_rating: int | None = None
     max_rating: int | None = None
+
+    def __post_init__(self) -> None:
+        """The federation and title as FIDE writes them; one that is neither is refused,
+        with the nearest codes (a filter on it could only show an empty list)."""
+        if self.federation is not None:
+            object.__setattr__(self, "federation", federation_code(self.federation))
+        if self.title is not None:
+            object.__setattr__(self, "title", title_code(self.title))
 
     @property
     def reads_period(self) -> bool:

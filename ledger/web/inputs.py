@@ -76,7 +76,7 @@ PlayerOrNone = Annotated[int | None, Query(ge=1, le=LARGEST_ID)]
 VersionOrNone = Annotated[int | None, Query(ge=1, le=LARGEST_ID)]
 Rating = Annotated[int, Field(ge=0, le=HIGHEST_FILTER_RATING)]
 RatingOrNone = Annotated[Rating | Empty | None, Query(description="Empty: no filter.")]
-FederationOrNone = Annotated[str | None, Query(max_length=3, pattern=TEXT)]
+FederationOrNone = Annotated[str | None, Query(pattern=TEXT)]
 BandStart = Annotated[int, Query(alias="from", ge=0, le=HIGHEST_FILTER_RATING)]
 BandWidth = Annotated[int, Query(ge=1, le=HIGHEST_FILTER_RATING)]
 TopPlayers = Annotated[int, Query(ge=1, le=MOST_TOP_PLAYERS)]
@@ -125,15 +125,13 @@ def day_of(text: str | None, field: str) -> dt.date | None:
 
 
 async def list_filter(
-    federation: Annotated[
-        str | None, Query(description="E.g. NOR.", max_length=3, pattern=TEXT)
-    ] = None,
+    federation: Annotated[str | None, Query(description="E.g. NOR.", pattern=TEXT)] = None,
     *,
     women: bool = False,
     juniors: Annotated[bool, Query(description="Born in the last 20 years.")] = False,
     girls: bool = False,
     active: Annotated[bool, Query(description="Hide inactive players.")] = False,
-    title: Annotated[str | None, Query(description="E.g. GM.", max_length=3, pattern=TEXT)] = None,
+    title: Annotated[str | None, Query(description="E.g. GM.", pattern=TEXT)] = None,
     min_rating: RatingOrNone = None,
     max_rating: RatingOrNone = None,
 ) -> ListFilter:
