@@ -375,7 +375,8 @@ def periods(
     pool: PoolOption = Pool.STANDARD,
     db: DbOption = None,
 ) -> None:
-    """Every rating period: open or closed, games recorded and rated, who closed it, versions.
+    """Every rating period: open or closed, games recorded and rated, when and by whom its
+    list was published, its versions.
 
     Example: ledger periods --pool rapid
     """

@@ -9,7 +9,8 @@ the event is rated with: once its period is closed, the rating each player enter
 period with (their standing before its close, which the close keeps where it changed it,
 else their newest list row before it), which the close used and no later list changes;
 while it is open, the ratings in force. So a rated event shows, and exports, the same
-ratings whatever the day. Read side only.
+ratings whatever the day. A rated event's players come with the K its close applied to
+their games. Read side only.
 """
 
 from __future__ import annotations

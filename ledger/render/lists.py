@@ -76,7 +76,8 @@ def _list_table(console: Console, published: RatingList) -> Table:
 def _short_name(published: RatingList) -> str:
     if published.live_since is not None:
         return f"{published.pool} live list"
-    return f"{published.pool} list {list_text(published.period)}"
+    version = f", version {published.version.number}," if published.version else ""
+    return f"{published.pool} list {list_text(published.period)}{version}"
 
 
 def _title(published: RatingList) -> str:

@@ -40,13 +40,13 @@ def period_overview(rows: Sequence[PeriodRow], pool: Pool, output: Format) -> No
         message(f"No {pool} period holds games or a published list yet.")
         return
     table = Table(
-        title=f"{pool.capitalize()} rating periods",
+        title=f"{pool.capitalize()} rating periods (times in UTC)",
         title_justify="left",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         collapse_padding=True,
     )
-    for header in ("Period", "List", "", "Games", "Rated", "Published (UTC)", "By", "Versions"):
+    for header in ("Period", "List", "", "Games", "Rated", "Published", "By", "Versions"):
         table.add_column(header, justify="right" if header in ("Games", "Rated") else "left")
     for row in rows:
         with_ = f" with {row.published_with}" if row.published_with else ""

@@ -164,9 +164,9 @@ def create_ledger_engine(url: str, connections: int | None = None) -> Engine:
     parsed = parsed_url(url)
     if parsed.get_backend_name() not in BACKENDS:
         raise LedgerError(
-            f"cannot use database URL {shown_url(url)}: the ledger keeps its data in SQLite "
-            f"or PostgreSQL (sqlite:///ledger.db, postgresql+psycopg://user@host/ledger), "
-            f"not {parsed.get_backend_name()}."
+            f"cannot use database URL {shown_url(url)}: it names {parsed.get_backend_name()!r}; "
+            f"the ledger keeps its data in SQLite (sqlite:///ledger.db) or PostgreSQL "
+            f"(postgresql+psycopg://user@host/ledger)."
         )
     pool = {} if connections is None else {"pool_size": connections, "max_overflow": 0}
     try:
