@@ -65,7 +65,8 @@ def test_query_errors_speak_of_the_data_and_the_cli_adds_the_command(
     shown = run("list", db=database_url)
     assert shown.stderr == (
         "error: no standard list has been published yet; close a period first "
-        "(`ledger close-period YYYY-MM`).\n"
+        "(`ledger close-period YYYY-MM`); until then `ledger player ID` shows a starting "
+        "rating.\n"
     )
 
 
@@ -73,7 +74,8 @@ def test_a_hint_about_a_rapid_list_names_the_rapid_pool(ledger: Ledger, database
     shown = run("list", "--pool", "rapid", db=database_url)
     assert shown.stderr == (
         "error: no rapid list has been published yet; close a period first "
-        "(`ledger close-period YYYY-MM --pool rapid`).\n"
+        "(`ledger close-period YYYY-MM --pool rapid`); until then `ledger player ID` shows a "
+        "starting rating.\n"
     )
     event = run("event", "Blitz Open", "--pool", "blitz", db=database_url)
     assert event.stderr == (

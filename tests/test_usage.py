@@ -409,7 +409,7 @@ EXIT_CODES = [
         ("list",),
         1,
         "no standard list has been published yet; close a period first (`ledger close-period "
-        "YYYY-MM`).",
+        "YYYY-MM`); until then `ledger player ID` shows a starting rating.",
         id="no-list-yet",
     ),
     pytest.param(

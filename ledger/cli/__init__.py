@@ -70,7 +70,10 @@ class LedgerGroup(CommandGroup):
 
 
 _HINTS = {
-    Hint.CLOSE_A_PERIOD: "{message}; close a period first (`ledger close-period YYYY-MM{pool}`).",
+    Hint.CLOSE_A_PERIOD: (
+        "{message}; close a period first (`ledger close-period YYYY-MM{pool}`); until then "
+        "`ledger player ID` shows a starting rating."
+    ),
     Hint.CLOSE_EARLIER: "{message}; close it first (`ledger close-period {period}{pool}`).",
     Hint.CREATE_A_LEDGER: "{message}; create one with `ledger db upgrade`, or give the right --db.",
     Hint.CREATE_THE_DATABASE: "{message}, or give the right --db.",
