@@ -322,6 +322,24 @@ def test_a_scoreless_first_event_is_shown_disregarded(ledger: Ledger, database_u
     explained = _json("explain", str(nia), db=database_url)["first_rating"]
     assert [game["counted"] for game in explained["games"]] == [False] + [True] * 6
     assert (explained["counted"], explained["capped"], explained["rating"]) == (6, True, 2200)
+    table = run("explain", str(nia), db=database_url).stdout
+    header = next(line for line in table.splitlines() if "Opponent" in line)
+    assert "┃ Note" in header
+    assert "first event scored" in table
+    assert "disregarded" in table
+
+
+def test_a_first_rating_table_without_a_game_left_out_has_no_note_column(
+    ledger: Ledger, database_url: str
+) -> None:
+    opponents = [player(ledger, f"R{i}", rating=2000) for i in range(5)]
+    nia = player(ledger, "Newcomer, Nia")
+    for number, opponent in enumerate(opponents, start=1):
+        game(ledger, nia, opponent, "1-0", f"2026-09-0{number}", event="Only")
+    close(ledger, "2026-09")
+    table = run("explain", str(nia), db=database_url).stdout
+    header = next(line for line in table.splitlines() if "Opponent" in line)
+    assert header.rstrip().endswith("Score┃")
 
 
 @pytest.mark.parametrize(

@@ -119,11 +119,13 @@ _POOLED_COLUMNS = (
     Column("Opponent", name=True),
     Column("Rtg", "right"),
     Column("Score", "right"),
-    Column(""),
 )
+_NOTE = Column("Note")
+"""Where a game was left out (a first event scored 0): the column shows only then."""
 
 
 def _pooled_table(console: Console, pooled: FirstRating) -> Table:
+    noted = not all(game.counted for game in pooled.games)
     rows = [
         (
             str(game.period),
@@ -132,13 +134,13 @@ def _pooled_table(console: Console, pooled: FirstRating) -> Table:
             f"{game.opponent_name} ({game.opponent})",
             str(game.opponent_rating),
             str(game.score),
-            "" if game.counted else "first event scored 0: disregarded",
+            *(("" if game.counted else "first event scored 0: disregarded",) if noted else ()),
         )
         for game in pooled.games
     ]
     return fitted(
         console,
-        _POOLED_COLUMNS,
+        (*_POOLED_COLUMNS, _NOTE) if noted else _POOLED_COLUMNS,
         rows,
         title=f"Games pooled toward a first rating (8.2), {pooled.since} to {pooled.until}",
         title_justify="left",
