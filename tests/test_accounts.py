@@ -226,6 +226,27 @@ def test_an_account_signs_in_and_out(site: TestClient) -> None:
     assert site.get("/desk", follow_redirects=False).status_code == 303
 
 
+def test_an_action_refused_says_it_was_not_done_and_a_read_what_it_cannot_show(
+    site: TestClient,
+) -> None:
+    officer = _signed_in(site, Role.OFFICER)
+    refused = officer.post(
+        "/desk/periods/close",
+        data={"pool": "standard", "period": "2026-01"},
+        headers=SAME_SITE,
+    )
+    assert refused.status_code == 409
+    assert "<h1>Not done</h1>" in refused.text
+    unknown = officer.get("/lists/standard/latest?federation=XX")
+    assert unknown.status_code == 400
+    assert "<h1>Cannot show this</h1>" in unknown.text
+    read_only = officer.post("/lists/standard/latest", headers=SAME_SITE)
+    assert read_only.status_code == 405
+    assert "this address is only read (GET and HEAD): nothing is changed through it." in (
+        read_only.text
+    )
+
+
 def test_the_session_cookie_is_http_only_and_lax(site: TestClient) -> None:
     answer = site.post(
         "/sign-in",

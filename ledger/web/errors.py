@@ -37,7 +37,7 @@ BUSY_RETRY_AFTER = "5"
 ledger."""
 STATUS_WORDS = {
     404: "there is no such page.",
-    405: "the ledger's site only reads (GET and HEAD); nothing can be changed through the web.",
+    405: "this address is only read (GET and HEAD): nothing is changed through it.",
 }
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; form-action 'self'",
@@ -59,7 +59,8 @@ def answer(request: Request, status: int, message: str) -> Response:
         body = to_json({"error": message})
         return Response(body, status, media_type="application/json")
     desk = request.url.path.startswith("/desk")
-    shown = {"status": status, "message": message, "desk": desk}
+    acted = request.method not in ("GET", "HEAD")
+    shown = {"status": status, "message": message, "desk": desk, "acted": acted}
     return page(_site(request, status), "error.html", status, **shown)
 
 
