@@ -324,7 +324,12 @@ def test_the_rating_in_force_on_a_day(client: TestClient, site: dict[str, int]) 
         ("/api/v1/players/abc", 422, "player: input should be a valid integer"),
         ("/api/v1/events/standard/Nowhere", 404, "Nowhere"),
         ("/api/v1/search?q=%20", 400, "the search has no name in it"),
-        ("/api/v1/nothing-here", 404, "there is no such page."),
+        (
+            "/api/v1/nothing-here",
+            404,
+            "there is no such page; the API's routes are described at /api/v1/docs.",
+        ),
+        ("/api/v1", 404, "the API's routes are described at /api/v1/docs."),
         (
             "/api/v1/lists/standard/latest?federation=ENGLAND",
             400,

@@ -112,7 +112,10 @@ is its period (or latest, live)."""
 async def failure(request: Request, error: Exception) -> Response:
     """Starlette's own refusals (no route, a method other than a read) in our words."""
     assert isinstance(error, HTTPException)
-    return answer(request, error.status_code, STATUS_WORDS.get(error.status_code, error.detail))
+    words = STATUS_WORDS.get(error.status_code, error.detail)
+    if error.status_code == 404 and request.url.path.startswith("/api/"):
+        words = f"{words[:-1]}; the API's routes are described at /api/v1/docs."
+    return answer(request, error.status_code, words)
 
 
 async def unexpected(request: Request, error: Exception) -> Response:
