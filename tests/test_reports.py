@@ -43,6 +43,7 @@ def test_stats_counts_players_by_band(ledger: Ledger, small: dict[str, int]) -> 
         (2200, 2249, 2, 1),
     ]
     assert (report.rated_players, report.women, report.games_rated) == (5, 3, 2)
+    assert report.below_the_bands == 1  # Eve, 1908
     # Changes of the rated players: +10, -10, -8, +8 -> average 0.00.
     assert report.average_change == Decimal("0.00")
 

@@ -48,6 +48,12 @@ class ListStatistics:
     games_rated: int
     average_change: Decimal | None
     bands: list[Band]
+    """From the highest band holding a player down to the band the table starts at."""
+
+    @property
+    def below_the_bands(self) -> int:
+        """The rated players under the lowest band, whom the totals count."""
+        return self.rated_players - sum(band.players for band in self.bands)
 
 
 def list_statistics(
