@@ -150,6 +150,8 @@ def test_a_top_ten_of_active_players_prints_the_positions_and_arrows_of_a_rating
     hotel = next(line for line in table if "Hotel" in line)
     assert hotel.split()[:2] == ["8", "9↓1"]  # position; world position and movement
     assert " = " in hotel
+    alpha = next(line for line in table if "Alpha" in line)
+    assert alpha.split()[:2] == ["1", "1"]  # unmoved in the world: no "=" beside it
     charlie = next(line for line in table if "Charlie" in line)
     assert "↑1" in charlie
     world = _json("list", "--top", "9", db=database_url)

@@ -92,8 +92,9 @@ def _title(published: RatingList) -> str:
 
 
 def _world_cell(row: ListRow) -> str:
-    """The position on the whole list, and its movement where there is one: "12↑3"."""
-    moved = "" if row.world_movement is None else movement(row.world_movement)
+    """The position on the whole list, and its movement where it moved: "12↑3" (never "12=",
+    which reads as a shared rank)."""
+    moved = movement(row.world_movement) if row.world_movement else ""
     return f"{row.world_position}{moved}"
 
 
