@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
+from sqlalchemy import update
 
 from ledger.core.errors import NotFound
 from ledger.queries.cards import PlayerCard, player_card
+from ledger.queries.lists.counts import KeptCounts
 from ledger.render import rating_chart
 from ledger.storage.database import Ledger
+from ledger.storage.models import PlayerRating
 
 from builders import close, game, player, run
 
@@ -56,6 +59,24 @@ def test_the_ranks_leave_out_a_starting_rating_until_a_list_carries_it(ledger: L
     (standing,) = card(ledger, hero).pools
     assert (standing.world_rank, standing.federation_rank) == (3, 2)
     assert card(ledger, newcomer).pools[0].world_rank == 1
+
+
+def test_a_federation_the_ledger_holds_ranks_its_players_whatever_its_code(
+    ledger: Ledger,
+) -> None:
+    """A federation a FIDE list file gave that is not among FIDE's codes the ledger knows
+    (a federation FIDE admits later) still ranks its players, with kept counts too: only
+    what a reader asks for is checked against the codes."""
+    hero = player(ledger, "Hero, Hana", rating=2000, federation="NOR")
+    player(ledger, "Other, Oz", rating=2100, federation="NOR")
+    close(ledger, "2026-08")
+    with ledger.transaction() as session:
+        session.execute(update(PlayerRating).values(federation="XNF"))
+    with ledger.reading() as session:
+        kept = player_card(session, hero, kept=KeptCounts()).pools[0]
+        read = player_card(session, hero).pools[0]
+    assert (kept.world_rank, kept.federation_rank) == (read.world_rank, read.federation_rank)
+    assert (read.world_rank, read.federation_rank) == (2, 2)
 
 
 def test_the_card_on_the_command_line(database_url: str) -> None:

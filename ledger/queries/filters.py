@@ -34,13 +34,15 @@ class ListFilter:
     min_rating: int | None = None
     max_rating: int | None = None
 
-    def __post_init__(self) -> None:
-        """The federation and title as FIDE writes them; one that is neither is refused,
-        with the nearest codes (a filter on it could only show an empty list)."""
-        if self.federation is not None:
-            object.__setattr__(self, "federation", federation_code(self.federation))
-        if self.title is not None:
-            object.__setattr__(self, "title", title_code(self.title))
+    def checked(self) -> ListFilter:
+        """The filter as a reader asked for it: the federation and title as FIDE writes them
+        (nor: NOR, wg: WGM), one that is neither refused with the nearest codes (a filter on
+        it could only show an empty list). What the ledger holds is filtered on as it is."""
+        return replace(
+            self,
+            federation=None if self.federation is None else federation_code(self.federation),
+            title=None if self.title is None else title_code(self.title),
+        )
 
     @property
     def reads_period(self) -> bool:

@@ -245,7 +245,7 @@ def rank_history(
             RatingPeriod.pool == pool, RatingPeriod.closed_at.is_not(None)
         )
     )
-    only = ListFilter(federation=federation, women=women, active=active)
+    only = ListFilter(federation=federation, women=women, active=active).checked()
     holders: list[tuple[Period, ListRow]] = []
     for period in cadence.list_periods(pool, first or newest, newest):
         holders += [(period, row) for row in _holders(session, pool, period, rank, only)]
