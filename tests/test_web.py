@@ -336,6 +336,11 @@ def test_the_rating_in_force_on_a_day(client: TestClient, site: dict[str, int]) 
             "'ENGLAND' is not a FIDE federation code (the nearest are ENG, AND)",
         ),
         ("/api/v1/lists/standard/latest?title=XM", 400, "'XM' is not a FIDE title"),
+        (
+            "/api/v1/lists/standard/latest?federation=" + "NOR" * 1000,
+            400,
+            "'NORNORNORNORNORNORNORNORNORNORNORNORNORN'... (3,000 characters) is not a FIDE",
+        ),
         ("/api/v1/reports/standard/peaks?federation=XX", 400, "'XX' is not a FIDE federation"),
     ],
 )

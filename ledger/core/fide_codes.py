@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 
 from ledger.core.errors import InvalidInput
+from ledger.core.printable import quoted
 
 TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
 """FIDE's titles of chess players, as FIDE writes them."""
@@ -58,7 +59,7 @@ def title_code(text: str) -> str:
     title = _TITLE_CODES.get(text.strip().lower())
     if title is None:
         raise InvalidInput(
-            f"{text!r} is not a FIDE title; the titles are {', '.join(TITLES[:-1])} and "
+            f"{quoted(text)} is not a FIDE title; the titles are {', '.join(TITLES[:-1])} and "
             f"{TITLES[-1]} (also written g, m, f, c, wg, wm, wf and wc)."
         )
     return title
@@ -73,6 +74,6 @@ def federation_code(text: str) -> str:
     nearest = difflib.get_close_matches(code, sorted(FEDERATIONS), n=3, cutoff=0.6)
     near = f" (the nearest are {', '.join(nearest)})" if nearest else ""
     raise InvalidInput(
-        f"{text!r} is not a FIDE federation code{near}; give FIDE's three-letter code, "
+        f"{quoted(text)} is not a FIDE federation code{near}; give FIDE's three-letter code, "
         f"such as {EXAMPLE_FEDERATIONS}."
     )

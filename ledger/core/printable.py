@@ -22,6 +22,17 @@ _NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
 _FORMULA_AFTER_COMMA = re.compile(f",[{re.escape(''.join(_FORMULA_START))}]")
 
 
+QUOTED_AT_MOST = 40
+"""A refusal quotes at most this many characters of what it refuses."""
+
+
+def quoted(text: str) -> str:
+    """`text` as a refusal quotes it: in quotes, cut after `QUOTED_AT_MOST` characters."""
+    if len(text) <= QUOTED_AT_MOST:
+        return repr(text)
+    return f"{text[:QUOTED_AT_MOST]!r}... ({len(text):,} characters)"
+
+
 def control_character(text: str, *, tab: bool = False) -> str | None:
     """The first control character of `text`, or None; `tab` allows tabs."""
     for match in _CONTROL.finditer(text):
