@@ -242,9 +242,11 @@ def test_an_action_refused_says_it_was_not_done_and_a_read_what_it_cannot_show(
     assert "<h1>Cannot show this</h1>" in unknown.text
     read_only = officer.post("/lists/standard/latest", headers=SAME_SITE)
     assert read_only.status_code == 405
-    assert "this address is only read (GET and HEAD): nothing is changed through it." in (
-        read_only.text
-    )
+    assert "this address answers GET, HEAD, not POST." in read_only.text
+    wrong_way = officer.get("/desk/periods/close")
+    assert wrong_way.status_code == 405
+    assert wrong_way.headers["allow"] == "POST"
+    assert "this address answers POST, not GET." in wrong_way.text
 
 
 def test_the_session_cookie_is_http_only_and_lax(site: TestClient) -> None:

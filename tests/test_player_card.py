@@ -7,7 +7,8 @@ import json
 import pytest
 from sqlalchemy import update
 
-from ledger.core.errors import NotFound
+from ledger.core.errors import InvalidInput, NotFound
+from ledger.queries import ListFilter, ListRequest, published_list
 from ledger.queries.cards import PlayerCard, player_card
 from ledger.queries.lists.counts import KeptCounts
 from ledger.render import rating_chart
@@ -65,8 +66,8 @@ def test_a_federation_the_ledger_holds_ranks_its_players_whatever_its_code(
     ledger: Ledger,
 ) -> None:
     """A federation a FIDE list file gave that is not among FIDE's codes the ledger knows
-    (a federation FIDE admits later) still ranks its players, with kept counts too: only
-    what a reader asks for is checked against the codes."""
+    (a federation FIDE admits later) still ranks its players, with kept counts too, and a
+    reader filters on it: what is not three letters is refused."""
     hero = player(ledger, "Hero, Hana", rating=2000, federation="NOR")
     player(ledger, "Other, Oz", rating=2100, federation="NOR")
     close(ledger, "2026-08")
@@ -75,8 +76,12 @@ def test_a_federation_the_ledger_holds_ranks_its_players_whatever_its_code(
     with ledger.reading() as session:
         kept = player_card(session, hero, kept=KeptCounts()).pools[0]
         read = player_card(session, hero).pools[0]
+        filtered = published_list(session, ListRequest(only=ListFilter(federation="xnf")))
+        with pytest.raises(InvalidInput, match="'XNFF' is not a FIDE federation code"):
+            ListRequest(only=ListFilter(federation="XNFF"))
     assert (kept.world_rank, kept.federation_rank) == (read.world_rank, read.federation_rank)
     assert (read.world_rank, read.federation_rank) == (2, 2)
+    assert [row.name for row in filtered.rows] == ["Other, Oz", "Hero, Hana"]
 
 
 def test_the_card_on_the_command_line(database_url: str) -> None:

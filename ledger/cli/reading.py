@@ -92,7 +92,7 @@ def list_(
             title=title,
             min_rating=min_rating,
             max_rating=max_rating,
-        ).checked(),
+        ),
         live=live,
     )
     with reading(ctx, db) as session:

@@ -65,6 +65,16 @@ def title_code(text: str) -> str:
     return title
 
 
+def federation_asked(text: str) -> str:
+    """A federation a reader filters on: any three letters, in capitals (a FIDE list file
+    may give a code the ledger does not know, and its players are filtered on it); anything
+    else is refused as `federation_code` refuses it, with the nearest codes."""
+    code = text.strip().upper()
+    if len(code) == 3 and code.isascii() and code.isalpha():
+        return code
+    return federation_code(text)
+
+
 def federation_code(text: str) -> str:
     """The FIDE federation code `text` writes, in capitals; raises InvalidInput naming the
     nearest codes where it is none."""

@@ -14,7 +14,7 @@ from sqlalchemy import func, literal
 
 from ledger.core import rules
 from ledger.core.domain import Period
-from ledger.core.fide_codes import federation_code, title_code
+from ledger.core.fide_codes import federation_asked, title_code
 from ledger.storage.models import PeriodType
 
 JUNIOR_LIST_AGE = 20
@@ -35,12 +35,13 @@ class ListFilter:
     max_rating: int | None = None
 
     def checked(self) -> ListFilter:
-        """The filter as a reader asked for it: the federation and title as FIDE writes them
-        (nor: NOR, wg: WGM), one that is neither refused with the nearest codes (a filter on
-        it could only show an empty list). What the ledger holds is filtered on as it is."""
+        """The filter as a reader asked for it (`ListRequest` checks its own): the federation
+        as three capitals (`federation_asked`: nor is NOR, Norway refused with the nearest
+        codes), the title as FIDE writes it (wg is WGM). What the ledger holds is filtered
+        on as it is."""
         return replace(
             self,
-            federation=None if self.federation is None else federation_code(self.federation),
+            federation=None if self.federation is None else federation_asked(self.federation),
             title=None if self.title is None else title_code(self.title),
         )
 

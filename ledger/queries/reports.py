@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session, aliased
 from ledger.core import cadence
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import InvalidInput
-from ledger.core.fide_codes import federation_code
+from ledger.core.fide_codes import federation_asked
 from ledger.queries.filters import ListFilter, active_on
 from ledger.queries.lists.in_force import published_period
 from ledger.queries.lists.published import rating_list
@@ -176,7 +176,7 @@ def peaks(
     if min_rating is not None:
         statement = statement.where(PlayerRating.peak >= min_rating)
     if federation:
-        statement = statement.where(shown_federation == federation_code(federation))
+        statement = statement.where(shown_federation == federation_asked(federation))
     if women:
         statement = statement.where(Player.sex == "F")
     found = session.execute(statement).all()

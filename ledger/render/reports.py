@@ -184,9 +184,9 @@ def statistics(report: ListStatistics, output: Format) -> None:
     console.print(table)
     average = "none" if report.average_change is None else f"{report.average_change:+}"
     console.print(
-        f"{report.rated_players} rated players ({report.active_players} active, "
-        f"{report.women} women, {report.women_active} active), "
-        f"{report.below_the_bands} of them below {report.bands[-1].low}; "
+        f"{report.rated_players} rated players, {report.below_the_bands} of them below "
+        f"{report.bands[-1].low} ({report.active_players} active, {report.women} women, "
+        f"{report.women_active} active); "
         f"{report.games_rated} games rated in {report.period}; "
         f"average change of the players rated {average}"
     )

@@ -18,7 +18,7 @@ from ledger import queries
 from ledger.core.reports import LARGEST_REPORT
 from ledger.storage.database import Ledger
 from ledger.web import caching
-from ledger.web.errors import STATUS_WORDS, answer, secured
+from ledger.web.errors import answer, not_allowed, secured
 from ledger.web.kept_answers import KeptAnswers
 
 READ_METHODS = ("GET", "HEAD")
@@ -58,9 +58,7 @@ class Answering:
             await self._write(scope, receive, send)
             return
         if method not in READ_METHODS:
-            await _refused(
-                scope, receive, send, 405, STATUS_WORDS[405], allow_writes=private and self.writes
-            )
+            await _not_allowed(scope, receive, send, allow_writes=private and self.writes)
             return
         scope["method"] = "GET"  # the routes are GET's; a HEAD's body is left out below
         head = method == "HEAD"
@@ -98,12 +96,12 @@ class Answering:
         before it is read (`body_limit`), never kept."""
         headers = Headers(scope=scope)
         if not _same_site(headers):
-            await _refused(scope, receive, send, 403, CROSS_SITE, allow_writes=True)
+            await _refused(scope, receive, send, 403, CROSS_SITE)
             return
         limit = body_limit(scope["path"])
         declared = headers.get("content-length", "0")
         if not declared.isdigit() or int(declared) > limit:
-            await _refused(scope, receive, send, 413, too_large(limit), allow_writes=True)
+            await _refused(scope, receive, send, 413, too_large(limit))
             return
         bounded = _bounded(receive, limit)
         await self._with_session(scope, bounded, Framed(send, caching.NOT_KEPT))
@@ -174,13 +172,15 @@ def _same_site(headers: Headers) -> bool:
     return origin.partition("://")[2] == headers.get("host", "")
 
 
-async def _refused(
-    scope: Scope, receive: Receive, send: Send, status: int, words: str, *, allow_writes: bool
-) -> None:
-    refused = answer(Request(scope), status, words)
-    if status == 405:
-        allowed = (*READ_METHODS, WRITE_METHOD) if allow_writes else READ_METHODS
-        refused.headers["Allow"] = ", ".join(allowed)
+async def _refused(scope: Scope, receive: Receive, send: Send, status: int, words: str) -> None:
+    await answer(Request(scope), status, words)(scope, receive, Framed(send, caching.NOT_KEPT))
+
+
+async def _not_allowed(scope: Scope, receive: Receive, send: Send, *, allow_writes: bool) -> None:
+    """A 405 for a method the address does not take, with the methods it does."""
+    allowed = ", ".join((*READ_METHODS, WRITE_METHOD) if allow_writes else READ_METHODS)
+    refused = answer(Request(scope), 405, not_allowed(scope["method"], allowed))
+    refused.headers["Allow"] = allowed
     await refused(scope, receive, Framed(send, caching.NOT_KEPT))
 
 

@@ -19,6 +19,7 @@ from starlette.responses import RedirectResponse, Response
 from ledger import queries
 from ledger.core.access import TooManyAttempts
 from ledger.core.errors import Busy
+from ledger.core.printable import quoted
 from ledger.queries import Site, to_json
 from ledger.queries.site import DEFAULT_SITE
 from ledger.storage.database import BUSY, is_lock_wait_refused
@@ -35,10 +36,15 @@ UNEXPECTED = (
 BUSY_RETRY_AFTER = "5"
 """Seconds: a close that holds the tables a read needs takes tens of seconds on a large
 ledger."""
-STATUS_WORDS = {
-    404: "there is no such page.",
-    405: "this address is only read (GET and HEAD): nothing is changed through it.",
-}
+STATUS_WORDS = {404: "there is no such page."}
+
+
+def not_allowed(method: str, allowed: str) -> str:
+    """The words of a 405: what the address answers (its `Allow` header) and what it does
+    not."""
+    return f"this address answers {allowed}, not {method}."
+
+
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; form-action 'self'",
     "X-Content-Type-Options": "nosniff",
@@ -99,7 +105,7 @@ def _validation_words(error: RequestValidationError) -> str:
     name = _NAMES.get(str(location[1]), str(location[1])) if len(location) > 1 else "parameter"
     words = PATTERN_WORDS.get(str(problem.get("ctx", {}).get("pattern")))
     if problem.get("type") == "string_pattern_mismatch" and words is not None:
-        return f"{name}: {problem.get('input')!r} {words}."
+        return f"{name}: {quoted(str(problem.get('input')))} {words}."
     said = str(problem.get("msg", "is not valid")).rstrip(".")
     return f"{name}: {said[:1].lower()}{said[1:]}."
 
@@ -113,9 +119,15 @@ async def failure(request: Request, error: Exception) -> Response:
     """Starlette's own refusals (no route, a method other than a read) in our words."""
     assert isinstance(error, HTTPException)
     words = STATUS_WORDS.get(error.status_code, error.detail)
+    allowed = (error.headers or {}).get("Allow")
+    if error.status_code == 405 and allowed:
+        words = not_allowed(request.method, allowed)
     if error.status_code == 404 and request.url.path.startswith("/api/"):
         words = f"{words[:-1]}; the API's routes are described at /api/v1/docs."
-    return answer(request, error.status_code, words)
+    refused = answer(request, error.status_code, words)
+    if allowed:
+        refused.headers["Allow"] = allowed
+    return refused
 
 
 async def unexpected(request: Request, error: Exception) -> Response:

@@ -145,7 +145,7 @@ async def list_filter(
         title=title or None,
         min_rating=given(min_rating),
         max_rating=given(max_rating),
-    ).checked()
+    )
 
 
 Filter = Annotated[ListFilter, Depends(list_filter)]

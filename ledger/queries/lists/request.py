@@ -44,6 +44,7 @@ class ListRequest:
     skip: int = 0
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "only", self.only.checked())
         if self.live and (self.period or self.as_of or self.version):
             raise InvalidInput(
                 "a live list is the newest list with the games since, not an earlier one.",

@@ -223,8 +223,8 @@ def list_diff(
     at_old = _ListThen.of(session, pool, period, old.stamp, few=True)
     at_new = _ListThen.of(session, pool, period, new.stamp, few=True)
     involved = at_old.players | at_new.players
-    before = _shown(pool, period, _listed(session, pool, period, at_old.then_versions, involved))
-    after = _shown(pool, period, _listed(session, pool, period, at_new.then_versions, involved))
+    before = _shown(period, _listed(session, pool, period, at_old.then_versions, involved))
+    after = _shown(period, _listed(session, pool, period, at_new.then_versions, involved))
     changed = [
         ChangedRow(
             pid,
@@ -281,10 +281,10 @@ class _Shown(NamedTuple):
     games: int
 
 
-def _shown(pool: Pool, period: Period, rows: dict[int, Any]) -> dict[int, _Shown]:
+def _shown(period: Period, rows: dict[int, Any]) -> dict[int, _Shown]:
     """The rows as the list of `period` shows them: the change and games of the period
     only where the player has a row in it (`period_figures`), as `ledger list` does."""
-    following = cadence.next_list_period(pool, period)
+    following = period + 1  # as `ranked` gives the K of a list's rows
     shown = {}
     for player, row in rows.items():
         figures = period_figures(row, period, following)
