@@ -237,9 +237,12 @@ def test_an_action_refused_says_it_was_not_done_and_a_read_what_it_cannot_show(
     )
     assert refused.status_code == 409
     assert "<h1>Not done</h1>" in refused.text
-    unknown = officer.get("/lists/standard/latest?federation=XX")
-    assert unknown.status_code == 400
-    assert "<h1>Cannot show this</h1>" in unknown.text
+    unknown = officer.get("/lists/standard/2001-01")
+    assert unknown.status_code == 404
+    assert "<h1>Not found</h1>" in unknown.text
+    refused_read = officer.get("/lists/standard/latest?as_of=2026-02-30")
+    assert refused_read.status_code == 400
+    assert "<h1>Cannot show this</h1>" in refused_read.text
     read_only = officer.post("/lists/standard/latest", headers=SAME_SITE)
     assert read_only.status_code == 405
     assert "this address answers GET, HEAD, not POST." in read_only.text

@@ -260,8 +260,12 @@ def test_the_rating_in_force_on_a_day(client: TestClient, site: dict[str, int]) 
             "q: 'Carl\\x00sen' holds a control character; names, titles and events are plain text.",
         ),
         ("/api/v1/events/standard/Oslo%00Open", 422, "name: 'Oslo\\x00Open' holds a control"),
-        ("/api/v1/lists/standard/latest?federation=N%00R", 422, "federation: 'N\\x00R' holds"),
-        ("/api/v1/reports/standard/peaks?federation=%00", 422, "federation: '\\x00' holds"),
+        (
+            "/api/v1/lists/standard/latest?federation=N%00R",
+            422,
+            "federation: 'N\\x00R' is not a federation",
+        ),
+        ("/api/v1/reports/standard/peaks?federation=%00", 422, "federation: '\\x00' is not a"),
         (
             "/api/v1/lists/standard/latest?page=9",
             404,
@@ -332,16 +336,20 @@ def test_the_rating_in_force_on_a_day(client: TestClient, site: dict[str, int]) 
         ("/api/v1", 404, "the API's routes are described at /api/v1/docs."),
         (
             "/api/v1/lists/standard/latest?federation=ENGLAND",
-            400,
-            "'ENGLAND' is not a FIDE federation code (the nearest are ENG, AND)",
+            422,
+            "federation: 'ENGLAND' is not a federation; give its three-letter code, such as ENG",
         ),
-        ("/api/v1/lists/standard/latest?title=XM", 400, "'XM' is not a FIDE title"),
+        (
+            "/api/v1/lists/standard/latest?title=XM",
+            422,
+            "title: 'XM' is not a FIDE title; the titles are GM, IM, FM, CM, WGM, WIM, WFM, WCM.",
+        ),
+        ("/api/v1/reports/standard/peaks?federation=XX", 422, "'XX' is not a federation"),
         (
             "/api/v1/lists/standard/latest?federation=" + "NOR" * 1000,
-            400,
-            "'NORNORNORNORNORNORNORNORNORNORNORNORNORN'... (3,000 characters) is not a FIDE",
+            422,
+            "'NORNORNORNORNORNORNORNORNORNORNORNORNORN'... (3,000 characters) is not a federation",
         ),
-        ("/api/v1/reports/standard/peaks?federation=XX", 400, "'XX' is not a FIDE federation"),
     ],
 )
 def test_each_api_error_is_one_plain_sentence(

@@ -23,6 +23,8 @@ _TITLE_CODES = (
     | {f"w{short}": f"W{title}" for short, title in _SHORT_TITLES.items()}
 )
 """Every way a title is written, in lower case -> the title."""
+TITLE_SPELLINGS = tuple(_TITLE_CODES)
+"""Every way a title is written, in lower case (a title's check ignores the case)."""
 
 # fmt: off
 FEDERATIONS = frozenset((

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from ledger.core.domain import KEPT, KEPT_DATE, KEPT_PERIOD, Period, parse_date, parse_period
 from ledger.core.errors import InvalidInput
+from ledger.core.fide_codes import EXAMPLE_FEDERATIONS, TITLE_SPELLINGS, TITLES
 from ledger.core.records import (
     HIGHEST_FILTER_RATING,
     LARGEST_ID,
@@ -46,7 +47,15 @@ LIST = _anchored(LATEST, LIVE, KEPT_PERIOD)
 CALCULATION = _anchored(LATEST, KEPT_PERIOD)
 DATE = _anchored(KEPT_DATE)
 TEXT = "^[^\\x00-\\x1f\\x7f-\\x9f]*$"
+FEDERATION = _anchored("[A-Za-z]{3}", "")
+"""Three letters (`fide_codes.federation_asked`), or empty: no filter."""
+TITLE = _anchored(
+    *("".join(f"[{letter.upper()}{letter}]" for letter in each) for each in TITLE_SPELLINGS), ""
+)
+"""A title as `fide_codes.title_code` reads it, in either case, or empty: no filter."""
 PATTERN_WORDS = {
+    FEDERATION: f"is not a federation; give its three-letter code, such as {EXAMPLE_FEDERATIONS}",
+    TITLE: f"is not a FIDE title; the titles are {', '.join(TITLES)}",
     PERIOD: f"is not a period; write it as YYYY-MM ({KEPT})",
     PERIOD_OR_EMPTY: f"is not a period; write it as YYYY-MM ({KEPT})",
     LIST: f"is not a list; give latest, live or a period YYYY-MM ({KEPT})",
@@ -76,7 +85,7 @@ PlayerOrNone = Annotated[int | None, Query(ge=1, le=LARGEST_ID)]
 VersionOrNone = Annotated[int | None, Query(ge=1, le=LARGEST_ID)]
 Rating = Annotated[int, Field(ge=0, le=HIGHEST_FILTER_RATING)]
 RatingOrNone = Annotated[Rating | Empty | None, Query(description="Empty: no filter.")]
-FederationOrNone = Annotated[str | None, Query(pattern=TEXT)]
+FederationOrNone = Annotated[str | None, Query(pattern=FEDERATION)]
 BandStart = Annotated[int, Query(alias="from", ge=0, le=HIGHEST_FILTER_RATING)]
 BandWidth = Annotated[int, Query(ge=1, le=HIGHEST_FILTER_RATING)]
 TopPlayers = Annotated[int, Query(ge=1, le=MOST_TOP_PLAYERS)]
@@ -125,13 +134,13 @@ def day_of(text: str | None, field: str) -> dt.date | None:
 
 
 async def list_filter(
-    federation: Annotated[str | None, Query(description="E.g. NOR.", pattern=TEXT)] = None,
+    federation: Annotated[str | None, Query(description="E.g. NOR.", pattern=FEDERATION)] = None,
     *,
     women: bool = False,
     juniors: Annotated[bool, Query(description="Born in the last 20 years.")] = False,
     girls: bool = False,
     active: Annotated[bool, Query(description="Hide inactive players.")] = False,
-    title: Annotated[str | None, Query(description="E.g. GM.", pattern=TEXT)] = None,
+    title: Annotated[str | None, Query(description="E.g. GM.", pattern=TITLE)] = None,
     min_rating: RatingOrNone = None,
     max_rating: RatingOrNone = None,
 ) -> ListFilter:
