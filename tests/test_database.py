@@ -456,6 +456,17 @@ def test_unusable_urls_are_refused(url: str, message: str) -> None:
         open_ledger(url)
 
 
+def test_a_backup_of_another_kind_of_database_is_refused_in_one_line(tmp_path: Path) -> None:
+    refused = run("db", "backup", str(tmp_path / "copy.db"), db="mysql://root@localhost/ledger")
+    assert (refused.exit_code, refused.stdout) == (1, "")
+    assert refused.stderr == (
+        "error: cannot use database URL mysql://root@localhost/ledger: it names 'mysql'; the "
+        "ledger keeps its data in SQLite (sqlite:///ledger.db) or PostgreSQL "
+        "(postgresql+psycopg://user@host/ledger).\n"
+    )
+    assert not (tmp_path / "copy.db").exists()
+
+
 def test_db_backup_copies_a_sqlite_ledger_and_never_overwrites(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'ledger.db'}"
     added = run("add-player", "--name", "Kept, Kim", "--rating", "2000", "--games", "40", db=url)

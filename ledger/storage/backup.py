@@ -10,7 +10,7 @@ from pathlib import Path
 from sqlalchemy.engine import URL
 
 from ledger.core.errors import Conflict, LedgerError, NotFound
-from ledger.storage.database import BACKENDS, parsed_url, shown_url
+from ledger.storage.database import parsed_url, shown_url
 from ledger.storage.sqlite_files import VERSION_TABLE, ledger_path, read_only_uri
 
 
@@ -22,10 +22,6 @@ def backup(url: str, target: Path) -> str | None:
     parsed = parsed_url(url)
     if parsed.get_backend_name() == "postgresql":
         return _pg_dump_command(parsed, target)
-    if parsed.get_backend_name() not in BACKENDS:
-        raise LedgerError(
-            f"cannot back up {shown_url(parsed)}: a ledger is a SQLite or PostgreSQL database."
-        )
     source = ledger_path(parsed)
     if source is None or not source.is_file():
         raise NotFound(f"there is no SQLite ledger at {shown_url(parsed)} to back up.")

@@ -148,13 +148,22 @@ BACKENDS = ("sqlite", "postgresql")
 
 
 def parsed_url(url: str | URL) -> URL:
+    """A ledger's URL, parsed; refused where it is none, or names another kind of database
+    than `BACKENDS`."""
     try:
-        return make_url(url)
+        parsed = make_url(url)
     except (ArgumentError, ValueError):
         raise LedgerError(
             f"cannot use database URL {shown_url(url)}: it is not a database URL such as "
             "sqlite:///ledger.db or postgresql+psycopg://user@host/ledger."
         ) from None
+    if parsed.get_backend_name() not in BACKENDS:
+        raise LedgerError(
+            f"cannot use database URL {shown_url(url)}: it names {parsed.get_backend_name()!r}; "
+            f"the ledger keeps its data in SQLite (sqlite:///ledger.db) or PostgreSQL "
+            f"(postgresql+psycopg://user@host/ledger)."
+        )
+    return parsed
 
 
 def create_ledger_engine(url: str, connections: int | None = None) -> Engine:
@@ -162,12 +171,6 @@ def create_ledger_engine(url: str, connections: int | None = None) -> Engine:
     with `connections`, a reader's, holding at most that many (and never switching a SQLite
     file's journal, which a reader may not write)."""
     parsed = parsed_url(url)
-    if parsed.get_backend_name() not in BACKENDS:
-        raise LedgerError(
-            f"cannot use database URL {shown_url(url)}: it names {parsed.get_backend_name()!r}; "
-            f"the ledger keeps its data in SQLite (sqlite:///ledger.db) or PostgreSQL "
-            f"(postgresql+psycopg://user@host/ledger)."
-        )
     pool = {} if connections is None else {"pool_size": connections, "max_overflow": 0}
     try:
         with warnings.catch_warnings():
