@@ -18,10 +18,9 @@ from ledger import queries
 from ledger.core.reports import LARGEST_REPORT
 from ledger.storage.database import Ledger
 from ledger.web import caching
-from ledger.web.errors import answer, not_allowed, secured
+from ledger.web.errors import READ_METHODS, answer, not_allowed, secured
 from ledger.web.kept_answers import KeptAnswers
 
-READ_METHODS = ("GET", "HEAD")
 WRITE_METHOD = "POST"
 FORM_BYTES = 64 * 1024
 """The most a POST's body may hold (a form); a route that takes files says more in

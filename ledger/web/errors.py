@@ -37,6 +37,8 @@ BUSY_RETRY_AFTER = "5"
 """Seconds: a close that holds the tables a read needs takes tens of seconds on a large
 ledger."""
 STATUS_WORDS = {404: "there is no such page."}
+READ_METHODS = ("GET", "HEAD")
+"""The methods that read; any other acts (the error page of a refused one says "Not done")."""
 
 
 def not_allowed(method: str, allowed: str) -> str:
@@ -65,7 +67,7 @@ def answer(request: Request, status: int, message: str) -> Response:
         body = to_json({"error": message})
         return Response(body, status, media_type="application/json")
     desk = request.url.path.startswith("/desk")
-    acted = request.method not in ("GET", "HEAD")
+    acted = request.method not in READ_METHODS
     shown = {"status": status, "message": message, "desk": desk, "acted": acted}
     return page(_site(request, status), "error.html", status, **shown)
 

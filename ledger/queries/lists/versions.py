@@ -227,14 +227,14 @@ def list_diff(
     after = _shown(period, _listed(session, pool, period, at_new.then_versions, involved))
     changed = [
         ChangedRow(
-            pid,
-            row.name,
-            before[pid].rating,
-            row.rating,
-            before[pid].change,
-            row.change,
-            before[pid].games,
-            row.games,
+            id=pid,
+            name=row.name,
+            old_rating=before[pid].rating,
+            new_rating=row.rating,
+            old_change=before[pid].change,
+            new_change=row.change,
+            old_games=before[pid].games,
+            new_games=row.games,
         )
         for pid, row in after.items()
         if pid in before and before[pid] != row
