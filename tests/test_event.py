@@ -172,3 +172,44 @@ def test_a_long_event_fits_eighty_columns(database_url: str, tmp_path: Path) -> 
     assert "Rounds 1-12" in shown.stdout
     assert "Rounds 13-21" in shown.stdout
     assert max(len(line) for line in shown.stdout.splitlines()) <= 80
+
+
+def test_a_report_that_ranks_some_players_keeps_their_ranks(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Swiss-Manager writes rank 0 for a player who withdrew: the others keep the report's
+    ranks (here not the order by points), the withdrawn follow its last rank by points, in
+    `ledger event` and in `export-trf`."""
+    lines = [
+        ("Aa", "   3", "1.0", "   2 w 1"),
+        ("Bb", "   1", "0.0", "   1 b 0"),
+        ("Cc", "   0", "0.0", "0000 - Z"),
+        ("Dd", "   2", "0.5", "0000 - H"),
+    ]
+    players = [
+        f"001 {number:>4} m    {name:<33} {'':>4} GER {'':>11} {'':<10} {points:>4} {rank}  {block}"
+        for number, (name, rank, points, block) in enumerate(lines, start=1)
+    ]
+    report = tmp_path / "cup.trf"
+    report.write_text("\n".join(["012 Cup", "052 2026/10/05", *players]) + "\n")
+    imported = run("import-trf", str(report), db=database_url)
+    assert imported.exit_code == 0, imported.stderr
+    assert imported.stderr == (
+        f"warning: {report.name}:5: rank: columns 86-89: the report ranks other players but not "
+        "this one; it is ranked after the report's last rank, by points.\n"
+    )
+    table = json.loads(run("event", "Cup", "--format", "json", db=database_url).stdout)
+    assert [(row["rank"], row["name"]) for row in table["rows"]] == [
+        (1, "Bb"),
+        (2, "Dd"),
+        (3, "Aa"),
+        (4, "Cc"),
+    ]
+    written = tmp_path / "back.trf"
+    assert run("export-trf", "Cup", "--output", str(written), db=database_url).exit_code == 0
+    ranks = {
+        line[14:47].strip(): int(line[85:89])
+        for line in written.read_text().splitlines()
+        if line.startswith("001")
+    }
+    assert ranks == {"Aa": 3, "Bb": 1, "Cc": 4, "Dd": 2}

@@ -433,7 +433,8 @@ REJECTIONS = {
     ),
     "an unreadable start date": (
         trf(player(1), header=("012 Test Open", "042 next week")),
-        "f.trf:2: the start date 'next week' is not a date; write it as YYYY/MM/DD.",
+        "f.trf:2: the start date 'next week' is not written as the ledger reads dates "
+        "(YYYY/MM/DD or DD.MM.YYYY); write it as YYYY/MM/DD.",
     ),
     "an end date that does not exist": (
         trf(player(1), header=("012 Test Open", "052 2025/13/01")),
@@ -685,6 +686,69 @@ def test_the_records_a_report_keeps_are_written_back_the_team_records_after_the_
     assert lines[-2] == "013 Team A    1    2"
     assert lines.index("102 IA Arbiter, Anna") < lines.index(player_lines(write_trf(report))[0])
     assert "062 2" in lines
+
+
+def test_trf_2026_team_and_national_records_are_kept_and_written_after_the_players() -> None:
+    """TRF-2026 writes its teams (310), their pairing-allocated byes (320), their boards out
+    of order (300) and a federation's own records (`FRA ...`) after the player lines: kept
+    in order, written back there."""
+    after = (
+        "310   1 Club A                           CLUBA      0    1.0    1.0         1    2",
+        "320  2.0  1.0   1   2",
+        "300   1   1   2    1    2",
+        "FRA    1    A                                        ARA      Y02046",
+    )
+    rulers = ("1234567890" * 9, "DDD SSSS sTTT NNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNN RRRR FFF")
+    content = trf(
+        player(1, "2 w 1"), player(2, "1 b 0"), *after, header=(*HEADER, "142 1", *rulers)
+    )
+    report = read(content)
+    assert report.event.records == ("142 1", *after)  # the column rulers are left out
+    lines = write_trf(report).split("\r\n")
+    assert lines[-len(after) - 1 : -1] == list(after)
+    assert lines.index("142 1") < lines.index(player_lines(write_trf(report))[0])
+
+
+def _unranked(line: str) -> str:
+    """A 001 line whose rank (columns 86-89) is 0, as Swiss-Manager writes a withdrawal."""
+    return line[:85] + "   0" + line[89:]
+
+
+def test_players_a_report_does_not_rank_follow_its_last_rank_with_a_warning() -> None:
+    """One rank of 0 keeps the others: the unranked players are placed after the report's
+    last rank, by points, with a warning each, and written back so."""
+    content = trf(
+        player(1, "3 w 1"),
+        _unranked(player(2, "0000 - Z")),
+        player(3, "1 b 0"),
+        _unranked(player(4, "0000 - H")),
+    )
+    report = read(content)
+    assert [player.place for player in report.players] == [1, None, 3, None]
+    assert [(warning.line, warning.field) for warning in report.warnings] == [
+        (4, "rank"),
+        (6, "rank"),
+    ]
+    assert report.warnings[0].message == (
+        "columns 86-89: the report ranks other players but not this one; it is ranked after "
+        "the report's last rank, by points."
+    )
+    written = {int(line[4:8]): int(line[85:89]) for line in player_lines(write_trf(report))}
+    assert written == {1: 1, 2: 5, 3: 3, 4: 4}
+
+
+def test_a_report_without_ranks_is_ranked_by_points_without_a_warning() -> None:
+    content = trf(*(_unranked(line) for line in (player(1, "2 w 0"), player(2, "1 b 1"))))
+    report = read(content)
+    assert report.warnings == ()
+    written = {int(line[4:8]): int(line[85:89]) for line in player_lines(write_trf(report))}
+    assert written == {1: 2, 2: 1}
+
+
+@pytest.mark.parametrize("written", ["28. 07. 2005", "28.07.2005", "2005/07/28", "2005-7-28"])
+def test_a_start_date_reads_as_pairing_programs_write_it(written: str) -> None:
+    report = read(trf(player(1), header=("012 Test Open", f"042 {written}", "052 2005/07/31")))
+    assert report.event.start_date == dt.date(2005, 7, 28)
 
 
 def test_problems_of_the_whole_file_come_first_then_by_line() -> None:

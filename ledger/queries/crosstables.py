@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from ledger.core import cadence, calculator, rules
 from ledger.core.domain import ByeKind, GameResult, Period, Pool
+from ledger.formats.trf.records import final_places
 from ledger.queries.entrants import EventEntrant, event_entrants
 from ledger.queries.overviews import unknown_event
 from ledger.storage.models import Bye, Event, Game, GameRating
@@ -189,16 +190,17 @@ def _add_byes(session: Session, event_id: int, standings: dict[int, _Standing]) 
 
 
 def _ranked(standings: list[_Standing]) -> list[tuple[int, _Standing]]:
-    """The standings in order, each with its rank: the report's ranks where every player
-    has one, else by score, then rating, name and ID."""
-    if standings and all(s.entrant.rank is not None for s in standings):
-        order = sorted(standings, key=lambda s: (s.entrant.rank, s.entrant.number))
-        return [(s.entrant.rank or 0, s) for s in order]
-    order = sorted(
+    """The standings in order, each with its rank: the report's ranks, the players it does
+    not rank after them by score, then rating, name and ID (`final_places`)."""
+    by_score = sorted(
         standings,
         key=lambda s: (-s.score, -(s.entrant.rating or 0), s.entrant.name, s.entrant.id),
     )
-    return list(enumerate(order, start=1))
+    places = final_places(
+        {s.entrant.id: s.entrant.rank for s in standings}, (s.entrant.id for s in by_score)
+    )
+    order = sorted(standings, key=lambda s: (places[s.entrant.id], s.entrant.number))
+    return [(places[s.entrant.id], s) for s in order]
 
 
 def _row(rank: int, standing: _Standing) -> CrossRow:

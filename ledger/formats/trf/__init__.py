@@ -18,7 +18,13 @@ from ledger.core.records import FileWarning, problem
 from ledger.formats.texts import file_text
 from ledger.formats.trf.header import header_records, kept_records, read_event
 from ledger.formats.trf.lines import Problems, numbered_records, read_players
-from ledger.formats.trf.pairings import points_warnings, read_byes, read_games, round_days
+from ledger.formats.trf.pairings import (
+    points_warnings,
+    rank_warnings,
+    read_byes,
+    read_games,
+    round_days,
+)
 from ledger.formats.trf.records import (
     BYE_CODES,
     BYE_KINDS,
@@ -77,6 +83,7 @@ def check_trf(content: bytes, file_name: str) -> TrfReading:
     byes = read_byes(section, days)
     if not any(record[:3] in OWN_SCORING for record in event.records):
         points_warnings(section, problems)
+    rank_warnings(section, problems)
     warnings = tuple(
         FileWarning(file_name, line, field, message)
         for line, field, message in sorted(problems.warnings, key=lambda found: found[0])

@@ -2,7 +2,8 @@
 reading of them all the other way round, month for day.
 
 A report's dates are YYYY/MM/DD as FIDE writes them (also with `-` or `.`, or DD.MM.YYYY
-as some national programs write them); a round's date may be YY/MM/DD, its century the
+as some national programs write them, Swiss-Manager's German reports with a space after each
+point: `28. 07. 2005`); a round's date may be YY/MM/DD, its century the
 one nearest the report's own start date (042), else end date (052). Some programs write
 YYYY-DD-MM instead: a June event read as February to September, rated in the wrong period.
 Where every date of a report also reads the other way round, and only that other reading
@@ -21,8 +22,8 @@ from ledger.core.domain import kept_day
 from ledger.core.errors import InvalidInput
 from ledger.formats.trf.records import nearest_year
 
-_YEAR_FIRST = re.compile(r"([0-9]{4})[/.-]([0-9]{1,2})[/.-]([0-9]{1,2})")
-_DAY_FIRST = re.compile(r"([0-9]{1,2})[/.-]([0-9]{1,2})[/.-]([0-9]{4})")
+_YEAR_FIRST = re.compile(r"([0-9]{4})[/.-] ?([0-9]{1,2})[/.-] ?([0-9]{1,2})")
+_DAY_FIRST = re.compile(r"([0-9]{1,2})[/.-] ?([0-9]{1,2})[/.-] ?([0-9]{4})")
 _ROUND_DATE = re.compile(r"([0-9]{2}|[0-9]{4})[/.-]([0-9]{2})[/.-]([0-9]{2})")
 DAYS_PER_ROUND = 2
 """The most days a round takes, one with another, for a reading of a report's dates to fit

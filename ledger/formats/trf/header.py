@@ -3,7 +3,9 @@
 and those it keeps as the report wrote them, to write them back: the tournament's other
 records (`??2`: the number of teams, the type, the chief and deputy arbiters, the time
 control, TRF-2026's number of rounds and the rest), the pairing programs' `XX?` records (the
-number of rounds, XXR) and the team records (013). Every problem is kept with its line.
+number of rounds, XXR), TRF-2026's records of teams, byes and the rest (013, 240 to 330,
+801, 802) and the national records (a federation's code, then its own fields). Every problem
+is kept with its line.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import datetime as dt
 import re
 
 from ledger.core.errors import InvalidInput
+from ledger.core.fide_codes import FEDERATIONS
 from ledger.core.records import CITY_LENGTH, event_name, refuse_controls, stored_text
 from ledger.formats.trf import dates
 from ledger.formats.trf.lines import Problems, Record, blocks, column
@@ -20,7 +23,12 @@ from ledger.formats.trf.records import TrfEvent
 _HEADER_CODES = ("012", "022", "032", "042", "052", "132")
 _WRITTEN_BY_THE_LEDGER = ("062", "072")
 """The counts of players and of rated players, which the ledger counts when it writes."""
-_KEPT = re.compile(r"[0-9][0-9]2|013|XX[A-Z]")
+_KEPT = re.compile(r"[0-9][0-9]2|XX[A-Z]|013|240|250|260|299|300|310|320|330|801|802")
+"""TRF's tournament records, JaVaFo's, and the records of TRF-2026's other sections (teams,
+byes, accelerated rounds, prohibited pairings, forfeited matches, abnormal points); a
+federation's own records (National Rating Support) begin with its FIDE code. Other lines
+(the column rulers some programs write above the players) are left out."""
+_READ_OR_COUNTED = _HEADER_CODES + _WRITTEN_BY_THE_LEDGER
 _FEDERATION = re.compile(r"[A-Z]{3}")
 
 
@@ -173,7 +181,9 @@ def _written_header_date(
         return dates.header_date(text)
     except ValueError:
         problems.add(
-            headers[code][0], f"the {what} {text!r} is not a date; write it as YYYY/MM/DD."
+            headers[code][0],
+            f"the {what} {text!r} is not written as the ledger reads dates (YYYY/MM/DD or "
+            "DD.MM.YYYY); write it as YYYY/MM/DD.",
         )
         return None
 
@@ -193,21 +203,21 @@ def _written_round_dates(
             first = column(round, 0)
             problems.add(
                 number,
-                f"round {round}: the date {block.strip()!r} is not a date; write it "
-                f"as YY/MM/DD in columns {first}-{first + 7}.",
+                f"round {round}: the date {block.strip()!r} is not written as YY/MM/DD or "
+                f"YYYY/MM/DD; write it as YY/MM/DD in columns {first}-{first + 7}.",
             )
             written.append(None)
     return tuple(written)
 
 
 def kept_records(records: list[Record], problems: Problems) -> tuple[str, ...]:
-    """The records the report keeps as written, in their order: its other tournament
-    records, the pairing programs' and the team records. One with a control character is
-    left out, with a warning."""
+    """The records the report keeps as written, in their order: every record of TRF's but
+    the players' and those the ledger reads or counts itself (`_KEPT`). One with a control
+    character is left out, with a warning."""
     kept = []
     for number, text in records:
         code = text[:3]
-        if not _KEPT.fullmatch(code) or code in _HEADER_CODES + _WRITTEN_BY_THE_LEDGER:
+        if not (_KEPT.fullmatch(code) or code in FEDERATIONS) or code in _READ_OR_COUNTED:
             continue
         try:
             refuse_controls(f"record {code}", "the record", text)

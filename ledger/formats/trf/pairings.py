@@ -63,6 +63,23 @@ def points_warnings(section: PlayerSection, problems: Problems) -> None:
             )
 
 
+def rank_warnings(section: PlayerSection, problems: Problems) -> None:
+    """A warning for each player the report does not rank (a blank or 0 rank, as
+    Swiss-Manager writes for a player who withdrew) where it ranks others: the others keep
+    their ranks, and these players are ranked after the last, by points."""
+    if not any(player.place is not None for player in section.players):
+        return
+    unreadable = {line for line, field, _ in problems.warnings if field == "rank"}
+    for player in section.players:
+        if player.place is None and player.line not in unreadable:
+            problems.warn(
+                player.line,
+                "rank",
+                "columns 86-89: the report ranks other players but not this one; it is "
+                "ranked after the report's last rank, by points.",
+            )
+
+
 def _points(hundredths: int) -> str:
     return f"{hundredths // 100}.{hundredths % 100:02d}".removesuffix("0")
 

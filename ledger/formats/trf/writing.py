@@ -6,6 +6,7 @@ block per round from column 92.
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from ledger.core.printable import escaped
 from ledger.formats.trf.records import (
@@ -15,12 +16,15 @@ from ledger.formats.trf.records import (
     ROUND_WIDTH,
     TournamentReport,
     TrfPlayer,
+    final_places,
     nearest_year,
     rank_of,
 )
 
 _WRITTEN_SEX = {"M": "m", "F": "w"}
-_TEAM = "013"
+_BEFORE_THE_PLAYERS = re.compile(r"[0-9][0-9]2|XX[A-Z]")
+"""The kept records written before the player lines: the tournament's and the pairing
+programs'; the team and national records follow the players, as reports write them."""
 _CODES = {outcome: codes for codes, outcome in RESULTS.items()}
 
 
@@ -29,19 +33,24 @@ def write_trf(report: TournamentReport) -> str:
 
     Points (columns 81-84) and the rank (86-89) are the report's own where every player has
     them; else the points come from the rounds, scored as FIDE scores by default, and the
-    rank by points and then starting rank. The records the report kept are written as they
-    were: the tournament's before the player lines, the team records (013) after them.
+    rank where the report gives one, the players it does not rank after them by points and
+    then starting rank (`final_places`). The records the report kept are written as they
+    were: the tournament's before the player lines, the team and national records after.
     Names longer than the 33 columns of 15-47 and titles longer than 3 are cut to fit.
     """
     blocks = _written_blocks(report)
     points = _points(report, blocks)
     places = _places(report, points)
-    teams = [record for record in report.event.records if record.startswith(_TEAM)]
+    after = [record for record in report.event.records if not _before_the_players(record)]
     lines = _header_lines(report) + [
         _player_line(player, blocks[player.rank], points[player.rank], places[player.rank])
         for player in sorted(report.players, key=rank_of)
     ]
-    return "".join(f"{line}\r\n" for line in lines + [escaped(team) for team in teams])
+    return "".join(f"{line}\r\n" for line in lines + [escaped(record) for record in after])
+
+
+def _before_the_players(record: str) -> bool:
+    return _BEFORE_THE_PLAYERS.fullmatch(record[:3]) is not None
 
 
 def _points(report: TournamentReport, blocks: dict[int, dict[int, str]]) -> dict[int, int]:
@@ -56,12 +65,10 @@ def _points(report: TournamentReport, blocks: dict[int, dict[int, str]]) -> dict
 
 
 def _places(report: TournamentReport, points: dict[int, int]) -> dict[int, int]:
-    """Each player's rank: the report's own, where every player has one; else by points,
-    then starting rank."""
-    if report.players and all(player.place is not None for player in report.players):
-        return {player.rank: player.place or 0 for player in report.players}
-    ranking = sorted(points, key=lambda rank: (-points[rank], rank))
-    return {rank: place for place, rank in enumerate(ranking, start=1)}
+    """Each player's rank: the report's own; the players without one by points, then
+    starting rank."""
+    ranks = {player.rank: player.place for player in report.players}
+    return final_places(ranks, sorted(points, key=lambda rank: (-points[rank], rank)))
 
 
 def _written_blocks(report: TournamentReport) -> dict[int, dict[int, str]]:
@@ -90,7 +97,7 @@ def _header_lines(report: TournamentReport) -> list[str]:
         ("072", str(rated)),
     )
     lines = [f"{code} {escaped(text)}" for code, text in records if text]
-    lines += [escaped(record) for record in event.records if not record.startswith(_TEAM)]
+    lines += [escaped(record) for record in event.records if _before_the_players(record)]
     if any(event.round_dates):
         near = event.start_date or event.end_date
         dates = "".join(f"{_short_date(date, near):<{ROUND_WIDTH}}" for date in event.round_dates)
