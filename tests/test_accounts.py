@@ -8,7 +8,9 @@ import datetime as dt
 import hashlib
 import json
 import re
+from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -152,6 +154,33 @@ def test_a_password_set_from_a_prompt(database_url: str) -> None:
             "error: role: a token of oscar@club.test may do at most what an organiser may.\n",
         ),
         (("tokens", "revoke", "99"), "error: there is no token 99.\n"),
+        *(
+            (
+                arguments,
+                "error: olga@federation.test is the site's last officer; make another officer "
+                "first (`ledger users add EMAIL --role officer`), so that someone can manage "
+                "the site.\n",
+            )
+            for arguments in (
+                ("users", "disable", "olga@federation.test"),
+                ("users", "role", "olga@federation.test", "organiser"),
+            )
+        ),
+        (
+            ("users", "add", "x@club.test", "--name", "X\x1b[2J", "--role", "officer"),
+            "error: name: the name holds the control character \\x1b; names, titles and events "
+            "are plain text.\n",
+        ),
+        (
+            ("users", "disable", "x\x1b@club.test"),
+            "error: email: the address holds the control character \\x1b; names, titles and "
+            "events are plain text.\n",
+        ),
+        (
+            ("tokens", "add", "olga@federation.test", "--name", "ci\u202etxt"),
+            "error: name: the token's name holds the right-to-left override U+202E, which "
+            "reorders the text shown around it; names, titles and events are plain text.\n",
+        ),
     ],
 )
 def test_the_command_line_refuses_in_one_line(
@@ -161,6 +190,14 @@ def test_the_command_line_refuses_in_one_line(
     _account(ledger, Role.ORGANISER)
     refused = run(*arguments, db=database_url)
     assert (refused.exit_code, refused.stderr) == (1, error)
+
+
+def test_an_officer_is_disabled_while_another_remains(ledger: Ledger, database_url: str) -> None:
+    _account(ledger, Role.OFFICER)
+    _account(ledger, Role.OFFICER, "otto@federation.test")
+    assert run("users", "disable", "otto@federation.test", db=database_url).exit_code == 0
+    refused = run("users", "role", "olga@federation.test", "organiser", db=database_url)
+    assert "the site's last officer" in refused.stderr
 
 
 @pytest.mark.parametrize(
@@ -375,6 +412,68 @@ def test_a_locked_account_is_told_when_to_try_again_on_the_web(site: TestClient)
     assert 1 <= int(locked.headers["retry-after"]) <= 15 * 60
 
 
+@pytest.mark.parametrize(
+    ("path", "form", "words"),
+    [
+        (
+            "/desk/accounts",
+            {"email": "n\x00ul@club.test", "name": "New", "role": "organiser"},
+            "email: the address holds the control character \\x00",
+        ),
+        (
+            "/desk/accounts",
+            {"email": "new@club.test", "name": "a\x00b", "role": "organiser"},
+            "name: the name holds the control character \\x00",
+        ),
+        ("/desk/tokens", {"name": "n\x00", "role": "officer"}, "the token&#39;s name holds"),
+        ("/desk/accounts/a%00b@club.test/disable", {}, "the address holds the control character"),
+    ],
+    ids=["e-mail", "name", "token", "account named in the address"],
+)
+def test_a_nul_is_refused_in_one_sentence_on_either_backend(
+    site: TestClient, path: str, form: dict[str, str], words: str
+) -> None:
+    """PostgreSQL cannot keep a NUL, SQLite can: the ledger refuses it first, the same on
+    both, without naming either."""
+    _signed_in(site, Role.OFFICER)
+    refused = site.post(path, data=form, headers=SAME_SITE)
+    assert refused.status_code in (400, 422)
+    assert words in refused.text
+    assert "PostgreSQL" not in refused.text
+    assert "\x00" not in site.get("/desk/accounts").text
+
+
+def test_a_sign_in_with_a_nul_in_its_address_is_a_wrong_password(site: TestClient) -> None:
+    wrong = {"email": "olga\x00@federation.test", "password": PASSWORDS[Role.OFFICER]}
+    refused = site.post("/sign-in", data=wrong, headers=SAME_SITE)
+    assert refused.status_code == 400
+    assert accounts.WRONG_PASSWORD in refused.text
+
+
+def test_sign_ins_at_once_try_no_more_passwords_than_the_limit(
+    ledger: Ledger, database_url: str
+) -> None:
+    """Twenty wrong sign-ins for one account at once: each counts those before it (on
+    PostgreSQL under a lock per account and address), so only the limit's number try a
+    password and the rest are refused."""
+    _account(ledger, Role.OFFICER)
+
+    def attempt(number: int) -> str:
+        try:
+            with ledger.transaction() as session:
+                tried = accounts.sign_in(
+                    session, EMAILS[Role.OFFICER], "guess", f"10.1.0.{number}", NOW
+                )
+        except TooManyAttempts:
+            return "refused"
+        assert tried is None
+        return "tried"
+
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        outcomes = Counter(pool.map(attempt, range(20)))
+    assert outcomes == {"tried": accounts.MOST_FAILURES_PER_ACCOUNT, "refused": 15}
+
+
 # Forms from other sites.
 
 
@@ -397,6 +496,20 @@ def test_a_form_sent_from_another_site_is_refused(
     assert sent.status_code == 403
     assert "from its own pages only" in sent.text
     assert "stolen" not in site.get("/desk/tokens").text
+
+
+@pytest.mark.parametrize("authorization", ["", "Bearer", "Basic b2xnYTpwdw=="])
+def test_a_request_that_names_no_token_is_not_taken_on_its_cookie(
+    site: TestClient, authorization: str
+) -> None:
+    """A request with an `Authorization` header is a token's: the form check lets it
+    through for that token, so its cookie never signs it in."""
+    _signed_in(site, Role.OFFICER)
+    headers = {"Authorization": authorization}
+    sent = site.post("/desk/tokens", data={"name": "smuggled", "role": "officer"}, headers=headers)
+    assert sent.status_code == 401
+    assert "send a token as `Authorization: Bearer TOKEN`" in sent.text
+    assert "smuggled" not in site.get("/desk/tokens").text
 
 
 def test_a_form_sent_from_the_site_itself_is_taken(site: TestClient) -> None:

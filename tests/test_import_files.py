@@ -17,7 +17,7 @@ from xml.etree import ElementTree
 import pytest
 from sqlalchemy import update
 
-from ledger.cli import options
+from ledger.cli import MOST_PROBLEMS_PRINTED, options
 from ledger.core.domain import KEPT
 from ledger.core.records import LARGEST_ID
 from ledger.formats.fide_list import open_fide_list
@@ -640,3 +640,17 @@ def test_tables_and_json_show_names_as_they_are(formulas: str) -> None:
     found = json.loads(run("find", "Alpha", "--format", "json", db=formulas).stdout)
     assert sorted(player["name"] for player in found) == sorted(FORMULAS)
     assert "'=HYPERLINK" not in run("list", db=formulas).stdout
+
+
+def test_a_file_of_endless_problems_prints_the_first_thousand_and_the_count(
+    database_url: str, tmp_path: Path
+) -> None:
+    path = _write(tmp_path, "endless.trf", "012 Endless\n" + "132\n" * 1_500)
+    refused = _refused(database_url, "import-trf", path)
+    assert len(refused) == MOST_PROBLEMS_PRINTED + 1
+    assert refused[0] == (
+        "error: endless.trf: the file has no player lines; each player needs a 001 record."
+    )
+    assert refused[-1] == (
+        f"error: 1,500 problems (the first {MOST_PROBLEMS_PRINTED:,} printed); nothing was written."
+    )

@@ -17,11 +17,15 @@ from ledger.core.domain import Period, Pool
 from ledger.core.errors import Conflict, InvalidInput, LedgerError, NotFound, RejectedRecords
 from ledger.core.reports import (
     LARGEST_REPORT,
+    MOST_FINDINGS_KEPT,
+    Finding,
     PublicState,
     RejectedAs,
     ReportAction,
     ReportState,
     Tier,
+    in_order,
+    kept_findings,
 )
 from ledger.queries import live
 from ledger.queries import tournament_reports as reports
@@ -334,6 +338,41 @@ def test_an_unreadable_file_lists_every_problem_of_its_reader(scene: Scene) -> N
         scene.submit(uploaded.report)
 
 
+def test_a_file_of_endless_errors_keeps_the_first_and_says_how_many_more(scene: Scene) -> None:
+    """Each of a file's lines may be a problem: a version keeps at most `MOST_FINDINGS_KEPT`
+    of a tier and one error that counts the rest, so that a million bad lines neither take
+    minutes to keep nor make a page of hundreds of megabytes."""
+    lines = MOST_FINDINGS_KEPT + 500
+    content = b"012 Endless\n" + b"132\n" * (lines + 1)
+    uploaded = scene.upload(content, name="endless.trf")
+    assert uploaded.errors == lines + 1  # and the file has no player lines
+    findings = scene.findings(uploaded.report)
+    assert len(findings) == MOST_FINDINGS_KEPT + 1
+    more = [found for found in findings if found.code == "more-findings"]
+    assert [(found.tier, found.message) for found in more] == [
+        (
+            Tier.ERROR,
+            f"501 more errors than the {MOST_FINDINGS_KEPT:,} shown, too many to deal with one "
+            "by one: correct the file and upload it again.",
+        )
+    ]
+
+
+def test_the_findings_kept_are_the_first_of_each_tier_in_order() -> None:
+    errors = [Finding(Tier.ERROR, "e", "x", line=line) for line in range(2_100, 0, -1)]
+    notes = [Finding(Tier.NOTE, "n", "y", line=line) for line in range(MOST_FINDINGS_KEPT + 1)]
+    warning = Finding(Tier.WARNING, "w", "z", line=7)
+    kept = kept_findings([*notes, warning, *errors])
+    assert [found.line for found in kept if found.code == "e"] == list(range(1, 2_001))
+    assert [(found.tier, found.code) for found in kept if found.line is None] == [
+        (Tier.ERROR, "more-findings"),
+        (Tier.NOTE, "more-findings"),
+    ]
+    assert warning in kept
+    assert len(kept) == 2 * MOST_FINDINGS_KEPT + 3
+    assert kept == in_order(kept)
+
+
 def test_pairings_that_disagree_name_both_lines(scene: Scene) -> None:
     content = _round_robin().replace(b"2 w 1", b"3 w 1", 1)
     found = scene.findings(scene.upload(content).report)
@@ -368,8 +407,10 @@ def test_players_known_with_other_details_are_errors_each_with_its_line(scene: S
 def test_a_closed_period_and_an_event_reported_already_are_errors_together(
     scene: Scene,
 ) -> None:
-    close(scene.ledger, "2026-10")
     theirs = scene.upload(_round_robin(end="2026-10-04"), who=scene.other)
+    with scene.ledger.transaction() as session:
+        sending.submit(session, theirs.report, SENT, scene.by(scene.other), Role.ORGANISER)
+    close(scene.ledger, "2026-10")
     mine = scene.upload(_round_robin(end="2026-10-04", birth_year=1989))
     codes = _codes(scene.findings(mine.report), Tier.ERROR)
     assert sorted(code for code, _ in codes) == [
@@ -381,6 +422,24 @@ def test_a_closed_period_and_an_event_reported_already_are_errors_together(
     assert "as report 1;" in next(
         f.message for f in scene.findings(mine.report) if f.code == "already-reported"
     )
+
+
+def test_another_organisers_draft_keeps_no_event_from_the_one_who_sends_it(
+    scene: Scene,
+) -> None:
+    """A draft is seen by no one but its organiser: it does not stand in the way of another
+    organiser's report of the event, and once that one is sent the draft cannot be."""
+    squatted = scene.upload(_round_robin(), who=scene.other)
+    mine = scene.upload(_round_robin())
+    assert mine.report != squatted.report
+    assert _codes(scene.findings(mine.report), Tier.ERROR) == []
+    scene.acknowledge_all(mine.report)
+    scene.submit(mine.report)
+    refused = pytest.raises(Conflict, match=rf"already, as report {mine.report}; a second")
+    with refused, scene.ledger.transaction() as session:
+        sending.submit(session, squatted.report, SENT, scene.by(scene.other), Role.ORGANISER)
+    again = scene.upload(_round_robin(birth_year=1989), who=scene.other, report_id=squatted.report)
+    assert ("already-reported", None) in _codes(scene.findings(again.report), Tier.ERROR)
 
 
 def test_an_event_already_in_the_ledger_is_an_error(scene: Scene) -> None:

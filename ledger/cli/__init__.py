@@ -27,6 +27,10 @@ from ledger.core.domain import Pool
 from ledger.core.errors import Hint, LedgerError, RejectedRecords
 from ledger.storage import interpreter
 
+MOST_PROBLEMS_PRINTED = 1_000
+"""The most problems of a refused file printed, one a line: a file of a million bad lines
+says how many it has after the first thousand."""
+
 
 class LedgerGroup(CommandGroup):
     """The command group with the ledger's one error boundary, whose commands are made
@@ -46,9 +50,14 @@ class LedgerGroup(CommandGroup):
             with interrupts.reported():
                 code = super().main(*args, **kwargs)
         except RejectedRecords as refused:
-            for line in refused.problems:
+            for line in refused.problems[:MOST_PROBLEMS_PRINTED]:
                 render.error(line)
-            if len(refused.problems) > 1:
+            if len(refused.problems) > MOST_PROBLEMS_PRINTED:
+                render.error(
+                    f"{len(refused.problems):,} problems (the first {MOST_PROBLEMS_PRINTED:,} "
+                    "printed); nothing was written."
+                )
+            elif len(refused.problems) > 1:
                 render.error(f"{len(refused.problems)} problems; nothing was written.")
             if refused.hint is not None:
                 render.error(_RECORD_HINTS[refused.hint])

@@ -10,9 +10,28 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 from enum import StrEnum
 
 from ledger.core.errors import InvalidInput, LedgerError
+from ledger.core.printable import quoted
+from ledger.core.records import OPERATOR_LENGTH, refuse_controls
+
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+
+
+def account_email(text: str) -> str:
+    """An account's e-mail as kept and looked up (lower case), or a refusal naming the
+    field: plain text (no control character, as a NUL, which PostgreSQL cannot keep), one
+    `@` and a domain. It names the account in the log, so it is no longer than the log's
+    operators."""
+    email = text.strip().lower()
+    refuse_controls("email", "the address", email)
+    if not _EMAIL.fullmatch(email):
+        raise InvalidInput(f"email: {quoted(text)} is not an e-mail address (name@example.org).")
+    if len(email) > OPERATOR_LENGTH:
+        raise InvalidInput(f"email: an account's e-mail has at most {OPERATOR_LENGTH} characters.")
+    return email
 
 
 class Role(StrEnum):
@@ -31,7 +50,7 @@ class Role(StrEnum):
             role = cls.READER
         if role is cls.READER:
             raise InvalidInput(
-                f"'{text}' is not a role an account has; choose organiser or officer."
+                f"{quoted(text)} is not a role an account has; choose organiser or officer."
             )
         return role
 

@@ -95,8 +95,9 @@ def stored_text(field: str, text: str, length: int, source: str | None = None) -
 
 
 def logged_text(field: str, text: str, length: int) -> str:
-    """`text` as the log keeps it (who made a change, why): at most `length` characters,
-    else InvalidInput naming the field, never cut short."""
+    """`text` as the log keeps it (who made a change, why): plain text of at most `length`
+    characters, else InvalidInput naming the field, never cut short."""
+    refuse_controls(field, "the text", text)
     if len(text) > length:
         raise InvalidInput(
             f"{field}: the text is {len(text)} characters long; the log keeps at most {length}."

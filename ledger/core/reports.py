@@ -261,6 +261,37 @@ def in_order(findings: list[Finding]) -> list[Finding]:
     )
 
 
+MOST_FINDINGS_KEPT = 2_000
+"""The most findings of one tier a version keeps: a report of a thousand players gives two
+notes each at most; a file that gives more is broken (a million lines of one error took
+minutes to keep and a page of 166 MB to show)."""
+
+
+def kept_findings(findings: list[Finding]) -> list[Finding]:
+    """The findings a version keeps, in tier order: at most `MOST_FINDINGS_KEPT` of each
+    tier, and one that says how many more there were: an error for errors and warnings,
+    which are dealt with one by one, a note for notes."""
+    ordered = in_order(findings)
+    kept: list[Finding] = []
+    for tier in Tier:
+        found = [each for each in ordered if each.tier is tier]
+        kept += found[:MOST_FINDINGS_KEPT]
+        if len(found) > MOST_FINDINGS_KEPT:
+            kept.append(_more_than_kept(tier, len(found) - MOST_FINDINGS_KEPT))
+    return in_order(kept)
+
+
+def _more_than_kept(tier: Tier, count: int) -> Finding:
+    if tier is Tier.NOTE:
+        return Finding(Tier.NOTE, "more-findings", f"{count:,} more notes, not shown.")
+    return Finding(
+        Tier.ERROR,
+        "more-findings",
+        f"{count:,} more {tier}s than the {MOST_FINDINGS_KEPT:,} shown, too many to deal with "
+        "one by one: correct the file and upload it again.",
+    )
+
+
 def age_in_days(since: dt.datetime, now: dt.datetime) -> int:
     """Whole days from `since` to `now`, by their dates: a report sent yesterday is a day old."""
     return (now.date() - since.date()).days

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ledger.core.access import Role, digest
+from ledger.core.access import Role, account_email, digest
 from ledger.core.errors import NotFound
 from ledger.storage.models import Account, AccountSecret, SecretKind
 
@@ -109,7 +109,8 @@ def token_list(session: Session, account_id: int | None = None) -> list[TokenRow
 
 def account_id(session: Session, email: str) -> int:
     """The ID of the account of `email`."""
-    found = session.scalar(select(Account.id).where(Account.email == email.strip().lower()))
+    kept = account_email(email)
+    found = session.scalar(select(Account.id).where(Account.email == kept))
     if found is None:
-        raise NotFound(f"there is no account for {email.strip()}; `ledger users list` lists them.")
+        raise NotFound(f"there is no account for {kept}; `ledger users list` lists them.")
     return found

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import re
 import secrets
 from dataclasses import dataclass
 
@@ -20,11 +19,12 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from ledger.core.access import Role, TooManyAttempts, digest
+from ledger.core.access import Role, TooManyAttempts, account_email, digest
 from ledger.core.errors import Conflict, InvalidInput, NotFound
-from ledger.core.records import OPERATOR_LENGTH
+from ledger.core.records import refuse_controls
 from ledger.services import activity
 from ledger.services.activity import Author
+from ledger.storage.database import lock_sign_ins
 from ledger.storage.models import Account, AccountSecret, SecretKind, SignInFailure
 
 SESSION_LIFETIME = dt.timedelta(days=14)
@@ -41,7 +41,6 @@ TOKEN_PREFIX = "ledger_"
 """Tokens begin so, for secret scanners and for the eye."""
 
 _HASHER = PasswordHasher()
-_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 
 
 @functools.cache
@@ -67,17 +66,6 @@ class AccountMade:
     """The one-time secret of the link to set the password (None: one was set)."""
 
 
-def email_of(text: str) -> str:
-    """An account's e-mail as kept (lower case), or a refusal naming the option. It names
-    the account in the log, so it is no longer than the log's operators."""
-    email = text.strip().lower()
-    if not _EMAIL.fullmatch(email):
-        raise InvalidInput(f"email: '{text}' is not an e-mail address (name@example.org).")
-    if len(email) > OPERATOR_LENGTH:
-        raise InvalidInput(f"email: an account's e-mail has at most {OPERATOR_LENGTH} characters.")
-    return email
-
-
 def add_account(
     session: Session,
     email: str,
@@ -88,12 +76,13 @@ def add_account(
     password: str | None = None,
 ) -> AccountMade:
     """A new account; with no `password`, a one-time link to set one is made."""
-    email = email_of(email)
+    email = account_email(email)
     if session.scalar(select(Account.id).where(Account.email == email)) is not None:
         raise Conflict(f"there is already an account for {email}.")
     shown = name.strip()
     if not shown or len(shown) > 200:
         raise InvalidInput("name: give the account holder's name (at most 200 characters).")
+    refuse_controls("name", "the name", shown)
     account = Account(email=email, name=shown, role=role, created_at=now)
     if password is not None:
         account.password_hash = _HASHER.hash(_checked_password(password))
@@ -167,6 +156,9 @@ def sign_in(
     (the failure is recorded: commit it). Refused while the account or the address has had
     too many wrong passwords lately."""
     email = email.strip().lower()[:254]
+    if not email.isprintable():
+        return None  # no account has such an address, nor can PostgreSQL keep a NUL
+    lock_sign_ins(session, f"account {email}", f"address {address[:45]}")
     _refuse_while_throttled(session, email, address, now)
     account = session.scalar(select(Account).where(Account.email == email))
     if not _password_holds(account, password):
@@ -232,6 +224,7 @@ def add_token(
     label = name.strip()
     if not label or len(label) > 100:
         raise InvalidInput("name: name the token for what uses it (at most 100 characters).")
+    refuse_controls("name", "the token's name", label)
     scope = role or account.role
     secret = _secret(
         session, account.id, SecretKind.TOKEN, now, None, TOKEN_PREFIX, name=label, role=scope
@@ -266,6 +259,7 @@ def disable_account(session: Session, email: str, author: Author, now: dt.dateti
     account = _account(session, email)
     if account.disabled_at is not None:
         raise Conflict(f"{account.email} is already disabled.")
+    _refuse_leaving_no_officer(session, account)
     account.disabled_at = now
     for kind in SecretKind:
         _revoke(session, account.id, kind, now)
@@ -280,6 +274,7 @@ def change_role(session: Session, email: str, role: Role, author: Author, now: d
     account = _account(session, email)
     if account.role is role:
         raise Conflict(f"{account.email} is already an {role}.")
+    _refuse_leaving_no_officer(session, account)
     account.role = role
     activity.record(
         session,
@@ -291,10 +286,27 @@ def change_role(session: Session, email: str, role: Role, author: Author, now: d
     )
 
 
+def _refuse_leaving_no_officer(session: Session, account: Account) -> None:
+    """Refuse to disable the last officer, or give them another role: no one could then
+    manage the site's accounts but from the command line. The officers' rows are locked,
+    so that two officers disabling each other at once do not both succeed."""
+    officers = session.scalars(
+        select(Account.id)
+        .where(Account.role == Role.OFFICER, Account.disabled_at.is_(None))
+        .with_for_update()
+    ).all()
+    if list(officers) == [account.id]:
+        raise Conflict(
+            f"{account.email} is the site's last officer; make another officer first "
+            "(`ledger users add EMAIL --role officer`), so that someone can manage the site."
+        )
+
+
 def _account(session: Session, email: str) -> Account:
-    account = session.scalar(select(Account).where(Account.email == email.strip().lower()))
+    kept = account_email(email)
+    account = session.scalar(select(Account).where(Account.email == kept))
     if account is None:
-        raise NotFound(f"there is no account for {email.strip()}; `ledger users list` lists them.")
+        raise NotFound(f"there is no account for {kept}; `ledger users list` lists them.")
     return account
 
 

@@ -457,6 +457,9 @@ def _first_line(text: str, engine: Engine) -> str:
 
 _POOL_LOCK_BASE = 0x1ED6E0
 _LOG_LOCK_KEY = _POOL_LOCK_BASE - 2
+_SIGN_IN_LOCK_SPACE = 0x516E
+"""The first of the two keys of a sign-in's locks (PostgreSQL keeps locks of two 32-bit keys
+apart from those of one 64-bit key, as the pool's)."""
 """The advisory lock of `log_in_commit_order` (the pools' locks are the base and up, the
 schema's the base less one)."""
 
@@ -469,6 +472,20 @@ def lock_pool(session: Session, pool: Pool) -> None:
     if is_postgresql(session):
         key = _POOL_LOCK_BASE + list(Pool).index(pool)
         session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+
+
+def lock_sign_ins(session: Session, *counted: str) -> None:
+    """Serialise the sign-ins that count the same wrong passwords (`counted`: an account's,
+    an address's), so that one counts those before it: PostgreSQL advisory locks on their
+    hashes, held until the transaction ends, always taken in the order given. Without them
+    twenty sign-ins at once each see fewer failures than the limit and each try a password.
+    On SQLite the write transaction already holds the database's write lock."""
+    if is_postgresql(session):
+        for name in counted:
+            session.execute(
+                text("SELECT pg_advisory_xact_lock(:space, hashtext(:name))"),
+                {"space": _SIGN_IN_LOCK_SPACE, "name": name},
+            )
 
 
 def log_in_commit_order(session: Session) -> None:

@@ -66,13 +66,15 @@ async def gate(request: Request) -> None:
 
 
 def _signed_in(request: Request) -> SignedIn | None:
-    """Who holds the request's token (`Authorization: Bearer`) or page session (cookie)."""
+    """Who holds the request's token (`Authorization: Bearer`) or page session (cookie). A
+    request with the header, even empty, is a token's: never its cookie's, as the check of
+    where a form comes from (`answering`) lets it through for the token it carries."""
     session: Session = request.state.session
     ledger: Ledger = request.app.state.ledger
-    given = request.headers.get("authorization", "")
-    scheme, _, token = given.partition(" ")
+    given = request.headers.get("authorization")
+    scheme, _, token = (given or "").partition(" ")
     with ledger.errors():
-        if given:
+        if given is not None:
             if scheme.lower() != "bearer" or not token.strip():
                 raise NotSignedIn("send a token as `Authorization: Bearer TOKEN`.")
             found = accounts.signed_in(session, token.strip(), SecretKind.TOKEN, now(request))

@@ -21,7 +21,7 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from ledger.core import cadence
@@ -134,26 +134,15 @@ def _event(
 
 
 def _reported(session: Session, report: Report, read: ReportFile) -> list[Finding]:
-    """An error where the event was reported before this report, or is in the ledger."""
-    earlier = session.scalar(
-        select(Report.id)
-        .where(
-            Report.pool == report.pool,
-            Report.event == read.event,
-            Report.id < report.id,
-            Report.state != ReportState.WITHDRAWN,
-        )
-        .order_by(Report.id)
-        .limit(1)
-    )
-    if earlier is not None:
+    """An error where the event is reported in another report, or is in the ledger."""
+    other = other_report(session, report, read.event)
+    if other is not None:
         return [
             Finding(
                 tier=Tier.ERROR,
                 code="already-reported",
-                message=f"the event {read.event!r} was reported before, as report {earlier}; "
-                "a second report of it is refused: if this corrects that one, send it as "
-                "that report's new version, or ask the rating officer.",
+                message=f"{already_reported(read.event, other)}: if this corrects that one, "
+                "send it as that report's new version, or ask the rating officer.",
                 field="event",
             )
         ]
@@ -173,6 +162,31 @@ def _reported(session: Session, report: Report, read: ReportFile) -> list[Findin
             field="event",
         )
     ]
+
+
+def other_report(session: Session, report: Report, event: str) -> int | None:
+    """Another report of `event` that stands in this one's way: any not withdrawn, but for
+    another organiser's draft, which no one else sees until it is sent (a draft never keeps
+    an event from the organiser who sends its report)."""
+    return session.scalar(
+        select(Report.id)
+        .where(
+            Report.pool == report.pool,
+            Report.event == event,
+            Report.id != report.id,
+            Report.state != ReportState.WITHDRAWN,
+            or_(Report.state != ReportState.DRAFT, Report.organiser_id == report.organiser_id),
+        )
+        .order_by(Report.id)
+        .limit(1)
+    )
+
+
+def already_reported(event: str, other: int) -> str:
+    return (
+        f"the event {event!r} is reported already, as report {other}; a second report of "
+        "it is refused"
+    )
 
 
 def _closed(report: Report, read: ReportFile, period: Period) -> Finding:

@@ -26,6 +26,7 @@ from ledger.core.reports import (
     ReportFormat,
     ReportState,
     Tier,
+    kept_findings,
 )
 from ledger.formats.report_files import ReportFile
 from ledger.services.activity import Author
@@ -37,7 +38,13 @@ from ledger.services.tournament_reports.changes import (
     newest_version,
     refuse_unless,
 )
-from ledger.services.tournament_reports.checking import Checked, check, read_version
+from ledger.services.tournament_reports.checking import (
+    Checked,
+    already_reported,
+    check,
+    other_report,
+    read_version,
+)
 from ledger.storage.database import lock_pool
 from ledger.storage.models import (
     Account,
@@ -244,7 +251,7 @@ def _keep(session: Session, version: ReportVersion, findings: list[Finding]) -> 
             message=found.message[:REASON_LENGTH],
             subject=found.subject,
         )
-        for position, found in enumerate(findings, start=1)
+        for position, found in enumerate(kept_findings(findings), start=1)
     )
     session.flush()
 
@@ -356,6 +363,13 @@ def submit(
         raise Conflict(
             f"report {report.id} has {len(waiting)} warning(s) not acknowledged (warning "
             f"{', '.join(map(str, waiting))}); acknowledge each with a note, then submit it."
+        )
+    other = None if report.event is None else other_report(session, report, report.event)
+    if other is not None:
+        raise Conflict(
+            f"{already_reported(report.event or '', other)}: if this corrects that one, "
+            "withdraw it and send the file as that report's new version, or ask the rating "
+            "officer."
         )
     report.state = ReportState.SUBMITTED
     report.received_at = report.received_at or now
