@@ -25,7 +25,7 @@ from ledger.core.access import Action, Role, TooManyAttempts
 from ledger.services import accounts
 from ledger.services.activity import Author
 from ledger.storage.database import Ledger
-from ledger.storage.models import AccountSecret, SecretKind
+from ledger.storage.models import AccountSecret, SecretKind, SignInFailure
 from ledger.web import (
     api,
     caching,
@@ -247,6 +247,33 @@ def test_a_token_is_shown_once_kept_as_a_digest_and_revoked(
         assert refused.headers["www-authenticate"] == 'Bearer realm="ledger"'
 
 
+@pytest.mark.parametrize(
+    ("method", "path", "form"),
+    [
+        ("GET", "/desk/tokens", None),
+        ("POST", "/desk/tokens", {"name": "another", "role": "officer"}),
+        ("GET", "/desk/accounts", None),
+        ("POST", "/desk/accounts", {"email": "new@club.test", "name": "New", "role": "officer"}),
+    ],
+)
+def test_a_token_manages_neither_tokens_nor_accounts(
+    ledger: Ledger, database_url: str, method: str, path: str, form: dict[str, str] | None
+) -> None:
+    """A leaked token could otherwise make another that outlives its revocation: tokens and
+    accounts are managed from a page session, begun with the password."""
+    _account(ledger, Role.OFFICER)
+    token = run("tokens", "add", EMAILS[Role.OFFICER], "--name", "ci", db=database_url)
+    bearer = {"Authorization": f"Bearer {token.stdout.strip()}"}
+    with TestClient(create_app(database_url), base_url=SITE) as client:
+        assert client.get("/api/v1/desk/queue", headers=bearer).status_code == 200
+        refused = client.request(method, path, data=form, headers=bearer)
+    assert refused.status_code == 403
+    assert "a token may not manage tokens or accounts; sign in on the site." in refused.text
+    listed = run("tokens", "list", EMAILS[Role.OFFICER], "--format", "json", db=database_url)
+    assert len(json.loads(listed.stdout)) == 1
+    assert "new@club.test" not in run("users", "list", db=database_url).stdout
+
+
 # Signing in.
 
 
@@ -396,6 +423,19 @@ def test_wrong_passwords_from_one_address_lock_it(ledger: Ledger) -> None:
             assert accounts.sign_in(session, f"u{number}@x.test", "guess", "10.9.9.9", NOW) is None
     with pytest.raises(TooManyAttempts, match="for this address"), ledger.transaction() as session:
         accounts.sign_in(session, EMAILS[Role.OFFICER], PASSWORDS[Role.OFFICER], "10.9.9.9", NOW)
+
+
+def test_wrong_passwords_past_the_window_are_forgotten_as_new_ones_come(ledger: Ledger) -> None:
+    for number in range(12):
+        with ledger.transaction() as session:
+            accounts.sign_in(session, f"u{number}@x.test", "guess", f"10.2.0.{number}", NOW)
+    later = NOW + accounts.THROTTLE_WINDOW + dt.timedelta(seconds=1)
+    with ledger.transaction() as session:
+        accounts.sign_in(session, "late@x.test", "guess", "10.3.0.1", later)
+    with ledger.reading() as session:
+        kept = session.scalars(select(SignInFailure.email).order_by(SignInFailure.id)).all()
+    forgotten = accounts.FAILURES_FORGOTTEN_AT_ONCE
+    assert kept == [f"u{number}@x.test" for number in range(forgotten, 12)] + ["late@x.test"]
 
 
 def test_a_locked_account_is_told_when_to_try_again_on_the_web(site: TestClient) -> None:

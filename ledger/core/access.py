@@ -92,6 +92,10 @@ GRANTED: dict[Action, frozenset[Role]] = {
     Action.CLOSE_PERIODS: frozenset({Role.OFFICER}),
 }
 """The one table of permissions: the roles each action is granted to."""
+BY_PASSWORD_ONLY = frozenset({Action.MANAGE_OWN_TOKENS, Action.MANAGE_ACCOUNTS})
+"""What a token may never do, whatever its role: make or revoke tokens, make or change
+accounts. A token is a script's; one that leaked could otherwise make another that outlives
+its own revocation, or an account. These need a page session, begun with the password."""
 
 
 class NotSignedIn(LedgerError):
@@ -115,8 +119,11 @@ def permits(role: Role, action: Action) -> bool:
     return role in GRANTED.get(action, frozenset())
 
 
-def require(role: Role, action: Action) -> None:
-    """Refuse `action` to `role` unless the table grants it."""
+def require(role: Role, action: Action, *, by_token: bool = False) -> None:
+    """Refuse `action` to `role` unless the table grants it (`by_token`: to a token, unless
+    a token may do it, `BY_PASSWORD_ONLY`)."""
+    if by_token and action in BY_PASSWORD_ONLY:
+        raise Forbidden("a token may not manage tokens or accounts; sign in on the site.")
     if permits(role, action):
         return
     if role is Role.READER:

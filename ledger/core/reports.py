@@ -1,6 +1,7 @@
 """A tournament report sent in online, and its life: the formats it comes in, the states it
 passes through, the tiers of what its check finds, and the public reasons a report is
-rejected for. Pure vocabulary: the services move a report, the queries read it.
+rejected for; and the final places a report's standings give (`final_places`). Pure
+vocabulary: the services move a report, the queries read it.
 
     upload -> draft -> submit -> submitted -> accept -> accepted -> (its period closes) rated
                  ^                   |
@@ -17,11 +18,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TypeVar
 
 from ledger.core.errors import InvalidInput
 
+Key = TypeVar("Key", bound=Hashable)
 LARGEST_REPORT = 10 << 20
 """The most bytes of a report read (10 MB): a report of a thousand players, every move in
 PGN, is a few; an upload beyond is refused without being read whole."""
@@ -290,6 +294,16 @@ def _more_than_kept(tier: Tier, count: int) -> Finding:
         f"{count:,} more {tier}s than the {MOST_FINDINGS_KEPT:,} shown, too many to deal with "
         "one by one: correct the file and upload it again.",
     )
+
+
+def final_places(ranks: Mapping[Key, int | None], order: Iterable[Key]) -> dict[Key, int]:
+    """Each player's final place: the report's rank where it gives one; the players it does
+    not rank (Swiss-Manager writes 0 for one who withdrew) after its last rank, in `order`
+    (the order by score the ledger ranks a report without ranks in)."""
+    last = max((rank for rank in ranks.values() if rank is not None), default=0)
+    unranked = [key for key in order if ranks[key] is None]
+    placed = {key: rank for key, rank in ranks.items() if rank is not None}
+    return placed | {key: place for place, key in enumerate(unranked, start=last + 1)}
 
 
 def age_in_days(since: dt.datetime, now: dt.datetime) -> int:

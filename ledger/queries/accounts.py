@@ -24,6 +24,8 @@ class SignedIn:
     name: str
     role: Role
     secret_id: int
+    by_token: bool
+    """Signed in by a token (a script), not a page session."""
 
 
 def signed_in(session: Session, secret: str, kind: SecretKind, now: dt.datetime) -> SignedIn | None:
@@ -44,7 +46,14 @@ def signed_in(session: Session, secret: str, kind: SecretKind, now: dt.datetime)
         return None
     account, held = found
     role = account.role if held.role is None else account.role.at_most(held.role)
-    return SignedIn(account.id, account.email, account.name, role, held.id)
+    return SignedIn(
+        account_id=account.id,
+        email=account.email,
+        name=account.name,
+        role=role,
+        secret_id=held.id,
+        by_token=kind is SecretKind.TOKEN,
+    )
 
 
 @dataclass(frozen=True, slots=True)

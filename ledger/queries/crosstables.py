@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from ledger.core import cadence, calculator, rules
 from ledger.core.domain import ByeKind, GameResult, Period, Pool
-from ledger.formats.trf.records import final_places
+from ledger.core.reports import final_places
 from ledger.queries.entrants import EventEntrant, event_entrants
 from ledger.queries.overviews import unknown_event
 from ledger.storage.models import Bye, Event, Game, GameRating

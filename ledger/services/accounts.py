@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from ledger.core.access import Role, TooManyAttempts, account_email, digest
@@ -35,6 +35,8 @@ MOST_FAILURES_PER_ACCOUNT = 5
 has passed since the oldest of them."""
 MOST_FAILURES_PER_ADDRESS = 20
 """Wrong passwords from one address, whatever the accounts, within the window."""
+FAILURES_FORGOTTEN_AT_ONCE = 10
+"""The most wrong passwords past the window deleted as another is kept."""
 SHORTEST_PASSWORD = 10
 LONGEST_PASSWORD = 200
 TOKEN_PREFIX = "ledger_"
@@ -162,6 +164,7 @@ def sign_in(
     _refuse_while_throttled(session, email, address, now)
     account = session.scalar(select(Account).where(Account.email == email))
     if not _password_holds(account, password):
+        _forget_old_failures(session, now - THROTTLE_WINDOW)
         session.add(SignInFailure(email=email, address=address[:45], at=now))
         return None
     assert account is not None
@@ -177,6 +180,16 @@ def _password_holds(account: Account | None, password: str) -> bool:
         return _HASHER.verify(stored or _unknown_password_hash(), password) and stored is not None
     except (VerificationError, InvalidHashError):
         return False
+
+
+def _forget_old_failures(session: Session, since: dt.datetime) -> None:
+    """Delete the oldest wrong passwords, up to `FAILURES_FORGOTTEN_AT_ONCE`, where they no
+    longer count: each failure kept makes room, so guesses from ever new addresses do not
+    fill the table. The oldest are the first by ID; only those are read."""
+    oldest = select(SignInFailure.id).order_by(SignInFailure.id).limit(FAILURES_FORGOTTEN_AT_ONCE)
+    session.execute(
+        delete(SignInFailure).where(SignInFailure.id.in_(oldest), SignInFailure.at <= since)
+    )
 
 
 def _refuse_while_throttled(session: Session, email: str, address: str, now: dt.datetime) -> None:

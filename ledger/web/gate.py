@@ -62,7 +62,10 @@ async def gate(request: Request) -> None:
         return
     who = await run_in_threadpool(_signed_in, request)
     request.state.signed_in = who
-    require(Role.READER if who is None else who.role, action)
+    if who is None:
+        require(Role.READER, action)
+    else:
+        require(who.role, action, by_token=who.by_token)
 
 
 def _signed_in(request: Request) -> SignedIn | None:

@@ -6,9 +6,7 @@ start and which pair of result codes means which result.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TypeVar
 
 from ledger.core.domain import ByeKind, GameResult
 from ledger.core.records import FileWarning
@@ -37,7 +35,6 @@ HALF_POINTS = (
     | {kind.code: kind.score // 50 for kind in ByeKind}
 )
 """Each code's score in half points, FIDE's defaults (`ByeKind.score` for the byes)."""
-Key = TypeVar("Key", bound=Hashable)
 OWN_SCORING = ("162", "XXS")
 """The records by which a report scores otherwise than FIDE's defaults (TRF-2026's point
 system, JaVaFo's scoring): its points are then its own."""
@@ -128,16 +125,6 @@ class TournamentReport:
 def rank_of(player: TrfPlayer) -> int:
     """The player's starting rank, the order of a report's players."""
     return player.rank
-
-
-def final_places(ranks: Mapping[Key, int | None], order: Iterable[Key]) -> dict[Key, int]:
-    """Each player's final place: the report's rank where it gives one; the players it does
-    not rank (Swiss-Manager writes 0 for one who withdrew) after its last rank, in `order`
-    (the order by score the ledger ranks a report without ranks in)."""
-    last = max((rank for rank in ranks.values() if rank is not None), default=0)
-    unranked = [key for key in order if ranks[key] is None]
-    placed = {key: rank for key, rank in ranks.items() if rank is not None}
-    return placed | {key: place for place, key in enumerate(unranked, start=last + 1)}
 
 
 def nearest_year(two_digits: int, near: int) -> int:

@@ -9,6 +9,7 @@ import datetime as dt
 import re
 
 from ledger.core.printable import escaped
+from ledger.core.reports import final_places
 from ledger.formats.trf.records import (
     FIRST_ROUND_COLUMN,
     HALF_POINTS,
@@ -16,7 +17,6 @@ from ledger.formats.trf.records import (
     ROUND_WIDTH,
     TournamentReport,
     TrfPlayer,
-    final_places,
     nearest_year,
     rank_of,
 )
