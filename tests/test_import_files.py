@@ -654,3 +654,44 @@ def test_a_file_of_endless_problems_prints_the_first_thousand_and_the_count(
     assert refused[-1] == (
         f"error: 1,500 problems (the first {MOST_PROBLEMS_PRINTED:,} printed); nothing was written."
     )
+
+
+PGN_GAME = (
+    '[Event "Autumn Cup"]\n[Date "2026.10.03"]\n[White "Ann"]\n[Black "Bob"]\n'
+    '[Result "1-0"]\n\n1-0\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("command", "name", "content", "broken", "said"),
+    [
+        (
+            "import-games",
+            "games.csv",
+            GAMES,
+            GAMES.replace(",102,", ",999,"),
+            "games.csv is ready to import: 1 game.",
+        ),
+        (
+            "import-pgn",
+            "games.pgn",
+            PGN_GAME,
+            PGN_GAME.replace("1-0", "*"),
+            "games.pgn is ready to import: 1 game in 1 event (0 players matched, 2 new).",
+        ),
+    ],
+    ids=["csv", "pgn"],
+)
+def test_a_games_file_is_checked_without_writing(
+    players: str, tmp_path: Path, command: str, name: str, content: str, broken: str, said: str
+) -> None:
+    """`--check` tries the import on the ledger and rolls it back, as `import-trf` does."""
+    before = fingerprint(players)
+    checked = run(command, _write(tmp_path, name, content), "--check", db=players)
+    assert checked.exit_code == 0, checked.stderr
+    assert checked.stdout == f"{said} Nothing was written.\n"
+    assert fingerprint(players) == before
+    refused = run(command, _write(tmp_path, name, broken), "--check", db=players)
+    assert refused.exit_code == 1
+    assert refused.stderr.startswith("error: ")
+    assert fingerprint(players) == before

@@ -14,6 +14,7 @@ import typer
 from ledger import queries, render, services
 from ledger.cli.options import (
     AllowRepeatOption,
+    CheckOption,
     DbOption,
     LateOption,
     ListPeriodOption,
@@ -55,9 +56,7 @@ class ExportFormat(StrEnum):
 def import_trf(
     ctx: typer.Context,
     file: FileArgument,
-    check: Annotated[
-        bool, typer.Option("--check", help="Validate and show what would be imported.")
-    ] = False,
+    check: CheckOption = False,
     replace: Annotated[
         bool, typer.Option("--replace", help="Put the report in place of its event's games.")
     ] = False,
@@ -98,6 +97,7 @@ def import_trf(
 def import_pgn(
     ctx: typer.Context,
     file: FileArgument,
+    check: CheckOption = False,
     allow_repeat: AllowRepeatOption = False,
     late: LateOption = False,
     reason: NoteOption = None,
@@ -107,11 +107,14 @@ def import_pgn(
 ) -> None:
     """Import the results of a PGN file's games (from their headers; moves are not kept).
 
-    Example: ledger import-pgn club-night.pgn --pool blitz
+    Example: ledger import-pgn club-night.pgn --check
     """
     refuse_late_without_reason(late, reason)
     content = read_import(file)
-    with progress() as shown, writing(ctx, db, create=True) as session:
+    with (
+        progress() as shown,
+        trying(ctx, db) if check else writing(ctx, db, create=True) as session,
+    ):
         by = services.Author(operator, reason)
         summary = services.imports.import_pgn(
             session,
@@ -124,7 +127,7 @@ def import_pgn(
             progress=shown,
             late=late,
         )
-    render.pgn_imported(summary)
+    render.pgn_imported(summary, checked=check)
 
 
 @app.command("import-fide-list")

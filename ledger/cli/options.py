@@ -109,6 +109,13 @@ ReasonOption = Annotated[
         help=f"Why, for `ledger log` (required; at most {REASON_LENGTH} characters).",
     ),
 ]
+CheckOption = Annotated[
+    bool,
+    typer.Option(
+        "--check",
+        help="Validate and show what would be imported; nothing is written.",
+    ),
+]
 LateOption = Annotated[
     bool,
     typer.Option(
@@ -178,10 +185,10 @@ def writing(
 
 
 @contextmanager
-def trying(ctx: typer.Context, db: str | None) -> Iterator[Session]:
+def trying(ctx: typer.Context, db: str | None, *, bulk: bool = False) -> Iterator[Session]:
     """A write session that is always rolled back, on a ledger that must exist: what a
-    change would do, unwritten."""
-    with open_ledger(ctx, db, create=False) as ledger, ledger.trial() as session:
+    change would do, unwritten (`bulk`: a file's import, as `writing` says)."""
+    with open_ledger(ctx, db, create=False) as ledger, ledger.trial(bulk=bulk) as session:
         yield session
 
 

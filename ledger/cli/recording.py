@@ -11,6 +11,7 @@ import typer
 from ledger import queries, render, services
 from ledger.cli.options import (
     AllowRepeatOption,
+    CheckOption,
     DbOption,
     FederationOption,
     LateOption,
@@ -23,6 +24,7 @@ from ledger.cli.options import (
     read_import,
     reading,
     refuse_late_without_reason,
+    trying,
     writing,
 )
 from ledger.cli.progress import progress
@@ -185,6 +187,7 @@ def import_players(
 def import_games(
     ctx: typer.Context,
     file: FileArgument,
+    check: CheckOption = False,
     allow_repeat: AllowRepeatOption = False,
     late: LateOption = False,
     reason: NoteOption = None,
@@ -194,11 +197,12 @@ def import_games(
 ) -> None:
     """Import games from CSV: date,white,black,result[,event,round].
 
-    Example: ledger import-games october.csv --pool rapid
+    Example: ledger import-games october.csv --check
     """
     refuse_late_without_reason(late, reason)
     service = functools.partial(services.imports.import_games, allow_repeat=allow_repeat, late=late)
-    imported = _import(ctx, db, pool, file, service, services.Author(operator, reason))
+    by = services.Author(operator, reason)
+    imported = _import(ctx, db, pool, file, service, by, check=check)
     if imported.rerated is not None:
         render.rerated(imported.rerated)
 
@@ -212,12 +216,19 @@ def _import(
     by: services.Author,
     *,
     create: bool = False,
+    check: bool = False,
 ) -> Summary:
-    """Import `file` with `service`; `create`: the file's rows may start a new ledger."""
+    """Import `file` with `service`; `create`: the file's rows may start a new ledger;
+    `check`: try it on the ledger, and write nothing."""
     content = read_import(file)
-    with progress() as shown, writing(ctx, db, bulk=True, create=create) as session:
+    with (
+        progress() as shown,
+        trying(ctx, db, bulk=True)
+        if check
+        else writing(ctx, db, bulk=True, create=create) as session,
+    ):
         summary = service(session, pool, file.name, content, now(), by, shown)
-    render.file_imported(summary)
+    render.file_imported(summary, checked=check)
     return summary
 
 

@@ -17,9 +17,12 @@ from ledger.services.tournaments import TournamentImport
 MOST_WARNINGS = 20
 
 
-def file_imported(summary: ImportSummary) -> None:
-    noun = summary.kind.removesuffix("s")
-    message(f"Imported {_count(summary.rows, noun)} from {summary.file_name}.")
+def file_imported(summary: ImportSummary, *, checked: bool = False) -> None:
+    rows = _count(summary.rows, summary.kind.removesuffix("s"))
+    if checked:
+        message(f"{summary.file_name} is ready to import: {rows}. Nothing was written.")
+    else:
+        message(f"Imported {rows} from {summary.file_name}.")
 
 
 def tournament_imported(summary: TournamentImport, *, checked: bool) -> None:
@@ -42,12 +45,15 @@ def tournament_imported(summary: TournamentImport, *, checked: bool) -> None:
         rerated(summary.rerated)
 
 
-def pgn_imported(summary: PgnImport) -> None:
-    message(
-        f"Imported {_count(summary.games, 'game')} in {_count(summary.events, 'event')} from "
-        f"{summary.file_name}: {_count(summary.players_matched, 'player')} matched, "
-        f"{summary.players_created} new."
-    )
+def pgn_imported(summary: PgnImport, *, checked: bool = False) -> None:
+    games = f"{_count(summary.games, 'game')} in {_count(summary.events, 'event')}"
+    players = f"{_count(summary.players_matched, 'player')} matched, {summary.players_created} new"
+    if checked:
+        message(
+            f"{summary.file_name} is ready to import: {games} ({players}). Nothing was written."
+        )
+    else:
+        message(f"Imported {games} from {summary.file_name}: {players}.")
     warnings(summary.duplicates)
     if summary.rerated is not None:
         rerated(summary.rerated)

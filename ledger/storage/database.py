@@ -351,9 +351,11 @@ class Ledger:
             yield session
 
     @contextmanager
-    def trial(self) -> Iterator[Session]:
-        """A write session that is always rolled back: what a change would do, unwritten."""
-        with _database_errors(self.engine), self._writes() as session:
+    def trial(self, *, bulk: bool = False) -> Iterator[Session]:
+        """A write session that is always rolled back: what a change would do, unwritten
+        (`bulk`: as `transaction` says)."""
+        sessions = self._bulk_writes if bulk else self._writes
+        with _database_errors(self.engine), sessions() as session:
             try:
                 yield session
             finally:
