@@ -374,10 +374,11 @@ def test_a_password_link_works_once(ledger: Ledger, database_url: str) -> None:
         assert short.status_code == 400
         assert "choose one of 10 to 200 characters" in short.text
         chosen = {"password": "a new password", "again": "a new password"}
-        assert (
-            client.post(link, data=chosen, headers=SAME_SITE, follow_redirects=False).status_code
-            == 303
-        )
+        set_now = client.post(link, data=chosen, headers=SAME_SITE, follow_redirects=False)
+        assert (set_now.status_code, set_now.headers["location"]) == (303, "/sign-in?password=set")
+        told = client.get(set_now.headers["location"])
+        assert "Your password is set: sign in with it." in told.text
+        assert "password is set" not in client.get("/sign-in").text
         again = client.post(link, data=chosen, headers=SAME_SITE)
         assert again.status_code == 404
         signed = client.post(

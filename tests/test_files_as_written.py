@@ -105,7 +105,12 @@ def test_a_fide_txt_says_what_it_left_out_and_the_ledger_ids_keep_everyone(
         '"Listed, Lena",NOR,2100,1500001\n"Local, Lars",NOR,1900,\n"Local, Liv",NOR,1800,\n',
     )
     _ok("import-players", players, db=database_url)
+    _ok("add-player", "--name", "New, Nils", "--federation", "NOR", db=database_url)
+    _ok("add-player", "--name", "New, Nora", "--fide-id", "1500002", db=database_url)
     _ok("close-period", "2026-10", db=database_url)
+    combined = run("export-list", "--format", "fide-txt", db=database_url)
+    assert len(combined.stdout.splitlines()[1:]) == 2  # Lena and Nora, unrated
+    assert combined.stderr.startswith("warning: 3 players without a FIDE ID were left out")
     written = run("export-list", "--format", "fide-txt", "--pool", "standard", db=database_url)
     assert written.exit_code == 0
     assert [line[15:30].strip() for line in written.stdout.splitlines()[1:]] == ["Listed, Lena"]
@@ -123,6 +128,8 @@ def test_a_fide_txt_says_what_it_left_out_and_the_ledger_ids_keep_everyone(
         ("2", "Local, Lars"),
         ("3", "Local, Liv"),
     ]
+    everyone = run("export-list", "--format", "fide-txt", "--ids", "ledger", db=database_url)
+    assert len(everyone.stdout.splitlines()[1:]) == 5
     misused = run("export-list", "--format", "csv", "--ids", "ledger", db=database_url)
     assert (misused.exit_code, misused.stderr) == (
         2,

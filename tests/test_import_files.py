@@ -656,7 +656,7 @@ def test_a_file_of_endless_problems_prints_the_first_thousand_and_the_count(
     )
 
 
-PGN_GAME = (
+CHECKED_PGN = (
     '[Event "Autumn Cup"]\n[Date "2026.10.03"]\n[White "Ann"]\n[Black "Bob"]\n'
     '[Result "1-0"]\n\n1-0\n'
 )
@@ -675,8 +675,8 @@ PGN_GAME = (
         (
             "import-pgn",
             "games.pgn",
-            PGN_GAME,
-            PGN_GAME.replace("1-0", "*"),
+            CHECKED_PGN,
+            CHECKED_PGN.replace("1-0", "*"),
             "games.pgn is ready to import: 1 game in 1 event (0 players matched, 2 new).",
         ),
     ],

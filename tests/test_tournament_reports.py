@@ -200,7 +200,7 @@ def test_a_clean_report_goes_from_draft_to_received_accepted_and_rated(scene: Sc
     assert notes[:2] == [
         "the games are rated in standard period 2026-10, whose list is published when the "
         "rating officer closes it.",
-        "4 players are in the ledger and 0 are new; 6 games are for rating and 0 are not; 0 byes.",
+        "4 players in the ledger and 0 new; 6 games for rating and 0 not; 0 byes.",
     ]
     assert scene.events() == []  # a draft is never public
     scene.submit(uploaded.report, now=SENT + dt.timedelta(hours=1))

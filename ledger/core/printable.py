@@ -1,6 +1,6 @@
 """Text that reaches a terminal, a spreadsheet or an XML file as text: the control characters
-the ledger refuses in what it records and escapes in what it prints, and the cells a
-spreadsheet would run as formulas."""
+the ledger refuses in what it records and escapes in what it prints, the cells a
+spreadsheet would run as formulas, and a count of things in words."""
 
 from __future__ import annotations
 
@@ -24,6 +24,12 @@ _FORMULA_AFTER_COMMA = re.compile(f",[{re.escape(''.join(_FORMULA_START))}]")
 
 QUOTED_AT_MOST = 40
 """A refusal quotes at most this many characters of what it refuses."""
+
+
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """`number` of `noun` in words: "1 game", "2 games" (`plural`: where it is not the
+    noun and an s)."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
 def quoted(text: str) -> str:

@@ -198,8 +198,13 @@ def _rows_counted(session: Session, pools: Sequence[Pool], *, ledger_ids: bool) 
 
 
 def fide_list_left_out(session: Session, pools: Sequence[Pool], period: Period | None) -> int:
-    """How many players the lists of `period` (as `fide_list_rows` reads them) rate who have
-    no FIDE ID: FIDE's layout lists players by FIDE ID, so its file leaves them out."""
+    """How many players a FIDE file of the lists of `period` (as `fide_list_rows` reads
+    them) leaves out for want of a FIDE ID, FIDE's layout listing players by it: of a
+    combined file every such player, rated or not, as the file with the ledger's IDs holds
+    them all; of a single pool's, those its list rates."""
+    without_id = select(func.count()).select_from(Player).where(Player.fide_id.is_(None))
+    if len(pools) > 1:
+        return session.scalar(without_id) or 0
     period, _ = published_period(session, pools[0], period)
     listed = [
         select(statement.subquery().c.id)
@@ -207,14 +212,7 @@ def fide_list_left_out(session: Session, pools: Sequence[Pool], period: Period |
     ]
     if not listed:
         return 0
-    return (
-        session.scalar(
-            select(func.count())
-            .select_from(Player)
-            .where(Player.fide_id.is_(None), Player.id.in_(union(*listed)))
-        )
-        or 0
-    )
+    return session.scalar(without_id.where(Player.id.in_(union(*listed)))) or 0
 
 
 _PLAYER_ID = 0

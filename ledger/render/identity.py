@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from rich import box
 
 from ledger.core.domain import Pool
+from ledger.core.printable import counted
 from ledger.queries import FIND_LIMIT, FoundPlayer
 from ledger.render.base import Console, Format, Table, message, print_records, text
 from ledger.render.fitting import Column, fitted
@@ -77,9 +78,9 @@ _FIELD_NAMES = {
 def merged(result: PlayerMerged) -> None:
     """What a merge moved, in one line."""
     moved = [
-        _count(result.games_moved, "game", "games"),
-        _count(result.byes_moved, "bye", "byes"),
-        _count(result.entries_moved, "list entry", "list entries"),
+        counted(result.games_moved, "game"),
+        counted(result.byes_moved, "bye"),
+        counted(result.entries_moved, "list entry", "list entries"),
     ]
     if result.pools:
         moved.append(f"the {' and '.join(result.pools)} rating history")
@@ -89,10 +90,6 @@ def merged(result: PlayerMerged) -> None:
         f"({result.kept_name}): moved {_and(moved)}"
         + (f"; {result.kept_id} took its {filled}." if filled else ".")
     )
-
-
-def _count(number: int, one: str, many: str) -> str:
-    return f"{number} {one if number == 1 else many}"
 
 
 def _and(items: Sequence[str]) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from ledger.core.printable import escaped
+from ledger.core.printable import counted, escaped
 from ledger.core.records import FileWarning
 from ledger.render.base import message
 from ledger.render.corrections import rerated
@@ -18,7 +18,7 @@ MOST_WARNINGS = 20
 
 
 def file_imported(summary: ImportSummary, *, checked: bool = False) -> None:
-    rows = _count(summary.rows, summary.kind.removesuffix("s"))
+    rows = counted(summary.rows, summary.kind.removesuffix("s"))
     if checked:
         message(f"{summary.file_name} is ready to import: {rows}. Nothing was written.")
     else:
@@ -26,13 +26,13 @@ def file_imported(summary: ImportSummary, *, checked: bool = False) -> None:
 
 
 def tournament_imported(summary: TournamentImport, *, checked: bool) -> None:
-    games = summary.games_rated + summary.games_unrated
+    games = summary.games_to_rate + summary.games_not_rated
     what = (
         f"event {summary.event!r} ({summary.pool}, period {summary.period}): "
-        f"{_count(summary.players_matched + summary.players_created, 'player')} "
+        f"{counted(summary.players_matched + summary.players_created, 'player')} "
         f"({summary.players_matched} matched, {summary.players_created} new), "
-        f"{_count(games, 'game')} ({summary.games_rated} to rate, "
-        f"{summary.games_unrated} not rated), {_count(summary.byes, 'bye')}"
+        f"{counted(games, 'game')} ({summary.games_to_rate} to rate, "
+        f"{summary.games_not_rated} not rated), {counted(summary.byes, 'bye')}"
     )
     if checked:
         message(f"{summary.file_name} is ready to import: {what}. Nothing was written.")
@@ -46,8 +46,8 @@ def tournament_imported(summary: TournamentImport, *, checked: bool) -> None:
 
 
 def pgn_imported(summary: PgnImport, *, checked: bool = False) -> None:
-    games = f"{_count(summary.games, 'game')} in {_count(summary.events, 'event')}"
-    players = f"{_count(summary.players_matched, 'player')} matched, {summary.players_created} new"
+    games = f"{counted(summary.games, 'game')} in {counted(summary.events, 'event')}"
+    players = f"{counted(summary.players_matched, 'player')} matched, {summary.players_created} new"
     if checked:
         message(
             f"{summary.file_name} is ready to import: {games} ({players}). Nothing was written."
@@ -64,7 +64,7 @@ def fide_list_imported(summary: FideListImport) -> None:
     players = summary.players_created + summary.players_updated
     message(
         f"Published {summary.file_name} as the list of {summary.period}: "
-        f"{_count(players, 'player')} ({summary.players_created} new, "
+        f"{counted(players, 'player')} ({summary.players_created} new, "
         f"{summary.players_updated} updated); ratings: {rated}."
     )
     if summary.skipped:
@@ -78,7 +78,7 @@ def fide_list_left_out(count: int) -> None:
     if count:
         were = "was" if count == 1 else "were"
         print(
-            f"warning: {_count(count, 'player')} without a FIDE ID {were} left out: FIDE's "
+            f"warning: {counted(count, 'player')} without a FIDE ID {were} left out: FIDE's "
             "layout lists players by FIDE ID. `--ids ledger` writes the same layout with the "
             "ledger's IDs, every player in it (a national list).",
             file=sys.stderr,
@@ -98,7 +98,3 @@ def warnings(lines: list[str]) -> None:
         print(f"warning: {escaped(line)}", file=sys.stderr)
     if len(lines) > MOST_WARNINGS:
         print(f"warning: ... and {len(lines) - MOST_WARNINGS} more.", file=sys.stderr)
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" + ("" if number == 1 else "s")

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from ledger.core import rules
 from ledger.core.domain import Pool
+from ledger.core.printable import counted
 from ledger.queries import (
     ExplainedGame,
     Explanation,
@@ -45,7 +46,7 @@ def _explanation_tables(explained: Explanation) -> None:
         cap = explained.rules.difference_cap
         console.print(_event_table(console, event.event, games, every_game, cap))
         k_part = "" if event.k_times_sum is None else f", K × ΣΔR {event.k_times_sum:+.2f}"
-        console.print(f"  ΣΔR {event.sum:+.2f} over {event.games} games{k_part}")
+        console.print(f"  ΣΔR {event.sum:+.2f} over {counted(event.games, 'game')}{k_part}")
     console.print(f"Rules: {explained.rules.summary}")
     if explained.k_reason:
         console.print(explained.k_reason)

@@ -52,8 +52,9 @@ class TournamentImport:
     period: Period
     players_matched: int
     players_created: int
-    games_rated: int
-    games_unrated: int
+    games_to_rate: int
+    """Played and rated games: the close of their period rates them."""
+    games_not_rated: int
     byes: int
     duplicates: list[str]
     replaced: bool
@@ -127,20 +128,21 @@ def import_trf(  # noqa: PLR0913 (its options by name)
         rerated = corrections.record_late(session, pool, games, now, record, progress)
     else:
         record(session)
+    to_rate = sum(1 for game in games if game.rated and game.result.is_played)
     imported = TournamentImport(
-        file_name,
-        report.event.name,
-        pool,
-        periods[0],
-        players.matched,
-        players.created,
-        sum(1 for game in games if game.rated and game.result.is_played),
-        sum(1 for game in games if not (game.rated and game.result.is_played)),
-        len(report.byes),
-        people.likely_duplicates(session, players.ids.values()),
-        replaced is not None,
-        report.warnings + warnings,
-        rerated,
+        file_name=file_name,
+        event=report.event.name,
+        pool=pool,
+        period=periods[0],
+        players_matched=players.matched,
+        players_created=players.created,
+        games_to_rate=to_rate,
+        games_not_rated=len(games) - to_rate,
+        byes=len(report.byes),
+        duplicates=people.likely_duplicates(session, players.ids.values()),
+        replaced=replaced is not None,
+        warnings=report.warnings + warnings,
+        rerated=rerated,
     )
     in_open_periods = rerated is None and replaced is None and not players.created
     activity.record(

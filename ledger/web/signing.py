@@ -38,14 +38,25 @@ def _next_page(asked: str) -> str:
 
 @router.get("/sign-in")
 @serves(Action.SIGN_IN)
-def sign_in_form(site: SiteShown, next: str = "/desk") -> Response:
-    return page(site, "sign_in.html", next=_next_page(next), problem=None, email="", mirror=False)
+def sign_in_form(site: SiteShown, next: str = "/desk", password: str = "") -> Response:
+    """The form; after a password is set from a link (`password=set`), it says so."""
+    return page(
+        site,
+        "sign_in.html",
+        next=_next_page(next),
+        problem=None,
+        email="",
+        mirror=False,
+        password_set=password == "set",
+    )
 
 
 @mirror_router.get("/sign-in")
 @serves(Action.READ_PUBLIC)
 def mirror_sign_in(site: SiteShown) -> Response:
-    return page(site, "sign_in.html", next="/", problem=None, email="", mirror=True)
+    return page(
+        site, "sign_in.html", next="/", problem=None, email="", mirror=True, password_set=False
+    )
 
 
 @router.post("/sign-in")
@@ -58,7 +69,7 @@ def sign_in(
     if secret is None:
         problem = accounts.WRONG_PASSWORD
         shown = {"next": _next_page(next), "problem": problem, "email": email, "mirror": False}
-        return page(site, "sign_in.html", 400, **shown)
+        return page(site, "sign_in.html", 400, password_set=False, **shown)
     signed_in = RedirectResponse(_next_page(next), status_code=303)
     signed_in.set_cookie(
         SESSION_COOKIE,
@@ -102,4 +113,4 @@ def set_password(
             accounts.set_password_by_link(session, link, password, now(request))
     except InvalidInput as refused:
         return page(site, "password.html", 400, link=quote(link, safe=""), problem=str(refused))
-    return RedirectResponse("/sign-in", status_code=303)
+    return RedirectResponse("/sign-in?password=set", status_code=303)

@@ -10,6 +10,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from starlette.responses import HTMLResponse
 
 from ledger.core.domain import Period, Pool
+from ledger.core.printable import counted
 from ledger.queries import Site
 from ledger.queries.federation_names import federation_name
 
@@ -61,6 +62,7 @@ _TEMPLATES.globals.update(
     movement=movement,
     text=text,
     federation_name=federation_name,
+    counted=counted,
 )
 _TEMPLATES.filters["segment"] = segment
 

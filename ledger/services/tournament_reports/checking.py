@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 from ledger.core import cadence
 from ledger.core.domain import Period
 from ledger.core.errors import LedgerError, RejectedRecords
+from ledger.core.printable import counted
 from ledger.core.reports import (
     LATE_AFTER_DAYS,
     Finding,
@@ -205,9 +206,9 @@ def _counts(read: ReportFile, ids: Mapping[str, int]) -> Finding:
     return Finding(
         tier=Tier.NOTE,
         code="counts",
-        message=f"{len(ids)} players are in the ledger and {len(read.players) - len(ids)} are "
-        f"new; {rated} games are for rating and {len(read.games) - rated} are not; "
-        f"{read.byes} byes.",
+        message=f"{counted(len(ids), 'player')} in the ledger and "
+        f"{len(read.players) - len(ids)} new; {counted(rated, 'game')} for rating and "
+        f"{len(read.games) - rated} not; {counted(read.byes, 'bye')}.",
     )
 
 

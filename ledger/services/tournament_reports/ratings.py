@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from ledger.core import rules
 from ledger.core.calculator import performance_rating
 from ledger.core.domain import Period, Pool
+from ledger.core.printable import counted
 from ledger.core.reports import PERFORMANCE_GAMES, PERFORMANCE_GAP, Finding, Tier
 from ledger.formats.report_files import ReportFile, ReportPlayer
 from ledger.storage.batches import AnyRow, select_in
@@ -103,8 +104,9 @@ def _expected(player: ReportPlayer, played: _Played, period: Period) -> Finding:
         tier=Tier.NOTE,
         code="expected-change",
         message=f"{player.name or f'player {player.reference}'} (ledger {standing.id}, rated "
-        f"{standing.rating}): {change:+d} expected from the report's {len(played.games)} "
-        "rated games, as the live list rates them (unofficial).",
+        f"{standing.rating}): {change:+d} expected from the report's "
+        f"{counted(len(played.games), 'rated game')}, as the live list rates them "
+        "(unofficial).",
         line=player.line,
         subject=player.reference,
     )
