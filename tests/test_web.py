@@ -1146,3 +1146,19 @@ def test_federations_are_shown_with_their_names_and_home_links_the_special_lists
     assert "<dd>Germany (GER)</dd>" in card
     report = client.get("/reports/standard/federations").text
     assert '?federation=NOR">NOR</a> Norway</td>' in report
+
+
+def test_a_list_that_rates_no_one_says_so_on_the_home_page(
+    ledger: Ledger, database_url: str
+) -> None:
+    ann, bob = player(ledger, "Ann", rating=2100), player(ledger, "Bob", rating=2000)
+    game(ledger, ann, bob, "1-0", "2026-10-05", pool=Pool.RAPID)  # neither rated in rapid
+    close(ledger, "2026-10")
+    close(ledger, "2026-10", Pool.RAPID)
+    with TestClient(create_app(database_url)) as client:
+        home = client.get("/").text
+    rapid = home.split('data-pool="rapid"', 1)[1].split("</section>", 1)[0]
+    assert "No player is rated on this list." in rapid
+    assert "<table" not in rapid
+    standard = home.split('data-pool="standard"', 1)[1].split("</section>", 1)[0]
+    assert "Ann" in standard
