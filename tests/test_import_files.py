@@ -695,3 +695,17 @@ def test_a_games_file_is_checked_without_writing(
     assert refused.exit_code == 1
     assert refused.stderr.startswith("error: ")
     assert fingerprint(players) == before
+
+
+def test_a_late_file_checked_says_what_it_would_re_rate(players: str, tmp_path: Path) -> None:
+    assert run("close-period", "2026-10", db=players).exit_code == 0
+    before = fingerprint(players)
+    path = _write(tmp_path, "late.csv", GAMES)
+    checked = run("import-games", path, "--late", "--reason", "late", "--check", db=players)
+    assert checked.exit_code == 0, checked.stderr
+    assert checked.stdout == (
+        "late.csv is ready to import: 1 game. Nothing was written.\n"
+        "It would re-rate standard: 1 game rated, 2 players rated; new versions of the lists "
+        "of: 2026-10.\n"
+    )
+    assert fingerprint(players) == before

@@ -442,6 +442,33 @@ def test_another_organisers_draft_keeps_no_event_from_the_one_who_sends_it(
     assert ("already-reported", None) in _codes(scene.findings(again.report), Tier.ERROR)
 
 
+def test_an_upload_never_lands_on_another_organisers_draft(scene: Scene) -> None:
+    """The squatter's draft came first: the organiser's own upload again is a new version
+    of their own report, and an officer's upload is a report of its own, not a version of
+    the draft (whose organiser would then read the officer's file)."""
+    squatted = scene.upload(_round_robin(), who=scene.other)
+    mine = scene.upload(_round_robin())
+    again = scene.upload(_round_robin(birth_year=1989))
+    assert (again.report, again.version) == (mine.report, 2)
+    officers = scene.upload(_round_robin(end="2026-10-06"), who=scene.officer, role=Role.OFFICER)
+    assert officers.report not in (squatted.report, mine.report)
+    assert scene.detail(squatted.report).versions[0].number == 1
+
+
+def test_an_upload_of_an_event_another_organiser_sent_says_to_ask_the_officer(
+    scene: Scene,
+) -> None:
+    theirs = scene.upload(_round_robin(), who=scene.other)
+    with scene.ledger.transaction() as session:
+        sending.submit(session, theirs.report, SENT, scene.by(scene.other), Role.ORGANISER)
+    mine = scene.upload(_round_robin())
+    (refused,) = [f for f in scene.findings(mine.report) if f.code == "already-reported"]
+    assert refused.message == (
+        f"the event {EVENT!r} is reported already, as report {theirs.report}; a second report "
+        "of it is refused: if this is another event, rename it; else ask the rating officer."
+    )
+
+
 def test_an_event_already_in_the_ledger_is_an_error(scene: Scene) -> None:
     game(scene.ledger, scene.a, scene.b, "1-0", "2026-10-04", event=EVENT, round=1)
     found = scene.findings(scene.upload(_round_robin()).report)

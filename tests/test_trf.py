@@ -690,13 +690,15 @@ def test_the_records_a_report_keeps_are_written_back_the_team_records_after_the_
 
 def test_trf_2026_team_and_national_records_are_kept_and_written_after_the_players() -> None:
     """TRF-2026 writes its teams (310), their pairing-allocated byes (320), their boards out
-    of order (300) and a federation's own records (`FRA ...`) after the player lines: kept
-    in order, written back there."""
+    of order (300), a federation's own records (`FRA ...`), its byes (240) and the
+    informative 802 after the player lines: kept in order, written back there."""
     after = (
         "310   1 Club A                           CLUBA      0    1.0    1.0         1    2",
         "320  2.0  1.0   1   2",
         "300   1   1   2    1    2",
         "FRA    1    A                                        ARA      Y02046",
+        "240 H   1    2",
+        "802   1 CLUBA    1.0    1.0     2 w  1.0",
     )
     rulers = ("1234567890" * 9, "DDD SSSS sTTT NNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNN RRRR FFF")
     content = trf(
@@ -737,6 +739,14 @@ def test_players_a_report_does_not_rank_follow_its_last_rank_with_a_warning() ->
     assert written == {1: 1, 2: 5, 3: 3, 4: 4}
 
 
+def test_players_placed_after_rank_9999_share_it_and_the_rounds_keep_their_columns() -> None:
+    ranked = player(1, "2 w 1")
+    content = trf(ranked[:85] + "9999" + ranked[89:], _unranked(player(2, "1 b 0")))
+    lines = player_lines(write_trf(read(content)))
+    assert [line[85:89] for line in lines] == ["9999", "9999"]
+    assert [line[91:99] for line in lines] == ["   2 w 1", "   1 b 0"]
+
+
 def test_a_report_without_ranks_is_ranked_by_points_without_a_warning() -> None:
     content = trf(*(_unranked(line) for line in (player(1, "2 w 0"), player(2, "1 b 1"))))
     report = read(content)
@@ -749,6 +759,14 @@ def test_a_report_without_ranks_is_ranked_by_points_without_a_warning() -> None:
 def test_a_start_date_reads_as_pairing_programs_write_it(written: str) -> None:
     report = read(trf(player(1), header=("012 Test Open", f"042 {written}", "052 2005/07/31")))
     assert report.event.start_date == dt.date(2005, 7, 28)
+
+
+@pytest.mark.parametrize("written", ["2005- 07- 28", "28/ 07- 2005", "28.07/2005", "2005/07.28"])
+def test_a_start_date_with_mixed_separators_is_refused(written: str) -> None:
+    assert problems_of(trf(player(1), header=("012 Test Open", f"042 {written}"))) == [
+        f"f.trf:2: the start date '{written}' is not written as the ledger reads dates "
+        "(YYYY/MM/DD or DD.MM.YYYY); write it as YYYY/MM/DD."
+    ]
 
 
 def test_problems_of_the_whole_file_come_first_then_by_line() -> None:

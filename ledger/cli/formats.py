@@ -22,13 +22,13 @@ from ledger.cli.options import (
     OperatorOption,
     PoolOption,
     import_file,
+    importing,
     now,
     parse_given,
     pool_option,
     read_import,
     reading,
     refuse_late_without_reason,
-    trying,
     writing,
 )
 from ledger.cli.outputs import ForceOption, OutputOption, written
@@ -75,7 +75,7 @@ def import_trf(
     content = read_import(file)
     with (
         progress() as shown,
-        trying(ctx, db) if check else writing(ctx, db, create=True) as session,
+        importing(ctx, db, check=check, create=True) as session,
     ):
         by = services.Author(operator, reason)
         summary = services.tournaments.import_trf(
@@ -113,7 +113,7 @@ def import_pgn(
     content = read_import(file)
     with (
         progress() as shown,
-        trying(ctx, db) if check else writing(ctx, db, create=True) as session,
+        importing(ctx, db, check=check, create=True) as session,
     ):
         by = services.Author(operator, reason)
         summary = services.imports.import_pgn(

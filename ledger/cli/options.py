@@ -185,10 +185,21 @@ def writing(
 
 
 @contextmanager
-def trying(ctx: typer.Context, db: str | None, *, bulk: bool = False) -> Iterator[Session]:
+def trying(ctx: typer.Context, db: str | None) -> Iterator[Session]:
     """A write session that is always rolled back, on a ledger that must exist: what a
-    change would do, unwritten (`bulk`: a file's import, as `writing` says)."""
-    with open_ledger(ctx, db, create=False) as ledger, ledger.trial(bulk=bulk) as session:
+    change would do, unwritten."""
+    with open_ledger(ctx, db, create=False) as ledger, ledger.trial() as session:
+        yield session
+
+
+@contextmanager
+def importing(
+    ctx: typer.Context, db: str | None, *, check: bool, bulk: bool = False, create: bool = False
+) -> Iterator[Session]:
+    """The session of a file's import (`writing`), or with `check` a trial of it, rolled
+    back (`trying`): never in bulk, which on PostgreSQL sets a table's indexes aside under a
+    lock the site's readers wait on, for nothing."""
+    with trying(ctx, db) if check else writing(ctx, db, bulk=bulk, create=create) as session:
         yield session
 
 

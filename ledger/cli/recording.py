@@ -19,12 +19,12 @@ from ledger.cli.options import (
     OperatorOption,
     PoolOption,
     ReasonOption,
+    importing,
     now,
     parse,
     read_import,
     reading,
     refuse_late_without_reason,
-    trying,
     writing,
 )
 from ledger.cli.progress import progress
@@ -204,7 +204,7 @@ def import_games(
     by = services.Author(operator, reason)
     imported = _import(ctx, db, pool, file, service, by, check=check)
     if imported.rerated is not None:
-        render.rerated(imported.rerated)
+        render.rerated(imported.rerated, checked=check)
 
 
 def _import(
@@ -223,9 +223,7 @@ def _import(
     content = read_import(file)
     with (
         progress() as shown,
-        trying(ctx, db, bulk=True)
-        if check
-        else writing(ctx, db, bulk=True, create=create) as session,
+        importing(ctx, db, check=check, bulk=True, create=create) as session,
     ):
         summary = service(session, pool, file.name, content, now(), by, shown)
     render.file_imported(summary, checked=check)

@@ -287,12 +287,12 @@ def kept_findings(findings: list[Finding]) -> list[Finding]:
 
 def _more_than_kept(tier: Tier, count: int) -> Finding:
     if tier is Tier.NOTE:
-        return Finding(Tier.NOTE, "more-findings", f"{count:,} more notes, not shown.")
+        return Finding(tier=Tier.NOTE, code="more-findings", message=f"{count:,} more notes.")
     return Finding(
-        Tier.ERROR,
-        "more-findings",
-        f"{count:,} more {tier}s than the {MOST_FINDINGS_KEPT:,} shown, too many to deal with "
-        "one by one: correct the file and upload it again.",
+        tier=Tier.ERROR,
+        code="more-findings",
+        message=f"{count:,} more {tier}s than the {MOST_FINDINGS_KEPT:,} shown, too many to "
+        "deal with one by one: correct the file and upload it again.",
     )
 
 

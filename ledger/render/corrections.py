@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from rich import box
 
 from ledger.core.domain import Pool
+from ledger.core.printable import counted
 from ledger.queries import ChangedRow, ListDiff, LogRecord, plain
 from ledger.render.base import Console, Format, Table, message, print_json, print_records
 from ledger.render.fitting import Column, fitted, listing
@@ -26,20 +27,25 @@ def corrected(outcome: GameCorrected) -> None:
     rerated(outcome.rerated)
 
 
-def rerated(outcome: Rerated) -> None:
-    """The lists a re-rate published, and how to see what changed."""
+def rerated(outcome: Rerated, *, checked: bool = False) -> None:
+    """The lists a re-rate published, and how to see what changed; `checked`: the lists a
+    late file's re-rate would publish, tried and rolled back."""
+    rated = (
+        f"{counted(outcome.games_rated, 'game')} rated, "
+        f"{counted(outcome.players_rated, 'player')} rated"
+    )
+    if checked:
+        lists = ", ".join(map(str, outcome.versions)) or "none (each would come out the same)"
+        message(f"It would re-rate {outcome.pool}: {rated}; new versions of the lists of: {lists}.")
+        return
     if not outcome.versions:
         message(
-            f"Re-rated {outcome.pool}: {outcome.games_rated} games rated, "
-            f"{outcome.players_rated} players rated; every list came out as it was published, "
-            "so nothing was published."
+            f"Re-rated {outcome.pool}: {rated}; every list came out as it was published, so "
+            "nothing was published."
         )
         return
     lists = ", ".join(f"{period} (version {number})" for period, number in outcome.versions.items())
-    message(
-        f"Re-rated {outcome.pool}: {outcome.games_rated} games rated, "
-        f"{outcome.players_rated} players rated; lists published: {lists}."
-    )
+    message(f"Re-rated {outcome.pool}: {rated}; lists published: {lists}.")
     first = min(outcome.versions)
     message(f"What changed: `ledger diff --period {first}`; the log: `ledger log`.")
 

@@ -42,7 +42,7 @@ def tournament_imported(summary: TournamentImport, *, checked: bool) -> None:
     file_warnings(summary.warnings)
     warnings(summary.duplicates)
     if summary.rerated is not None:
-        rerated(summary.rerated)
+        rerated(summary.rerated, checked=checked)
 
 
 def pgn_imported(summary: PgnImport, *, checked: bool = False) -> None:
@@ -56,7 +56,7 @@ def pgn_imported(summary: PgnImport, *, checked: bool = False) -> None:
         message(f"Imported {games} from {summary.file_name}: {players}.")
     warnings(summary.duplicates)
     if summary.rerated is not None:
-        rerated(summary.rerated)
+        rerated(summary.rerated, checked=checked)
 
 
 def fide_list_imported(summary: FideListImport) -> None:

@@ -157,10 +157,12 @@ def sign_in(
     """A new session's secret for the account, if the password is its own; None if not
     (the failure is recorded: commit it). Refused while the account or the address has had
     too many wrong passwords lately."""
-    email = email.strip().lower()[:254]
-    if not email.isprintable():
-        return None  # no account has such an address, nor can PostgreSQL keep a NUL
-    lock_sign_ins(session, f"account {email}", f"address {address[:45]}")
+    try:
+        email = account_email(email)
+    except InvalidInput:  # no account has such an address (nor can PostgreSQL keep a NUL)
+        _password_holds(None, password)  # as long as a wrong password takes
+        return None
+    lock_sign_ins(session, email, address[:45])
     _refuse_while_throttled(session, email, address, now)
     account = session.scalar(select(Account).where(Account.email == email))
     if not _password_holds(account, password):

@@ -351,11 +351,9 @@ class Ledger:
             yield session
 
     @contextmanager
-    def trial(self, *, bulk: bool = False) -> Iterator[Session]:
-        """A write session that is always rolled back: what a change would do, unwritten
-        (`bulk`: as `transaction` says)."""
-        sessions = self._bulk_writes if bulk else self._writes
-        with _database_errors(self.engine), sessions() as session:
+    def trial(self) -> Iterator[Session]:
+        """A write session that is always rolled back: what a change would do, unwritten."""
+        with _database_errors(self.engine), self._writes() as session:
             try:
                 yield session
             finally:
@@ -459,11 +457,13 @@ def _first_line(text: str, engine: Engine) -> str:
 
 _POOL_LOCK_BASE = 0x1ED6E0
 _LOG_LOCK_KEY = _POOL_LOCK_BASE - 2
-_SIGN_IN_LOCK_SPACE = 0x516E
-"""The first of the two keys of a sign-in's locks (PostgreSQL keeps locks of two 32-bit keys
-apart from those of one 64-bit key, as the pool's)."""
 """The advisory lock of `log_in_commit_order` (the pools' locks are the base and up, the
 schema's the base less one)."""
+_ACCOUNT_LOCKS = 0x516E
+_ADDRESS_LOCKS = 0x516F
+"""The first keys of a sign-in's two locks (`lock_sign_ins`): an account's, an address's,
+apart so that no hash of one is a hash of the other. PostgreSQL keeps locks of two 32-bit
+keys apart from those of one 64-bit key, as the pools' are."""
 
 
 def lock_pool(session: Session, pool: Pool) -> None:
@@ -476,17 +476,20 @@ def lock_pool(session: Session, pool: Pool) -> None:
         session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
 
 
-def lock_sign_ins(session: Session, *counted: str) -> None:
-    """Serialise the sign-ins that count the same wrong passwords (`counted`: an account's,
-    an address's), so that one counts those before it: PostgreSQL advisory locks on their
-    hashes, held until the transaction ends, always taken in the order given. Without them
-    twenty sign-ins at once each see fewer failures than the limit and each try a password.
-    On SQLite the write transaction already holds the database's write lock."""
+def lock_sign_ins(session: Session, email: str, address: str) -> None:
+    """Serialise the sign-ins that count the same wrong passwords (the account's, the
+    address's), so that each counts those before it: PostgreSQL advisory locks on their
+    hashes, one key space each, held until the transaction ends, the account's taken first.
+    Without them twenty sign-ins at once each see fewer failures than the limit and each
+    try a password. The count after the locks sees the failures committed while waiting
+    because writes run at READ COMMITTED (only reads are REPEATABLE READ,
+    `_snapshot_reads`: a snapshot taken before the wait would miss them). On SQLite the
+    write transaction already holds the database's write lock."""
     if is_postgresql(session):
-        for name in counted:
+        for space, name in ((_ACCOUNT_LOCKS, email), (_ADDRESS_LOCKS, address)):
             session.execute(
                 text("SELECT pg_advisory_xact_lock(:space, hashtext(:name))"),
-                {"space": _SIGN_IN_LOCK_SPACE, "name": name},
+                {"space": space, "name": name},
             )
 
 

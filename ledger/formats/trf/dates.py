@@ -22,8 +22,11 @@ from ledger.core.domain import kept_day
 from ledger.core.errors import InvalidInput
 from ledger.formats.trf.records import nearest_year
 
-_YEAR_FIRST = re.compile(r"([0-9]{4})[/.-] ?([0-9]{1,2})[/.-] ?([0-9]{1,2})")
-_DAY_FIRST = re.compile(r"([0-9]{1,2})[/.-] ?([0-9]{1,2})[/.-] ?([0-9]{4})")
+_SEPARATOR = r"(?P<between>[/-]|\. ?)"
+"""What separates a date's numbers, the same twice: `/`, `-`, or `.` with a space after it
+or not (Swiss-Manager's `28. 07. 2005`)."""
+_YEAR_FIRST = re.compile(rf"([0-9]{{4}}){_SEPARATOR}([0-9]{{1,2}})(?P=between)([0-9]{{1,2}})")
+_DAY_FIRST = re.compile(rf"([0-9]{{1,2}}){_SEPARATOR}([0-9]{{1,2}})(?P=between)([0-9]{{4}})")
 _ROUND_DATE = re.compile(r"([0-9]{2}|[0-9]{4})[/.-]([0-9]{2})[/.-]([0-9]{2})")
 DAYS_PER_ROUND = 2
 """The most days a round takes, one with another, for a reading of a report's dates to fit
@@ -75,9 +78,9 @@ def header_date(text: str) -> WrittenDate:
     """A start or end date (042, 052) as written; raises ValueError where it is none."""
     year_first, day_first = _YEAR_FIRST.fullmatch(text), _DAY_FIRST.fullmatch(text)
     if year_first is not None:
-        return _written(text, year_first[1], year_first[2], year_first[3])
+        return _written(text, year_first[1], year_first[3], year_first[4])
     if day_first is not None:
-        return _written(text, day_first[3], day_first[2], day_first[1])
+        return _written(text, day_first[4], day_first[3], day_first[1])
     raise ValueError(text)
 
 

@@ -3,8 +3,8 @@
 and those it keeps as the report wrote them, to write them back: the tournament's other
 records (`??2`: the number of teams, the type, the chief and deputy arbiters, the time
 control, TRF-2026's number of rounds and the rest), the pairing programs' `XX?` records (the
-number of rounds, XXR), TRF-2026's records of teams, byes and the rest (013, 240 to 330,
-801, 802) and the national records (a federation's code, then its own fields). Every problem
+number of rounds, XXR), TRF-2026's records of teams, byes and the rest (`_SECTIONS`) and
+the national records (a federation's code, then its own fields). Every problem
 is kept with its line.
 """
 
@@ -23,11 +23,15 @@ from ledger.formats.trf.records import TrfEvent
 _HEADER_CODES = ("012", "022", "032", "042", "052", "132")
 _WRITTEN_BY_THE_LEDGER = ("062", "072")
 """The counts of players and of rated players, which the ledger counts when it writes."""
-_KEPT = re.compile(r"[0-9][0-9]2|XX[A-Z]|013|240|250|260|299|300|310|320|330|801|802")
-"""TRF's tournament records, JaVaFo's, and the records of TRF-2026's other sections (teams,
-byes, accelerated rounds, prohibited pairings, forfeited matches, abnormal points); a
-federation's own records (National Rating Support) begin with its FIDE code. Other lines
-(the column rulers some programs write above the players) are left out."""
+TOURNAMENT_RECORDS = re.compile(r"[0-3][0-9]2|XX[A-Z]")
+"""TRF's tournament records (012 to 362, and the codes up to 392 a later version may add)
+and JaVaFo's: those a report writes before its players."""
+_SECTIONS = re.compile(r"013|240|250|260|299|300|310|320|330|801|802")
+"""The records of TRF-2026's other sections: teams (013, 310), byes, accelerated rounds,
+prohibited pairings, abnormal points, out-of-order boards, a team's pairing-allocated byes,
+forfeited matches, and the informative 801 and 802. A federation's own records (National
+Rating Support) begin with its FIDE code. Other lines (the column rulers some programs
+write above the players) are left out."""
 _READ_OR_COUNTED = _HEADER_CODES + _WRITTEN_BY_THE_LEDGER
 _FEDERATION = re.compile(r"[A-Z]{3}")
 
@@ -211,13 +215,15 @@ def _written_round_dates(
 
 
 def kept_records(records: list[Record], problems: Problems) -> tuple[str, ...]:
-    """The records the report keeps as written, in their order: every record of TRF's but
-    the players' and those the ledger reads or counts itself (`_KEPT`). One with a control
-    character is left out, with a warning."""
+    """The records the report keeps as written, in their order: the tournament's
+    (`TOURNAMENT_RECORDS`) but those the ledger reads or counts itself, the other sections'
+    (`_SECTIONS`) and the federations' own. One with a control character is left out, with
+    a warning."""
     kept = []
     for number, text in records:
         code = text[:3]
-        if not (_KEPT.fullmatch(code) or code in FEDERATIONS) or code in _READ_OR_COUNTED:
+        ours = TOURNAMENT_RECORDS.fullmatch(code) or _SECTIONS.fullmatch(code)
+        if not (ours or code in FEDERATIONS) or code in _READ_OR_COUNTED:
             continue
         try:
             refuse_controls(f"record {code}", "the record", text)

@@ -6,10 +6,10 @@ block per round from column 92.
 from __future__ import annotations
 
 import datetime as dt
-import re
 
 from ledger.core.printable import escaped
 from ledger.core.reports import final_places
+from ledger.formats.trf.header import TOURNAMENT_RECORDS
 from ledger.formats.trf.records import (
     FIRST_ROUND_COLUMN,
     HALF_POINTS,
@@ -22,9 +22,9 @@ from ledger.formats.trf.records import (
 )
 
 _WRITTEN_SEX = {"M": "m", "F": "w"}
-_BEFORE_THE_PLAYERS = re.compile(r"[0-9][0-9]2|XX[A-Z]")
-"""The kept records written before the player lines: the tournament's and the pairing
-programs'; the team and national records follow the players, as reports write them."""
+LAST_RANK = 9999
+"""The highest rank columns 86-89 hold: players placed after a report's rank 9999 share it
+(TRF-2026 allows ties), and the rounds keep their columns."""
 _CODES = {outcome: codes for codes, outcome in RESULTS.items()}
 
 
@@ -50,7 +50,9 @@ def write_trf(report: TournamentReport) -> str:
 
 
 def _before_the_players(record: str) -> bool:
-    return _BEFORE_THE_PLAYERS.fullmatch(record[:3]) is not None
+    """The tournament's records are written before the players, the other sections' and
+    the federations' after them, as reports write them."""
+    return TOURNAMENT_RECORDS.fullmatch(record[:3]) is not None
 
 
 def _points(report: TournamentReport, blocks: dict[int, dict[int, str]]) -> dict[int, int]:
@@ -126,7 +128,7 @@ def _player_line(player: TrfPlayer, blocks: dict[int, str], hundredths: int, pla
     fields = (
         f"001 {player.rank:>4} {sex}{title:>3} {name:<33} "
         f"{player.rating or '':>4} {player.federation or '':<3} {player.fide_id or '':>11} "
-        f"{birth:<10} {points:>4} {place:>4}"
+        f"{birth:<10} {points:>4} {min(place, LAST_RANK):>4}"
     )
     rounds = "".join(
         f"  {blocks.get(round, ''):<8}" for round in range(1, max(blocks, default=0) + 1)

@@ -21,11 +21,11 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import or_, select
+from sqlalchemy import Select, case, or_, select
 from sqlalchemy.orm import Session
 
 from ledger.core import cadence
-from ledger.core.domain import Period
+from ledger.core.domain import Period, Pool
 from ledger.core.errors import LedgerError, RejectedRecords
 from ledger.core.printable import counted
 from ledger.core.reports import (
@@ -142,8 +142,7 @@ def _reported(session: Session, report: Report, read: ReportFile) -> list[Findin
             Finding(
                 tier=Tier.ERROR,
                 code="already-reported",
-                message=f"{already_reported(read.event, other)}: if this corrects that one, "
-                "send it as that report's new version, or ask the rating officer.",
+                message=already_reported(read.event, report, other),
                 field="event",
             )
         ]
@@ -165,29 +164,38 @@ def _reported(session: Session, report: Report, read: ReportFile) -> list[Findin
     ]
 
 
-def other_report(session: Session, report: Report, event: str) -> int | None:
-    """Another report of `event` that stands in this one's way: any not withdrawn, but for
-    another organiser's draft, which no one else sees until it is sent (a draft never keeps
-    an event from the organiser who sends its report)."""
-    return session.scalar(
-        select(Report.id)
+def reports_of_event(pool: Pool, event: str, organiser_id: int | None) -> Select[Report]:
+    """The reports of `event` that count for `organiser_id`'s report of it, theirs first:
+    every one not withdrawn but another organiser's draft, which no one else sees until it
+    is sent (a draft never keeps an event from the organiser who sends its report)."""
+    theirs = Report.organiser_id == organiser_id
+    return (
+        select(Report)
         .where(
-            Report.pool == report.pool,
+            Report.pool == pool,
             Report.event == event,
-            Report.id != report.id,
             Report.state != ReportState.WITHDRAWN,
-            or_(Report.state != ReportState.DRAFT, Report.organiser_id == report.organiser_id),
+            or_(Report.state != ReportState.DRAFT, theirs),
         )
-        .order_by(Report.id)
-        .limit(1)
+        .order_by(case((theirs, 0), else_=1), Report.id)
     )
 
 
-def already_reported(event: str, other: int) -> str:
-    return (
-        f"the event {event!r} is reported already, as report {other}; a second report of "
+def other_report(session: Session, report: Report, event: str) -> Report | None:
+    """Another report of `event` that stands in this one's way (`reports_of_event`)."""
+    others = reports_of_event(report.pool, event, report.organiser_id)
+    return session.scalars(others.where(Report.id != report.id).limit(1)).first()
+
+
+def already_reported(event: str, report: Report, other: Report) -> str:
+    """Why a second report of `event` is refused, and what its organiser may do."""
+    refused = (
+        f"the event {event!r} is reported already, as report {other.id}; a second report of "
         "it is refused"
     )
+    if other.organiser_id == report.organiser_id:
+        return f"{refused}: if this corrects that one, send it as that report's new version."
+    return f"{refused}: if this is another event, rename it; else ask the rating officer."
 
 
 def _closed(report: Report, read: ReportFile, period: Period) -> Finding:

@@ -44,6 +44,7 @@ from ledger.services.tournament_reports.checking import (
     check,
     other_report,
     read_version,
+    reports_of_event,
 )
 from ledger.storage.database import lock_pool
 from ledger.storage.models import (
@@ -147,21 +148,15 @@ def _report_of_event(
     role: Role,
     organiser_id: int | None,
 ) -> Report:
-    """The report of the event the file names (never a second one of the same organiser's),
-    or a new report: a second organiser's report of an event is refused by its check."""
+    """The report of the event the file names that counts for its organiser
+    (`reports_of_event`: never a second one of the same organiser's; an officer's upload
+    of a report sent in is its new version), or a new report: a second organiser's report
+    of an event is refused by its check."""
     lock_pool(session, pool)
+    owner = author.account_id if role is Role.ORGANISER else organiser_id
     if read is not None:
-        found = session.scalars(
-            select(Report)
-            .where(
-                Report.pool == pool,
-                Report.event == read.event,
-                Report.state != ReportState.WITHDRAWN,
-            )
-            .order_by(Report.id)
-            .limit(1)
-        ).first()
-        if found is not None and (role is Role.OFFICER or found.organiser_id == author.account_id):
+        found = session.scalars(reports_of_event(pool, read.event, owner).limit(1)).first()
+        if found is not None and (role is Role.OFFICER or found.organiser_id == owner):
             refuse_unless(found, ReportAction.UPLOAD)
             return found
     report = Report(
@@ -366,11 +361,7 @@ def submit(
         )
     other = None if report.event is None else other_report(session, report, report.event)
     if other is not None:
-        raise Conflict(
-            f"{already_reported(report.event or '', other)}: if this corrects that one, "
-            "withdraw it and send the file as that report's new version, or ask the rating "
-            "officer."
-        )
+        raise Conflict(already_reported(report.event or "", report, other))
     report.state = ReportState.SUBMITTED
     report.received_at = report.received_at or now
     report.submitted_at = now
