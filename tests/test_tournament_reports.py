@@ -453,6 +453,8 @@ def test_an_upload_never_lands_on_another_organisers_draft(scene: Scene) -> None
     officers = scene.upload(_round_robin(end="2026-10-06"), who=scene.officer, role=Role.OFFICER)
     assert officers.report not in (squatted.report, mine.report)
     assert scene.detail(squatted.report).versions[0].number == 1
+    again = scene.upload(_round_robin(end="2026-10-07"), who=scene.officer, role=Role.OFFICER)
+    assert (again.report, again.version) == (officers.report, 2)
 
 
 def test_an_upload_of_an_event_another_organiser_sent_says_to_ask_the_officer(

@@ -153,7 +153,7 @@ def _report_of_event(
     of a report sent in is its new version), or a new report: a second organiser's report
     of an event is refused by its check."""
     lock_pool(session, pool)
-    owner = author.account_id if role is Role.ORGANISER else organiser_id
+    owner = author.account_id if role is Role.ORGANISER else organiser_id or author.account_id
     if read is not None:
         found = session.scalars(reports_of_event(pool, read.event, owner).limit(1)).first()
         if found is not None and (role is Role.OFFICER or found.organiser_id == owner):
