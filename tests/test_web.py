@@ -1098,7 +1098,7 @@ def test_a_players_games_of_closed_periods_are_listed_newest_first_a_page_at_a_t
         pages = [client.get(f"/players/{ann}/games/standard?page={n}") for n in (1, 2, 3)]
     played = card.split('<table class="played">')[1].split("</table>")[0]
     assert _rounds(played) == list(range(105, 85, -1))
-    assert f'href="/players/{ann}/games/standard">All 105 standard games' in card
+    assert f'href="/players/{ann}/games/standard">All standard games (105), newest first' in card
     assert "October Game" not in played
     assert "October Game" in card.split('<table class="games">')[1]
     assert [answer.status_code for answer in pages] == [200, 200, 404]
