@@ -35,6 +35,8 @@ MOST_FAILURES_PER_ACCOUNT = 5
 has passed since the oldest of them."""
 MOST_FAILURES_PER_ADDRESS = 20
 """Wrong passwords from one address, whatever the accounts, within the window."""
+ADDRESS_LENGTH = 45
+"""The longest address kept (an IPv6 address written in full, with an IPv4 tail)."""
 FAILURES_FORGOTTEN_AT_ONCE = 10
 """The most wrong passwords past the window deleted as another is kept."""
 SHORTEST_PASSWORD = 10
@@ -162,17 +164,16 @@ def sign_in(
     except InvalidInput:  # no account has such an address (nor can PostgreSQL keep a NUL)
         _password_holds(None, password)  # as long as a wrong password takes
         return None
-    lock_sign_ins(session, email, address[:45])
+    address = address[:ADDRESS_LENGTH]  # as kept, so that it is counted as kept
+    lock_sign_ins(session, email, address)
     _refuse_while_throttled(session, email, address, now)
     account = session.scalar(select(Account).where(Account.email == email))
     if not _password_holds(account, password):
         _forget_old_failures(session, now - THROTTLE_WINDOW)
-        session.add(SignInFailure(email=email, address=address[:45], at=now))
+        session.add(SignInFailure(email=email, address=address, at=now))
         return None
     assert account is not None
-    return _secret(
-        session, account.id, SecretKind.SESSION, now, SESSION_LIFETIME, address=address[:45]
-    )
+    return _secret(session, account.id, SecretKind.SESSION, now, SESSION_LIFETIME, address=address)
 
 
 def _password_holds(account: Account | None, password: str) -> bool:
