@@ -3,12 +3,15 @@ date), FIDE's older TXT layout, and what an imported list of past years keeps.""
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
 
 from ledger.core import rules
 from ledger.core.domain import Period, Pool
+from ledger.core.errors import InvalidInput
+from ledger.core.records import new_player
 from ledger.formats.fide_list import FideListRow, PoolRating, write_fide_txt
 from ledger.storage.database import Ledger
 
@@ -33,6 +36,26 @@ def test_each_list_has_the_floor_of_its_date(period: str, floor: int) -> None:
     assert rules.rating_floor(Period.parse(period)) == floor
     assert rules.is_listed(floor, Period.parse(period))
     assert not rules.is_listed(floor - 1, Period.parse(period))
+
+
+@pytest.mark.parametrize(
+    ("today", "floor"),
+    [("2024-02-29", 1000), ("2024-03-01", 1400), ("2026-12-06", 1400)],
+    ids=["the list of 1 February 2024 in force", "the list of 1 March 2024 in force", "today"],
+)
+def test_a_starting_rating_begins_at_the_floor_of_the_list_in_force(
+    today: str, floor: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One floor: the starting ratings the ledger accepts follow `rules.RATING_FLOORS`, so a
+    floor FIDE changes from a list on is one row of that table (the close and the new
+    players alike)."""
+    day = dt.date.fromisoformat(today)
+    new_player(name="Low, Lee", rating=floor, games=10, today=day)
+    with pytest.raises(InvalidInput, match=f"ratings run from {floor} "):
+        new_player(name="Low, Lee", rating=floor - 1, games=10, today=day)
+    lowered = (*rules.RATING_FLOORS, (Period(2026, 11), 1300))
+    monkeypatch.setattr(rules, "RATING_FLOORS", lowered)
+    new_player(name="Low, Lee", rating=1300, games=10, today=dt.date(2026, 12, 6))
 
 
 def test_a_real_january_2023_list_keeps_its_players_from_1000(

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from functools import partial
 from typing import NamedTuple, TypeVar, cast
 
-from ledger.core.domain import GameResult, kept_day
+from ledger.core.domain import GameResult, Period, kept_day
 from ledger.core.errors import InvalidInput, RejectedRecords
 from ledger.core.fide_codes import federation_code, title_code
 from ledger.core.names import has_words
 from ledger.core.printable import control_character, escaped, is_c1, reordering_character
-from ledger.core.rules import LISTED_K_FACTORS, RATING_FLOOR
+from ledger.core.rules import LISTED_K_FACTORS, rating_floor
 
 HIGHEST_RATING = 3500
 EARLIEST_BIRTH_YEAR = 1850
@@ -268,7 +268,10 @@ def new_player(  # noqa: PLR0913 (a record's fields, each by name)
     starting = None
     if rating is not None or games is not None or peak is not None or ever_2400:
         starting = checked.field(
-            "rating", partial(_starting_rating, ever_2400=ever_2400, peak=peak), rating, games
+            "rating",
+            partial(_starting_rating, ever_2400=ever_2400, peak=peak, today=today),
+            rating,
+            games,
         )
     checked.refuse()
     return NewPlayer(name, id, fide_id, federation, sex, title, birth_year, starting, source)
@@ -340,17 +343,24 @@ def _bad(source: str | None, field: str, message: str) -> InvalidInput:
 
 
 def _starting_rating(
-    rating: int | None, games: int | None, *, ever_2400: bool, peak: int | None
+    rating: int | None,
+    games: int | None,
+    *,
+    ever_2400: bool,
+    peak: int | None,
+    today: dt.date,
 ) -> StartingRating:
-    """The starting rating a new player's figures give; raises InvalidInput naming the
-    field at fault."""
+    """The starting rating a new player's figures give, a rating the list in force `today`
+    may hold (its floor: `rules.rating_floor`); raises InvalidInput naming the field at
+    fault."""
     if rating is None:
         raise _bad(None, "rating", "games, peak and the 2400 flag need a starting rating.")
-    if not RATING_FLOOR <= rating <= HIGHEST_RATING:
+    floor = rating_floor(Period.of(today) - 1)
+    if not floor <= rating <= HIGHEST_RATING:
         raise _bad(
             None,
             "rating",
-            f"{rating} cannot be a published rating; ratings run from {RATING_FLOOR} "
+            f"{rating} cannot be a published rating; ratings run from {floor} "
             f"(FIDE 7.1.4) to {HIGHEST_RATING}.",
         )
     if games is None or not 0 <= games <= MOST_GAMES:

@@ -34,18 +34,16 @@ from ledger.core.domain import Period, Pool
 from ledger.core.eras import ERAS, Era, era_of
 from ledger.core.tables import EXPECTED_SCORE_BANDS, RATING_DIFFERENCE_BY_SCORE
 
-RATING_FLOOR = 1400
-"""7.1.4 in force since 1 March 2024: a rating below this is not published; the player
-becomes unrated (`rating_floor`, by the list's date: `RATING_FLOORS`). The starting ratings
-the ledger accepts begin here too (`ledger.core.records`)."""
-
 RATING_FLOORS = (
     (Period(1, 1), 1200),
     (Period(2012, 6), 1000),
-    (Period(2024, 2), RATING_FLOOR),
+    (Period(2024, 2), 1400),
 )
-"""The floor of the lists from each period on, each the first list of its floor (the list
-of a period takes effect on the first of the next month):
+"""7.1.4: a rating below the floor of its list is not published; the player becomes unrated
+(`rating_floor`). The starting ratings the ledger accepts begin at the floor of the list in
+force on the day (`ledger.core.records`). The floor of the lists from each period on, each
+the first list of its floor (the list of a period takes effect on the first of the next
+month):
 - 1200 up to the list of 1 May 2012: FIDE's floor from 1 July 2009 (period 2009-06), FIDE
   Rating Regulations as amended by the 2008 General Assembly, 0.6 ("after 1.7.2009 the floor
   will be 1200"). FIDE's older, higher floors are not kept: **ledger's choice**, a list

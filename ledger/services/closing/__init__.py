@@ -48,7 +48,8 @@ rated games, were born in 1990 and never reached 2400:
 Changing a rule: its function in `ledger.core.rules` (cited by article) is the one place;
 where this close needs it in SQL, its twin in `ledger.services.set_rating` is built from that
 function or its constant, and `tests/test_set_rating.py` holds the two together on both
-backends. The floor, for one: `rules.rating_floor`, whose twin is `set_rating.is_listed`.
+backends. The floor, for one: `rules.rating_floor` (a row of `rules.RATING_FLOORS` from
+the list it begins), whose twin is `set_rating.is_listed`.
 The live list, `explain`, the calculator and the web read the same functions.
 """
 
