@@ -646,10 +646,10 @@ def test_every_event_links_to_its_own_page(ledger: Ledger, database_url: str) ->
 @pytest.mark.parametrize(
     ("path", "kept"),
     [
-        ("/lists/standard/2026-09?version=1", "public, max-age=86400"),
-        ("/api/v1/lists/standard/2026-09?version=2", "public, max-age=86400"),
-        ("/lists/standard/2026-09/download.csv?version=1", "public, max-age=86400"),
-        ("/lists/standard/2026-09/diff?from_version=1&to_version=2", "public, max-age=86400"),
+        ("/lists/standard/2026-09?version=1", "public, no-cache"),
+        ("/api/v1/lists/standard/2026-09?version=2", "public, no-cache"),
+        ("/lists/standard/2026-09/download.csv?version=1", "public, no-cache"),
+        ("/lists/standard/2026-09/diff?from_version=1&to_version=2", "public, no-cache"),
         ("/lists/standard/2026-09", "public, no-cache"),
         ("/api/v1/lists/standard/2026-09", "public, no-cache"),
         ("/lists/standard/2026-09/download.csv", "public, no-cache"),
@@ -666,9 +666,12 @@ def test_every_event_links_to_its_own_page(ledger: Ledger, database_url: str) ->
         ("/lists/standard/2026-09?version=9", "no-store"),
     ],
 )
-def test_only_a_numbered_version_is_kept_long(client: TestClient, path: str, kept: str) -> None:
-    """A version never changes; a period's list does (a correction re-rates it, a reopen
-    withdraws it), so every other answer is revalidated with its ETag on every use."""
+def test_no_answer_of_the_ledger_is_kept_without_asking(
+    client: TestClient, path: str, kept: str
+) -> None:
+    """A period's list changes (a correction re-rates it, a reopen withdraws it), and so does
+    a numbered version's page (it names the versions after it, and today's names), so every
+    answer drawn from the ledger is revalidated with its ETag on every use."""
     assert client.get(path).headers["cache-control"] == kept
 
 
@@ -1024,7 +1027,8 @@ def test_a_first_ratings_calculation_shows_every_pooled_game(
     ledger: Ledger, database_url: str
 ) -> None:
     """A player first rated on the list of 2026-10 from games of two periods: the page
-    lists all six, as `ledger explain` and the JSON do, and no empty table of rated games."""
+    lists all six, as `ledger explain` and the JSON do, and no empty table of rated games;
+    the change is "new" there, and none on the page of the month the player stayed unrated."""
     rated = [player(ledger, f"Rated {n}", rating=1900 + 20 * n) for n in range(6)]
     newcomer = player(ledger, "Newcomer, Nina")
     for day, opponent in enumerate(rated[:3], start=1):
@@ -1038,6 +1042,9 @@ def test_a_first_ratings_calculation_shows_every_pooled_game(
         path = f"/players/{newcomer}/calculations/standard/2026-10"
         page = client.get(path).text
         assert client.get(f"/api/v1{path}").json() == explained
+        still_unrated = client.get(f"/players/{newcomer}/calculations/standard/2026-09").text
+    assert "<dt>Change</dt><dd>new</dd>" in page
+    assert "<dt>Change</dt><dd>-</dd>" in still_unrated
     pooled = explained["first_rating"]["games"]
     assert len(pooled) == 6
     body = page.split('<table class="pooled">')[1].split("</table>")[0]

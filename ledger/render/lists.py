@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from rich import box
 
+from ledger.core.printable import counted
 from ledger.queries import ListRow, RatingList
 from ledger.queries.lists.whole import CELL_NAMES, TEXT_CELLS, Cells
 from ledger.render.base import (
@@ -149,8 +150,8 @@ def closed(summary: ClosedPeriod) -> None:
         listed = ", ".join(str(p) for p in empty)
         print(f"Closed {listed} (no games; lists published unchanged).")
     print(
-        f"Closed {summary.pool} period {period}: {summary.games_rated} games rated, "
-        f"{summary.games_unrated} not rated; {summary.players_rated} players rated, "
+        f"Closed {summary.pool} period {period}: {counted(summary.games_rated, 'game')} rated, "
+        f"{summary.games_unrated} not rated; {counted(summary.players_rated, 'player')} rated, "
         f"{summary.newly_rated} newly rated, {summary.unrated_by_floor} fell below the floor."
     )
     print(f"The list effective {(period + 1)}-01 is published: `ledger list --period {period}`.")

@@ -10,6 +10,7 @@ from typing import Any
 from rich import box
 
 from ledger.core.calculator import AverageOpponent, Calculation, GameRow, logistic_expected_score
+from ledger.core.printable import counted
 from ledger.core.rules import RulesInForce
 from ledger.queries import (
     Band,
@@ -187,7 +188,7 @@ def statistics(report: ListStatistics, output: Format) -> None:
         f"{report.rated_players} rated players, {report.below_the_bands} of them below "
         f"{report.bands[-1].low} ({report.active_players} active, {report.women} women, "
         f"{report.women_active} active); "
-        f"{report.games_rated} games rated in {report.period}; "
+        f"{counted(report.games_rated, 'game')} rated in {report.period}; "
         f"average change of the players rated {average}"
     )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import Headers, MutableHeaders, QueryParams
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -75,8 +75,7 @@ class Answering:
         session = self.ledger.read_session()
         try:
             change, tag = await run_in_threadpool(self._tag, session, scope["path"], query)
-            lifetime = caching.cache_control(dict(QueryParams(query)))
-            framed = Framed(send, lifetime, tag, head=head)
+            framed = Framed(send, caching.REVALIDATED, tag, head=head)
             if caching.matches(tag, asked):
                 await framed.not_modified()
                 return

@@ -1,20 +1,18 @@
 """Caching by HTTP. Every answer's `ETag` is the request and the ledger's newest logged
 change, so it changes exactly when an answer could (every change to the ledger is logged).
 
-How long an answer may be kept without asking again follows one rule: only an answer that
-names something unchangeable is kept long, and the only unchangeable things are a list's
-numbered versions (`?version=N`, and a diff between two numbered versions). Everything
-else (the newest list, a period's list, which a correction re-rates, the live list, a
-player, a calculation, a report) may be stored but is revalidated on every use: the cache
-asks with `If-None-Match` and gets a `304` while the ledger has not changed. A signed-in
-account's pages are never kept.
+How long an answer may be kept without asking again follows one rule: no answer drawn from
+the ledger is kept without asking. Every one (the newest list, a period's list, which a
+correction re-rates, a numbered version, whose page names the versions after it and shows
+today's names, the live list, a player, a calculation, a report) may be stored but is
+revalidated on every use: the cache asks with `If-None-Match` and gets a `304` while the
+ledger has not changed. A signed-in account's pages are never kept.
 """
 
 from __future__ import annotations
 
 import hashlib
 
-KEPT_LONG = "public, max-age=86400"
 REVALIDATED = "public, no-cache"
 STATIC = "public, max-age=3600"
 NOT_KEPT = "no-store"
@@ -23,9 +21,6 @@ PRIVATE = "private, no-store"
 PRIVATE_PATHS = ("/desk", "/sign-in", "/sign-out", "/account/", "/api/v1/desk")
 """Where the pages and answers of a signed-in account are: never kept, never tagged (two
 accounts see two answers at one address)."""
-
-_VERSION_NAMED = (("version",), ("from_version", "to_version"))
-"""The query parameters that name unchangeable versions: all of one group given."""
 
 
 def entity_tag(change: int, path: str, query: str) -> str:
@@ -38,12 +33,6 @@ def entity_tag(change: int, path: str, query: str) -> str:
 def is_private(path: str) -> bool:
     """Whether `path` is a signed-in account's (`PRIVATE_PATHS`)."""
     return path.startswith(PRIVATE_PATHS)
-
-
-def cache_control(parameters: dict[str, str]) -> str:
-    """How long a `200` answer to a request with these query parameters may be kept."""
-    names_versions = any(all(parameters.get(name) for name in group) for group in _VERSION_NAMED)
-    return KEPT_LONG if names_versions else REVALIDATED
 
 
 def matches(tag: str, if_none_match: str | None) -> bool:
