@@ -12,8 +12,6 @@ import functools
 import importlib
 from collections.abc import Iterator, MutableMapping
 
-from typer.main import get_command_from_info, get_command_name, get_group
-
 from ledger.cli import typer_parts
 
 COMMANDS = {
@@ -59,7 +57,7 @@ lists them."""
 def commands_of(module: str) -> dict[str, typer_parts.Command]:
     """The commands a module of `ledger.cli` defines, as Typer makes them from its app; a
     module whose app is a group of its own (`ledger db`) is that one command."""
-    group = get_group(importlib.import_module(f"ledger.cli.{module}").app)
+    group = typer_parts.get_group(importlib.import_module(f"ledger.cli.{module}").app)
     return {group.name: group} if group.name else dict(group.commands)
 
 
@@ -69,8 +67,10 @@ def command_of(module: str, name: str) -> typer_parts.Command:
     module's."""
     app = importlib.import_module(f"ledger.cli.{module}").app
     for info in app.registered_commands:
-        if info.callback and (info.name or get_command_name(info.callback.__name__)) == name:
-            return get_command_from_info(
+        if info.callback is None:
+            continue
+        if (info.name or typer_parts.get_command_name(info.callback.__name__)) == name:
+            return typer_parts.get_command_from_info(
                 info,
                 pretty_exceptions_short=app.pretty_exceptions_short,
                 rich_markup_mode=app.rich_markup_mode,
