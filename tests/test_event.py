@@ -244,5 +244,6 @@ def test_byes_score_as_fide_scores_them_by_default(database_url: str, tmp_path: 
         ("Cc", 1, [("U", "1"), ("Z", "0")]),
     ]
     shown = run("event", "Byes", db=database_url).stdout
+    assert "\nRounds 1-2 (2026-10-05 to 2026-10-05)\n" in shown  # whole, not wrapped
     for cells in (r"1\s+2w1\s+H½", r"2\s+1b0\s+F1", r"3\s+U1\s+Z0"):
         assert re.search(rf"^\s+{cells}\s*$", shown, re.MULTILINE), cells
