@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal
 from pathlib import Path
 
@@ -213,3 +214,36 @@ def test_a_report_that_ranks_some_players_keeps_their_ranks(
         if line.startswith("001")
     }
     assert ranks == {"Aa": 3, "Bb": 1, "Cc": 4, "Dd": 2}
+
+
+def test_byes_score_as_fide_scores_them_by_default(database_url: str, tmp_path: Path) -> None:
+    """A report without points (columns 81-84 blank): `ledger event` scores its byes as FIDE
+    does by default, a half-point bye (H) ½, a full-point (F) or pairing-allocated (U) bye
+    1, a zero-point bye (Z) 0."""
+    lines = [
+        ("Aa", "   2 w 1", "0000 - H"),
+        ("Bb", "   1 b 0", "0000 - F"),
+        ("Cc", "0000 - U", "0000 - Z"),
+    ]
+    players = [
+        f"001 {number:>4} m    {name:<33} {'':>4} GER {'':>11} {'':<10} {'':>4} {'':>4}  "
+        f"{first}  {second}"
+        for number, (name, first, second) in enumerate(lines, start=1)
+    ]
+    report = tmp_path / "byes.trf"
+    report.write_text("\n".join(["012 Byes", "052 2026/10/05", *players]) + "\n")
+    imported = run("import-trf", str(report), db=database_url)
+    assert imported.exit_code == 0, imported.stderr
+    table = json.loads(run("event", "Byes", "--format", "json", db=database_url).stdout)
+    assert [
+        (row["name"], row["score"], [(cell["bye"], cell["result"]) for cell in row["games"]])
+        for row in table["rows"]
+    ] == [
+        ("Aa", 1.5, [(None, "1"), ("H", "½")]),
+        ("Bb", 1, [(None, "0"), ("F", "1")]),
+        ("Cc", 1, [("U", "1"), ("Z", "0")]),
+    ]
+    shown = run("event", "Byes", db=database_url).stdout
+    assert "\nRounds 1-2 (2026-10-05 to 2026-10-05)\n" in shown  # whole, not wrapped
+    for cells in (r"1\s+2w1\s+H½", r"2\s+1b0\s+F1", r"3\s+U1\s+Z0"):
+        assert re.search(rf"^\s+{cells}\s*$", shown, re.MULTILINE), cells

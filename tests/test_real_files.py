@@ -2,13 +2,15 @@
 or is refused with a sentence a user can act on; `ledger event` and the web show every player
 with the report's own points, in the report's order; `export-trf` gives the report the event
 was rated from, the same before and after the close and a list later; and the close agrees
-with the independent FIDE oracle (tests/fide_oracle.py). On both backends.
+with the independent FIDE oracle (tests/fide_oracle.py). A real PGN of a FIDE event imports
+every game, player and result as the file gives them. On both backends.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -31,6 +33,11 @@ CHAMPIONSHIP_NAME = "Διασυλλογικό Πρωτάθλημα Π.Ο.Α Κρ
 FRIENDSHIP_CUP = TRF / "crete-friendship-cup-2024.trf"
 """The Cretan Friendship Cup of November 2024, rapid: one player listed twice (two lines
 with one FIDE ID)."""
+TATA_STEEL = Path(__file__).parent / "data" / "pgn" / "tata-steel-masters-2022.pgn"
+"""The 84th Tata Steel Masters (Wijk aan Zee, 15-30 January 2022): a round robin of 14
+players in 13 rounds, 91 games with their FIDE IDs and ratings; four of Dubov's losses
+have a result and no moves."""
+TATA_STEEL_NAME = "84th Tata Steel Masters"
 
 
 class ReportLine(NamedTuple):
@@ -69,6 +76,34 @@ def report_lines(path: Path) -> list[ReportLine]:
             )
         )
     return lines
+
+
+class PgnGame(NamedTuple):
+    """A game's headers, read by hand (not by the ledger's reader)."""
+
+    round: int
+    white: str
+    black: str
+    result: str
+    white_fide_id: int
+    black_fide_id: int
+
+
+def pgn_games(path: Path) -> list[PgnGame]:
+    games = []
+    for text in path.read_text(encoding="utf-8").split("[Event ")[1:]:
+        tags = dict(re.findall(r'^\[(\w+) "(.*)"\]$', text, re.MULTILINE))
+        games.append(
+            PgnGame(
+                round=int(tags["Round"].split(".")[0]),
+                white=tags["White"],
+                black=tags["Black"],
+                result=tags["Result"],
+                white_fide_id=int(tags["WhiteFideId"]),
+                black_fide_id=int(tags["BlackFideId"]),
+            )
+        )
+    return games
 
 
 def players_csv(path: Path, tmp_path: Path) -> Path:
@@ -247,3 +282,51 @@ def test_the_real_reports_read_whole(report: Path) -> None:
     assert problems == []
     assert read is not None
     assert len(read.players) == len(report_lines(report))
+
+
+def test_a_real_pgn_of_a_fide_event_imports_every_game_player_and_result(
+    database_url: str,
+) -> None:
+    imported = run("import-pgn", str(TATA_STEEL), db=database_url)
+    assert imported.exit_code == 0, imported.stderr
+    assert imported.stdout == (
+        "Imported 91 games in 1 event from tata-steel-masters-2022.pgn: 0 players matched, "
+        "14 new.\n"
+    )
+    assert [
+        (event["name"], event["start_date"], event["end_date"], event["players"], event["games"])
+        for event in json_of("events", db=database_url)
+    ] == [(TATA_STEEL_NAME, "2022-01-15", "2022-01-30", 14, 91)]
+    file = pgn_games(TATA_STEEL)
+    assert Counter(game.result for game in file) == {"1-0": 26, "0-1": 16, "1/2-1/2": 49}
+    games = json_of("games", db=database_url)
+    assert sorted(
+        (game["round"], game["white_name"], game["black_name"], game["result"]) for game in games
+    ) == sorted((game.round, game.white, game.black, game.result) for game in file)
+    fide_ids = {game.white: game.white_fide_id for game in file} | {
+        game.black: game.black_fide_id for game in file
+    }
+    players = {game["white"] for game in games} | {game["black"] for game in games}
+    assert len(players) == len(fide_ids) == 14
+    for player_id in players:
+        shown = json_of("player", str(player_id), db=database_url)
+        assert shown["fide_id"] == fide_ids[shown["name"]], shown["name"]
+
+
+def test_a_real_pgn_of_a_fide_event_shows_every_players_score(database_url: str) -> None:
+    """The final standings: Carlsen 9.5 of 13, then Mamedyarov and Rapport on 8."""
+    assert run("import-pgn", str(TATA_STEEL), db=database_url).exit_code == 0
+    scores: Counter[str] = Counter()
+    for game in pgn_games(TATA_STEEL):
+        white, black = {"1-0": (1, 0), "0-1": (0, 1), "1/2-1/2": (0.5, 0.5)}[game.result]
+        scores.update({game.white: white, game.black: black})
+    table = json_of("event", TATA_STEEL_NAME, db=database_url)
+    assert table["rounds"] == 13
+    assert [(row["rank"], row["name"], row["score"]) for row in table["rows"][:3]] == [
+        (1, "Carlsen, Magnus", 9.5),
+        (2, "Mamedyarov, Shakhriyar", 8),
+        (3, "Rapport, Richard", 8),
+    ]
+    assert [row["score"] for row in table["rows"]] == sorted(scores.values(), reverse=True)
+    assert {row["name"]: row["score"] for row in table["rows"]} == scores
+    assert all(len(row["games"]) == 13 for row in table["rows"])

@@ -353,7 +353,8 @@ def cross_table(table: CrossTable, output: Format) -> None:
     average = f"average rating {table.average_rating}" if table.average_rating else "unrated"
     console = Console()
     console.print(_standings_table(console, table, f"{table.event}: {average}{category}"))
-    for grid in _rounds_tables(table):
+    for title, grid in _rounds_tables(table):
+        console.print(title)
         console.print(grid)
     if not table.rated:
         console.print(f"Period {table.period} is open: the event is not rated yet.")
@@ -404,15 +405,14 @@ ROUNDS_PER_GRID = 12
 """Rounds shown side by side; a longer event's grid continues below, to fit 80 columns."""
 
 
-def _rounds_tables(table: CrossTable) -> list[Table]:
-    """Round by round: the opponent's number, colour (w/b) and result of each game, and
-    each bye (H, F, U, Z) with its score."""
+def _rounds_tables(table: CrossTable) -> list[tuple[str, Table]]:
+    """Round by round, each grid under its title: the opponent's number, colour (w/b) and
+    result of each game, and each bye (H, F, U, Z) with its score. (The title is a line of
+    its own: as the table's title it would wrap to the width of a grid of a few rounds.)"""
     grids = []
     for first in range(1, table.rounds + 1, ROUNDS_PER_GRID):
         rounds = range(first, min(first + ROUNDS_PER_GRID, table.rounds + 1))
         grid = Table(
-            title=f"Rounds {first}-{rounds[-1]} ({table.start_date} to {table.end_date})",
-            title_justify="left",
             box=box.SIMPLE_HEAD,
             pad_edge=False,
             collapse_padding=True,
@@ -422,5 +422,6 @@ def _rounds_tables(table: CrossTable) -> list[Table]:
         for row in table.rows:
             cells = {cell.round: _cell(cell) for cell in row.games}
             grid.add_row(str(row.number), *(cells.get(n, "") for n in rounds))
-        grids.append(grid)
+        title = f"Rounds {first}-{rounds[-1]} ({table.start_date} to {table.end_date})"
+        grids.append((title, grid))
     return grids
