@@ -9,7 +9,7 @@ import chess.pgn
 import pytest
 
 from ledger.core.domain import GameResult
-from ledger.formats.pgn import PgnGame, read_pgn
+from ledger.formats.pgn import PgnGame, read_pgn, without_moves
 from ledger.formats.texts import decode
 
 PGN = Path(__file__).parent / "data" / "pgn"
@@ -53,11 +53,11 @@ def D(text: str) -> dt.date:  # noqa: N802 - a one-letter builder, like beancoun
 TWO_EVENTS = [
     PgnGame(1, 4, MULLER, NOVAK, 4612345, 14598765, WHITE, D("2026-03-07"), OPEN, 1),
     PgnGame(2, 20, OVERGAARD, CARLSEN, None, 1503014, DRAW, D("2026-03-07"), OPEN, 1),
-    PgnGame(3, 37, NOVAK, OVERGAARD, 14598765, None, BLACK, D("2026-03-07"), OPEN, 2),
+    PgnGame(3, 37, NOVAK, OVERGAARD, 14598765, None, BLACK, D("2026-03-07"), OPEN, 2, moves=False),
     PgnGame(4, 50, CARLSEN, MULLER, 1503014, 4612345, DRAW, D("2026-03-08"), OPEN, 2),
     PgnGame(5, 64, OBRIEN, DUPONT, None, None, WHITE, D("2026-04-02"), CLUB, 1),
     PgnGame(6, 74, DUPONT, MULLER, None, 4612345, BLACK, D("2026-04-09"), CLUB, 2),
-    PgnGame(7, 85, MULLER, OBRIEN, None, None, DRAW, D("2026-04-16"), CLUB, 3),
+    PgnGame(7, 85, MULLER, OBRIEN, None, None, DRAW, D("2026-04-16"), CLUB, 3, moves=False),
     PgnGame(8, 96, NOVAK, DUPONT, 14598765, None, WHITE, D("2026-04-16"), None, None),
 ]
 """Comments over blank lines, variations, `%` lines, games with no moves but their result,
@@ -283,6 +283,28 @@ def test_games_without_moves() -> None:
         [(1, 1, WHITE), (2, 8, DRAW)],
         [],
     )
+
+
+def test_a_game_without_moves_is_read_with_a_warning() -> None:
+    """Comments, move numbers, NAGs and the result are not moves; a game that gives none may
+    not have been played (a forfeit), which FIDE does not rate, so each is warned of."""
+    games, problems = read(
+        game("1. e4 e5 2. Nf3 {best} 1-0"),
+        game("{forfeit: White did not appear} 0-1", Result="0-1", White="C", Black="D"),
+        game("1. $1 ; a line comment\n1/2-1/2", Result="1/2-1/2"),
+        game("1... Nf6 0-1", Result="0-1"),
+    )
+    assert problems == []
+    assert [one.moves for one in games] == [True, False, False, True]
+    assert [str(warning) for warning in without_moves(games, "f.pgn")] == [
+        f"f.pgn:{line}: moves: game {number} ({white} - {black}, {result}) gives no moves; it "
+        "is rated as played. If it was not played (a forfeit), FIDE does not rate it: record "
+        "it as a forfeit (+/- or -/+)."
+        for line, number, white, black, result in (
+            (8, 2, "C", "D", "0-1"),
+            (15, 3, "A", "B", "1/2-1/2"),
+        )
+    ]
 
 
 def test_two_games_run_together_are_not_taken_for_one() -> None:

@@ -293,6 +293,18 @@ def test_a_real_pgn_of_a_fide_event_imports_every_game_player_and_result(
         "Imported 91 games in 1 event from tata-steel-masters-2022.pgn: 0 players matched, "
         "14 new.\n"
     )
+    forfeits_as_given = [
+        (1216, 49, "Giri, Anish - Dubov, Daniil, 1-0"),
+        (1918, 77, "Rapport, Richard - Dubov, Daniil, 1-0"),
+        (2081, 84, "Dubov, Daniil - Praggnanandhaa, R, 0-1"),
+        (2252, 91, "Carlsen, Magnus - Dubov, Daniil, 1-0"),
+    ]
+    assert imported.stderr == "".join(
+        f"warning: tata-steel-masters-2022.pgn:{line}: moves: game {number} ({game}) gives no "
+        "moves; it is rated as played. If it was not played (a forfeit), FIDE does not rate "
+        "it: record it as a forfeit (+/- or -/+).\n"
+        for line, number, game in forfeits_as_given
+    )
     assert [
         (event["name"], event["start_date"], event["end_date"], event["players"], event["games"])
         for event in json_of("events", db=database_url)

@@ -163,9 +163,11 @@ class Scene:
             return events_received(session, Pool.STANDARD, Period.parse(period))
 
 
-def _round_robin(event: str = EVENT, end: str = "2026-10-04", **first: object) -> bytes:
-    """The scene's four players, a round each against the others; `first` changes the
-    first player's line."""
+def _round_robin(
+    event: str = EVENT, end: str = "2026-10-04", first_result: str = "1-0", **first: object
+) -> bytes:
+    """The scene's four players, a round each against the others; `first_result` is the
+    first game's (Adams-Brown, round 1), `first` changes the first player's line."""
     players = [
         entrant("Adams, Ann", 1001, federation="NOR", sex="F", birth_year=1990),
         entrant("Brown, Bob", 1002, federation="NOR", sex="M", birth_year=1985),
@@ -174,7 +176,7 @@ def _round_robin(event: str = EVENT, end: str = "2026-10-04", **first: object) -
     ]
     players[0] = {**players[0], **first}
     games = [
-        (1, 1, 2, "1-0"), (1, 3, 4, "1/2-1/2"),
+        (1, 1, 2, first_result), (1, 3, 4, "1/2-1/2"),
         (2, 4, 1, "0-1"), (2, 2, 3, "1-0"),
         (3, 1, 3, "1/2-1/2"), (3, 4, 2, "0-1"),
     ]  # fmt: skip
@@ -278,7 +280,7 @@ def test_a_returned_report_takes_a_new_version_and_is_submitted_again(scene: Sce
             session, first.report, SENT, scene.by(scene.officer, "wrong result"), Role.OFFICER
         )
     assert scene.events()[0].state is PublicState.RETURNED
-    fixed = _round_robin().replace(b"2 w 1", b"2 w =").replace(b"1 b 0", b"1 b =")
+    fixed = _round_robin(first_result="1/2-1/2")
     second = scene.upload(fixed)
     assert (second.report, second.version, second.errors) == (first.report, 2, 0)
     scene.submit(first.report)
@@ -290,7 +292,7 @@ def test_a_returned_report_takes_a_new_version_and_is_submitted_again(scene: Sce
 
 def test_the_same_event_again_is_a_new_version_never_a_second_report(scene: Scene) -> None:
     first = scene.upload(_round_robin())
-    again = _round_robin().replace(b"2 w 1", b"2 w =").replace(b"1 b 0", b"1 b =")
+    again = _round_robin(first_result="1/2-1/2")
     second = scene.upload(again, name="riverside-2.trf")
     assert (second.report, second.version) == (first.report, 2)
     with scene.ledger.reading() as session:
@@ -546,7 +548,7 @@ def test_a_pgn_report_is_recorded_by_the_pgn_import(scene: Scene) -> None:
     content = "".join(
         f'[Event "{EVENT}"]\n[Date "2026.10.04"]\n[Round "{round}"]\n[White "{white}"]\n'
         f'[Black "{black}"]\n[WhiteFideId "{white_id}"]\n[BlackFideId "{black_id}"]\n'
-        f'[Result "{result}"]\n\n{result}\n\n'
+        f'[Result "{result}"]\n\n1. d4 d5 {result}\n\n'
         for round, white, white_id, black, black_id, result in (
             (1, "Adams, Ann", 1001, "Brown, Bob", 1002, "1-0"),
             (2, "Brown, Bob", 1002, "Newcomer, Nia", "", "1/2-1/2"),
@@ -561,6 +563,31 @@ def test_a_pgn_report_is_recorded_by_the_pgn_import(scene: Scene) -> None:
         kinds = session.scalars(select(Import.kind)).all()
         games = session.scalar(select(func.count()).select_from(Game))
     assert (kinds, games) == (["pgn"], 2)
+
+
+def test_what_the_reader_did_not_take_as_written_is_a_warning_at_its_line(
+    scene: Scene,
+) -> None:
+    """A PGN's game with a result and no moves (maybe a forfeit, which FIDE does not rate)
+    and a TRF's birth date written DDMMYY (left empty: "warning if wrong") each wait for
+    the organiser's note, at their line and field."""
+    pgn = (
+        f'[Event "{EVENT}"]\n[Date "2026.10.04"]\n[Round "1"]\n[White "Adams, Ann"]\n'
+        '[Black "Brown, Bob"]\n[Result "1-0"]\n\n1-0\n'
+    ).encode()
+    findings = scene.findings(scene.upload(pgn, name="forfeit.pgn").report)
+    [warned] = [f for f in findings if f.code == "read-otherwise"]
+    assert (warned.tier, warned.line, warned.field) == (Tier.WARNING, 1, "moves")
+    assert warned.message.startswith("game 1 (Adams, Ann - Brown, Bob, 1-0) gives no moves")
+    players = [entrant("Adams, Ann", 1001, birth_year=1990), entrant("Brown, Bob", 1002)]
+    trf = trf_report("Another Open", "2026-10-04", players, [(1, 1, 2, "1-0")]).decode()
+    written = next(line for line in trf.splitlines() if line.startswith("001    1"))
+    ddmmyy = written[:69] + "120242    " + written[79:]
+    content = trf.replace(written, ddmmyy).encode()
+    findings = scene.findings(scene.upload(content, name="another.trf").report)
+    [warned] = [f for f in findings if f.code == "read-otherwise"]
+    assert (warned.tier, warned.line, warned.field) == (Tier.WARNING, 6, "birth date")
+    assert warned.message.startswith("columns 70-79: the birth date '120242' is not YYYY/MM/DD")
 
 
 def test_a_pgn_of_two_events_is_refused_by_line(scene: Scene) -> None:
@@ -768,7 +795,7 @@ def test_a_correction_is_returned_or_withdrawn_never_rejected(scene: Scene) -> N
     uploaded = scene.upload(_round_robin())
     scene.submit(uploaded.report)
     scene.accept(uploaded.report)
-    scene.upload(_round_robin().replace(b"2 w 1", b"2 w =").replace(b"1 b 0", b"1 b ="))
+    scene.upload(_round_robin(first_result="1/2-1/2"))
     scene.submit(uploaded.report)
     with scene.ledger.transaction() as session, pytest.raises(Conflict, match="not rejected"):
         sending.reject(
@@ -795,7 +822,7 @@ def test_a_correction_in_an_open_period_replaces_the_games_without_a_re_rate(
     uploaded = scene.upload(_round_robin())
     scene.submit(uploaded.report)
     scene.accept(uploaded.report)
-    drawn = _round_robin().replace(b"2 w 1", b"2 w =").replace(b"1 b 0", b"1 b =")
+    drawn = _round_robin(first_result="1/2-1/2")
     scene.upload(drawn)
     with scene.ledger.reading() as session:
         (row,) = reports.report_queue(session, SENT, QueueFilter(state=ReportState.DRAFT))

@@ -12,7 +12,7 @@ import functools
 import io
 import re
 from collections.abc import Callable, Hashable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 import chess.pgn
@@ -21,7 +21,7 @@ from ledger.core import names
 from ledger.core.domain import GameResult
 from ledger.core.errors import InvalidInput, RejectedRecords
 from ledger.core.progress import NO_PROGRESS, Progress, counted
-from ledger.core.records import LARGEST_ID, MOST_DIGITS, problem, whole_number
+from ledger.core.records import LARGEST_ID, MOST_DIGITS, FileWarning, problem, whole_number
 from ledger.formats.texts import file_text
 
 T = TypeVar("T")
@@ -54,6 +54,9 @@ class PgnGame:
     event: str | None
     round: int | None
     """The round before the dot: Round "3.1" (round 3, board 1) is 3."""
+    moves: bool = True
+    """Whether the file gives any move of the game (a result without moves may be a game
+    that was not played: `without_moves`)."""
 
 
 class PgnPeople:
@@ -100,7 +103,7 @@ def read_pgn(
     for number, headers in enumerate(counted(_headers(text), stage), start=1):
         read.append(headers.line)
         try:
-            games.append(_game(number, headers))
+            games.append(_game(number, headers, moves=_has_moves(lines, headers)))
         except RejectedRecords as rejected:
             source = f"{file_name}:{headers.line}"
             problems += [problem(source, f"game {number}: {text}") for text in rejected.problems]
@@ -174,11 +177,13 @@ def _open_comment(lines: list[str], first: int, last: int) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class _Headers:
-    """A game's headers, the line it begins on, and the tags given more than once."""
+    """A game's headers, the lines it begins and ends on, and the tags given more than
+    once."""
 
     line: int
     tags: dict[str, str] = field(default_factory=dict)
     repeated: list[str] = field(default_factory=list)
+    last_line: int = 0
 
 
 class _Lines(io.StringIO):
@@ -221,7 +226,7 @@ class _HeaderVisitor(chess.pgn.BaseVisitor[_Headers]):
         return chess.pgn.SKIP
 
     def result(self) -> _Headers:
-        return self.headers
+        return replace(self.headers, last_line=self.lines.lines_read)
 
 
 def _headers(text: str) -> Iterator[_Headers]:
@@ -231,7 +236,40 @@ def _headers(text: str) -> Iterator[_Headers]:
         yield headers
 
 
-def _game(number: int, headers: _Headers) -> PgnGame:
+def without_moves(games: list[PgnGame], file_name: str) -> list[FileWarning]:
+    """A warning for each game the file gives a result and no moves: it is recorded as
+    played and rated, though it may be a game that was not played, which FIDE does not rate
+    (a forfeit: FIDE Rating Regulations 5)."""
+    return [
+        FileWarning(
+            file=file_name,
+            line=game.line,
+            field="moves",
+            message=f"game {game.number} ({game.white} - {game.black}, {game.result}) gives "
+            "no moves; it is rated as played. If it was not played (a forfeit), FIDE does not "
+            "rate it: record it as a forfeit (+/- or -/+).",
+        )
+        for game in games
+        if not game.moves
+    ]
+
+
+_NOT_MOVES = re.compile(
+    r"\{[^}]*\}|;[^\n]*|^%[^\n]*|\$[0-9]+|[0-9]+\.+|1-0|0-1|1/2-1/2|\*|\s+", re.MULTILINE
+)
+"""What a game's moves hold that is not a move: comments, escape lines, NAGs, move numbers,
+the result."""
+
+
+def _has_moves(lines: list[str], headers: _Headers) -> bool:
+    """Whether any move follows the headers of the game that begins at `headers.line` and
+    ends at the line python-chess read last (`headers.last_line`)."""
+    first = _moves_start(lines, headers.line)
+    movetext = "\n".join(lines[first - 1 : headers.last_line])
+    return bool(_NOT_MOVES.sub("", movetext))
+
+
+def _game(number: int, headers: _Headers, *, moves: bool) -> PgnGame:
     """The game its headers describe; raises RejectedRecords with every problem they have."""
     problems = [_repeated(headers.repeated)] if headers.repeated else []
 
@@ -252,7 +290,17 @@ def _game(number: int, headers: _Headers) -> PgnGame:
         raise RejectedRecords(problems)
     event = _collapsed(headers.tags.get("Event", "")) or None
     return PgnGame(
-        number, headers.line, white, black, white_id, black_id, result, date, event, round_number
+        number=number,
+        line=headers.line,
+        white=white,
+        black=black,
+        white_fide_id=white_id,
+        black_fide_id=black_id,
+        result=result,
+        date=date,
+        event=event,
+        round=round_number,
+        moves=moves,
     )
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ledger.core.domain import GameResult
 from ledger.core.errors import InvalidInput
-from ledger.core.records import NewGame, problem
+from ledger.core.records import FileWarning, NewGame, problem
 from ledger.core.reports import ReportFormat
 from ledger.formats import csvfiles, texts, trf
 
@@ -58,7 +58,8 @@ class ReportGame:
 
 @dataclass(frozen=True, slots=True)
 class ReportFile:
-    """A report's event, players, games and byes (counted: they are never rated)."""
+    """A report's event, players, games and byes (counted: they are never rated), and what
+    its reader did not take as written (`warnings`)."""
 
     format: ReportFormat
     event: str
@@ -67,6 +68,7 @@ class ReportFile:
     players: list[ReportPlayer]
     games: list[ReportGame]
     byes: int
+    warnings: tuple[FileWarning, ...] = ()
 
 
 def read_report(
@@ -111,6 +113,7 @@ def _trf(content: bytes, file_name: str) -> tuple[ReportFile | None, list[str]]:
         players=players,
         games=games,
         byes=len(report.byes),
+        warnings=report.warnings,
     )
     return read, []
 
@@ -158,7 +161,9 @@ def _pgn(content: bytes, file_name: str) -> tuple[ReportFile | None, list[str]]:
                 line=game.line,
             )
         )
-    return _dated(ReportFormat.PGN, events[0][0] or "", list(players.values()), games), []
+    warnings = tuple(pgn.without_moves(read, file_name))
+    event = events[0][0] or ""
+    return _dated(ReportFormat.PGN, event, list(players.values()), games, warnings), []
 
 
 def _pgn_player(
@@ -240,7 +245,11 @@ def _line(game: NewGame, file_name: str) -> int:
 
 
 def _dated(
-    format: ReportFormat, event: str, players: list[ReportPlayer], games: list[ReportGame]
+    format: ReportFormat,
+    event: str,
+    players: list[ReportPlayer],
+    games: list[ReportGame],
+    warnings: tuple[FileWarning, ...] = (),
 ) -> ReportFile:
     """A report without dates of its own: its event runs from its first game to its last."""
     days = [game.date for game in games]
@@ -252,6 +261,7 @@ def _dated(
         players=players,
         games=games,
         byes=0,
+        warnings=warnings,
     )
 
 

@@ -54,6 +54,7 @@ def pgn_imported(summary: PgnImport, *, checked: bool = False) -> None:
         )
     else:
         message(f"Imported {games} from {summary.file_name}: {players}.")
+    file_warnings(summary.warnings)
     warnings(summary.duplicates)
     if summary.rerated is not None:
         rerated(summary.rerated, checked=checked)

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from ledger.core.domain import Pool
 from ledger.core.errors import Conflict, InvalidInput, RejectedRecords
 from ledger.core.progress import NO_PROGRESS, Progress
-from ledger.core.records import NewGame, NewPlayer, new_game, new_player
+from ledger.core.records import FileWarning, NewGame, NewPlayer, new_game, new_player
 from ledger.formats import csvfiles, texts
 from ledger.queries import people
 from ledger.services import activity, corrections
@@ -153,7 +153,8 @@ def _logged(
 @dataclass(frozen=True, slots=True)
 class PgnImport:
     """What importing a PGN file did: its games (all played, so all for rating), the events
-    they name, and the players matched and created."""
+    they name, the players matched and created, and the games it gives without moves
+    (`warnings`)."""
 
     file_name: str
     games: int
@@ -162,6 +163,7 @@ class PgnImport:
     players_created: int
     duplicates: list[str]
     rerated: Rerated | None = None
+    warnings: tuple[FileWarning, ...] = ()
 
 
 def import_pgn(  # noqa: PLR0913 (its options by name)
@@ -207,13 +209,14 @@ def import_pgn(  # noqa: PLR0913 (its options by name)
     rerated = _recorded(session, pool, games, now, record, progress, late=late)
     refresh_statistics(session, players=("players",), history=("games", "events"))
     imported = PgnImport(
-        file_name,
-        len(games),
-        len({game.event for game in games if game.event}),
-        players.matched,
-        players.created,
-        people.likely_duplicates(session, players.ids.values()),
-        rerated,
+        file_name=file_name,
+        games=len(games),
+        events=len({game.event for game in games if game.event}),
+        players_matched=players.matched,
+        players_created=players.created,
+        duplicates=people.likely_duplicates(session, players.ids.values()),
+        rerated=rerated,
+        warnings=tuple(pgnfiles.without_moves(read, file_name)),
     )
     in_open_periods = rerated is None and not players.created
     activity.record(

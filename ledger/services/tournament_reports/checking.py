@@ -82,7 +82,7 @@ def check(
     if sent is None:
         return checked
     period = cadence.list_period(report.pool, Period.of(sent.end))
-    findings = _event(session, report, sent, period, now)
+    findings = _event(session, report, sent, period, now) + _read_otherwise(sent)
     identified = identify(session, sent, version.file_name, now.date(), matches)
     findings += identified.findings
     if not is_closed(period, newest_closed_period(session, report.pool)):
@@ -132,6 +132,22 @@ def _event(
         )
     )
     return findings
+
+
+def _read_otherwise(read: ReportFile) -> list[Finding]:
+    """A warning for each thing the file's reader did not take as written (a field the
+    format marks "warning if wrong" left empty, dates read otherwise, a game without moves),
+    at its line and field."""
+    return [
+        Finding(
+            tier=Tier.WARNING,
+            code="read-otherwise",
+            message=warning.message,
+            line=warning.line or None,
+            field=warning.field,
+        )
+        for warning in read.warnings
+    ]
 
 
 def _reported(session: Session, report: Report, read: ReportFile) -> list[Finding]:
