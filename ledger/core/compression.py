@@ -48,7 +48,7 @@ def compressed(rating: int) -> int:
 def awaits_compression(rating: int) -> bool:
     """Whether `rating`, on the list of 2024-02 as its close published it, is below the floor
     that list begins where only the compression lifts it over: from the old floor (1000) to
-    1399, which it raises to 1400-1640. Its SQL twin is `services.compression.awaiting`."""
+    1399, which it raises to 1400-1640 (SQL twin: `services.set_rating.awaits_compression`)."""
     return OLD_FLOOR <= rating < NEW_FLOOR
 
 
