@@ -360,6 +360,61 @@ def test_a_close_rates_by_the_era_of_its_period(
     assert (row.k_applied, stored, row.rating) == (k, k_times_sum, rating)
 
 
+CAP_EXEMPTION_CLOSES = {
+    # 2813 draws 2400: the 2813 player's D is 400 (PD 0.92) up to 2025-09, then 413 (PD
+    # 0.93); the 2400 player's D is -400 (PD 0.08) in both. Both K 10 (ever 2400).
+    "2650 exemption: last period without, 2025-09": ("2025-09", -420, 2809),
+    "2650 exemption: first period, 2025-10": ("2025-10", -430, 2809),
+}
+
+
+@pytest.mark.parametrize(
+    ("period", "k_times_sum", "rating"),
+    list(CAP_EXEMPTION_CLOSES.values()),
+    ids=list(CAP_EXEMPTION_CLOSES),
+)
+def test_a_close_applies_the_2650_exemption_by_era(
+    ledger: Ledger, period: str, k_times_sum: int, rating: int
+) -> None:
+    strong = player(ledger, "Strong", rating=2813, games=40)
+    other = player(ledger, "Other", rating=2400, games=40)
+    game(ledger, strong, other, "1/2-1/2", f"{period}-10")
+    close(ledger, period)
+    rows = listing(ledger, period)
+    with ledger.reading() as session:
+        stored = dict(session.execute(select(ListEntry.player_id, ListEntry.k_times_sum)).all())
+    figures = {who: (rows[who].k_applied, stored[who], rows[who].rating) for who in (strong, other)}
+    assert figures == {strong: (10, k_times_sum, rating), other: (10, 420, 2404)}
+
+
+WIDE_PAIRING_CLOSES = {
+    # 2700 beats 2000 in rapid, 700 apart, one above 2600: rated up to 2024-11 (the 2700
+    # player's D capped at 400, PD 0.92: K 10 x 0.08 = +0.80, +1; the 2000 player K 20 x
+    # -0.08 = -1.60, -2), not rated from 2024-12.
+    "rapid 600 rule: last period without, 2024-11": ("2024-11", 1, (2701, 1998)),
+    "rapid 600 rule: first period, 2024-12": ("2024-12", 0, (2700, 2000)),
+}
+
+
+@pytest.mark.parametrize(
+    ("period", "rated", "ratings"),
+    list(WIDE_PAIRING_CLOSES.values()),
+    ids=list(WIDE_PAIRING_CLOSES),
+)
+def test_a_close_rates_rapid_wide_pairings_by_era(
+    ledger: Ledger, period: str, rated: int, ratings: tuple[int, int]
+) -> None:
+    rapid = Pool.RAPID
+    strong = player(ledger, "Strong", rating=2700, games=40, pool=rapid)
+    weak = player(ledger, "Weak", rating=2000, games=40, pool=rapid)
+    game(ledger, strong, weak, "1-0", f"{period}-10", pool=rapid)
+    closed = close(ledger, period, rapid)
+    rows = listing(ledger, period, rapid)
+    assert (closed.games_rated, closed.games_unrated) == (rated, 1 - rated)
+    assert (rows[strong].games, rows[weak].games) == (rated, rated)
+    assert (rows[strong].rating, rows[weak].rating) == ratings
+
+
 NEW_PLAYER_CLOSES = {
     "a new player's K 25: last period, 2011-06": ("2011-06", 25),
     "a new player's K 30: first list period, 2011-08": ("2011-08", 30),

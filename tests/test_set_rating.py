@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Boolean, Column, Integer, MetaData, Table, case, insert, literal, select
 
-from ledger.core import rules
+from ledger.core import compression, rules
 from ledger.core.domain import Period, Pool
 from ledger.core.eras import ERAS, era_of
 from ledger.services import set_rating
@@ -167,6 +167,21 @@ def test_the_floor_is_the_rules(ledger: Ledger) -> None:
         ]
         floor = rules.rating_floor(period)
         assert got[ratings.index(floor - 1)] != got[ratings.index(floor)]
+
+
+def test_the_ratings_awaiting_the_compression_are_the_rules(ledger: Ledger) -> None:
+    """From the old floor, 1000, to 1399, below the new floor of the list of 2024-02."""
+    ratings = (999, 1000, 1063, 1399, 1400, 1999)
+    got = _evaluated(
+        ledger,
+        {"rating": Integer},
+        [(rating,) for rating in ratings],
+        lambda c: set_rating.awaits_compression(c.rating),
+    )
+    assert [bool(awaits) for awaits in got] == [
+        compression.awaits_compression(rating) for rating in ratings
+    ]
+    assert [bool(awaits) for awaits in got] == [False, True, True, True, False, False]
 
 
 def test_the_standing_a_new_rating_gives_is_the_rules(ledger: Ledger) -> None:

@@ -86,6 +86,8 @@ _HINTS = {
     Hint.CLOSE_EARLIER: "{message}; close it first (`ledger close-period {period}{pool}`).",
     Hint.CREATE_A_LEDGER: "{message}; create one with `ledger db upgrade`, or give the right --db.",
     Hint.CREATE_THE_DATABASE: "{message}, or give the right --db.",
+    Hint.COMPRESS_RATINGS: "{message}; compress the list first with "
+    "`ledger compress-ratings --period {period}{pool}`.",
     Hint.CORRECT_OR_REOPEN: "{message}; correct a game of it with `ledger correct-game GAME` "
     "(`ledger games --period {period}{pool}` lists them), add a missed one with "
     "`ledger add-game --late{pool}`, or reopen it with `ledger reopen-period {period}{pool}`.",

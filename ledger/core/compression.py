@@ -9,10 +9,21 @@ Slovenian federation's "Novosti pri naslovih in ratingih FIDE", 2024: "(0.40) x 
 Rating)"; in all three pools, the Norwegian federation, 20 February 2024). FIDE rated the
 games of February 2024 under the old rules and compressed the ratings they gave: the
 compression is an operation on the list of period 2024-02, after its close.
+
+Until it is compressed, that list holds ratings below the floor it begins: the ratings from
+1000 to 1399 it carried unchanged stay listed, and those its games gave are dropped
+(`awaits_compression`). The same announcement gives the increase and the new floor of 1400
+together, for the list of 1 March 2024 ("all players with a rating between 1000 and 2000
+will receive a one-time increase, the new rating floor will be set at 1400"), from which
+FIDE rated March's games: so the ledger closes no period after that list while it holds
+such ratings (`rated_from_compressed_list`). **Ledger's choice**: a list of 2024-02 with no
+rating below its floor is not held back (its ratings from 1400 to 1999 are compressed
+only when the officer asks).
 """
 
 from __future__ import annotations
 
+from ledger.core import rules
 from ledger.core.domain import Period
 
 COMPRESSED_LIST = Period(2024, 2)
@@ -22,6 +33,8 @@ COMPRESSION_CEILING = 2000
 OLD_FLOOR = 1000
 """The floor before the compression: a rating of the period from it up is compressed, and
 lands at 1400 or above."""
+NEW_FLOOR = rules.rating_floor(COMPRESSED_LIST)
+"""The floor the compressed list begins (7.1.4, `rules.RATING_FLOORS`): 1400."""
 
 
 def compressed(rating: int) -> int:
@@ -30,3 +43,17 @@ def compressed(rating: int) -> int:
     if rating >= COMPRESSION_CEILING:
         return rating
     return rating + (4 * (COMPRESSION_CEILING - rating) + 5) // 10
+
+
+def awaits_compression(rating: int) -> bool:
+    """Whether `rating`, on the list of 2024-02 as its close published it, is below the floor
+    that list begins where only the compression lifts it over: from the old floor (1000) to
+    1399, which it raises to 1400-1640 (SQL twin: `services.set_rating.awaits_compression`)."""
+    return OLD_FLOOR <= rating < NEW_FLOOR
+
+
+def rated_from_compressed_list(period: Period) -> bool:
+    """Whether `period` is rated from the list of 2024-02 as compressed: the period after it
+    (lists are monthly in every pool since 2012), whose close must wait for the compression
+    while that list holds a rating that `awaits_compression`."""
+    return period - 1 == COMPRESSED_LIST

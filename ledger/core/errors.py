@@ -19,6 +19,9 @@ class Hint(StrEnum):
     """Nothing is published yet: a period must be closed first."""
     CLOSE_EARLIER = "close-earlier"
     """An earlier period (the error's `period`) is still open and must be closed first."""
+    COMPRESS_RATINGS = "compress-ratings"
+    """A list (the error's `period`, 2024-02) holds ratings that FIDE's compression of March
+    2024 raises: it is compressed first."""
     CORRECT_OR_REOPEN = "correct-or-reopen"
     """A closed period (the error's `period`) is not closed again: its games are corrected,
     or it is reopened."""

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from rich import box
 
+from ledger.core import compression
+from ledger.core.domain import Pool
 from ledger.core.printable import counted
 from ledger.queries import ListRow, RatingList
 from ledger.queries.lists.whole import CELL_NAMES, TEXT_CELLS, Cells
@@ -155,3 +157,12 @@ def closed(summary: ClosedPeriod) -> None:
         f"{summary.newly_rated} newly rated, {summary.unrated_by_floor} fell below the floor."
     )
     print(f"The list effective {(period + 1)}-01 is published: `ledger list --period {period}`.")
+    if summary.awaiting_compression:
+        pool = "" if summary.pool == Pool.STANDARD else f" --pool {summary.pool}"
+        print(
+            f"{counted(summary.awaiting_compression, 'rating')} from {compression.OLD_FLOOR} to "
+            f"{compression.NEW_FLOOR - 1} {'is' if summary.awaiting_compression == 1 else 'are'} "
+            f"below this list's new floor of {compression.NEW_FLOOR} until it is compressed as "
+            "FIDE did on 1 March 2024: run "
+            f"`ledger compress-ratings --period {period}{pool}` next."
+        )

@@ -7,6 +7,9 @@ players rated in February, those of the players the new floor of 1400 dropped on
 rating (FIDE compressed first, so they stay listed), and a new row for each player whose
 rating the list carried unchanged. The players' standings follow. One transaction, logged
 as `compress-ratings`. A list imported from FIDE is compressed already and is refused.
+
+Until then the list of 2024-02 holds ratings below its floor (`awaiting`): its close names
+this command, and the close of the next period is refused (`services.closing`).
 """
 
 from __future__ import annotations
@@ -15,13 +18,13 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import exists, func, select
+from sqlalchemy import ColumnElement, case, exists, func, select
 from sqlalchemy.orm import Session, aliased
 
 from ledger.core import compression, rules
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Conflict, InvalidInput
-from ledger.services import activity
+from ledger.services import activity, set_rating
 from ledger.services.activity import OS_USER, Author
 from ledger.services.reopening import supersede
 from ledger.storage.batches import insert_rows, update_rows
@@ -80,6 +83,25 @@ def compress_ratings(
     )
     activity.record(session, ACTION, done, author, now, pool, period)
     return done
+
+
+def awaiting(session: Session, pool: Pool) -> int:
+    """How many ratings of the pool's list of 2024-02, the newest, await the compression
+    (`compression.awaits_compression`): the standings from 1000 to 1399 it carries, and its
+    rows the new floor dropped; none on a list imported from FIDE. One statement."""
+    listed = select(func.count()).where(
+        PlayerRating.pool == pool, set_rating.awaits_compression(PlayerRating.rating)
+    )
+    dropped = select(func.count()).where(
+        *_on_the_list(pool), ~ListEntry.listed, set_rating.awaits_compression(ListEntry.rating)
+    )
+    imported = exists().where(*_on_the_list(pool), ListEntry.import_id.is_not(None))
+    count = case((imported, 0), else_=listed.scalar_subquery() + dropped.scalar_subquery())
+    return session.scalar(select(count)) or 0
+
+
+def _on_the_list(pool: Pool) -> tuple[ColumnElement[bool], ...]:
+    return ListEntry.pool == pool, ListEntry.period == compression.COMPRESSED_LIST
 
 
 def _refuse(session: Session, pool: Pool, period: Period) -> int:

@@ -27,7 +27,7 @@ from sqlalchemy import (
     true,
 )
 
-from ledger.core import rules
+from ledger.core import compression, rules
 from ledger.core.domain import GameResult, Period
 from ledger.core.eras import era_of
 from ledger.storage.models import PeriodType
@@ -162,6 +162,12 @@ def round_half_away_from_zero(hundredths: Integer) -> Integer:
 def is_listed(rating: Integer, period: Period) -> Condition:
     """7.1.4: the rating is published on the list of `period` (`rules.is_listed`)."""
     return rating >= rules.rating_floor(period)
+
+
+def awaits_compression(rating: Integer) -> Condition:
+    """The rating of the list of 2024-02 is below its floor where only FIDE's compression
+    lifts it (`compression.awaits_compression`)."""
+    return rating.between(compression.OLD_FLOOR, compression.NEW_FLOOR - 1)
 
 
 def ever_2400_after(ever_2400: Condition, rating: Integer) -> Condition:

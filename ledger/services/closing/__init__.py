@@ -10,8 +10,9 @@ statements rate the whole period, with the rules of `ledger.core.rules` in their
 list.
 
 1. **Which periods** (`periods`): the pool is locked; a period closed already, a month not
-   ended and an earlier open period with games are refused; earlier empty periods go along,
-   in order, each publishing its list.
+   ended and an earlier open period with games are refused, and so is the period after the
+   list of 2024-02 while that list awaits FIDE's compression (`ledger.core.compression`);
+   earlier empty periods go along, in order, each publishing its list.
 2. **The games' figures** (`figures`): one INSERT ... SELECT rates every game of the period
    for both sides into `GameRating`: the ratings in force, and each side's PD (table 8.1.2,
    staged once) by D after the rule of 400 (8.3.1). A forfeit, a game not rated by the

@@ -12,11 +12,13 @@ from dataclasses import dataclass
 from sqlalchemy import exists, func, select, update
 from sqlalchemy.orm import Session
 
-from ledger.core import cadence
+from ledger.core import cadence, compression
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Conflict, Hint
+from ledger.core.printable import counted
 from ledger.core.progress import NO_PROGRESS, Progress
 from ledger.services import activity, set_rating
+from ledger.services import compression as compressing
 from ledger.services.activity import OS_USER, Author
 from ledger.services.closing import figures
 from ledger.services.closing.publication import Publication
@@ -38,8 +40,9 @@ from ledger.storage.staging import EXPECTED_SCORES, staged
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ClosedPeriod:
     """What a close published: the periods it closed (in order) and what it rated: the
-    games rated and not, the players rated, those given a first rating (8.2), and those
-    whose new rating fell below the floor (7.1.4)."""
+    games rated and not, the players rated, those given a first rating (8.2), those
+    whose new rating fell below the floor (7.1.4), and, for the list of 2024-02, the
+    ratings below its floor that await FIDE's compression (`core.compression`)."""
 
     pool: Pool
     periods: list[Period]
@@ -48,6 +51,7 @@ class ClosedPeriod:
     players_rated: int
     newly_rated: int
     unrated_by_floor: int
+    awaiting_compression: int
 
 
 Joining = Mapping[Period, AbstractSet[int]]
@@ -88,7 +92,9 @@ def close_through(
     Every starting rating no list has carried yet joins the first list closed, except in a
     re-rate, where `joining` says which list each joined; likewise each list carries the
     federations and titles recorded (`ledger.services.list_details`), except in a re-rate,
-    where `shown` says what each list showed.
+    where `shown` says what each list showed. A period rated from the list of 2024-02 waits
+    for its compression (`compression.rated_from_compressed_list`), except in a re-rate,
+    which publishes again what was published.
     """
     newest = _refuse_what_cannot_close(session, pool, period, now)
     first = cadence.next_list_period(pool, newest) if newest is not None else period
@@ -100,6 +106,9 @@ def close_through(
     with collector_paused(), staged(session, EXPECTED_SCORES):
         insert_values(session, EXPECTED_SCORES, _LOOK_UP, set_rating.expected_score_rows())
         for each in periods:
+            if joining is None and compression.rated_from_compressed_list(each):
+                closing_it = compression.COMPRESSED_LIST in periods
+                _refuse_before_compression(session, pool, each, closing_it=closing_it)
             publication = Publication(
                 pool,
                 each,
@@ -107,6 +116,8 @@ def close_through(
                 shown=None if shown is None else shown(each),
             )
             _close_one(session, publication, now, totals, closed_by=period, progress=progress)
+        if period == compression.COMPRESSED_LIST:
+            totals.awaiting_compression = compressing.awaiting(session, pool)
     refresh_statistics(
         session,
         players=("player_ratings",),
@@ -174,6 +185,28 @@ def _refuse_nothing_to_publish(session: Session, pool: Pool, period: Period) -> 
         )
 
 
+def _refuse_before_compression(
+    session: Session, pool: Pool, period: Period, *, closing_it: bool
+) -> None:
+    """Refuse to rate `period` from the list of 2024-02 while it holds ratings below its
+    floor that FIDE compressed first (`compressing.awaiting`); `closing_it`: that list is
+    one this close publishes, to be closed alone, then compressed."""
+    awaiting = compressing.awaiting(session, pool)
+    if not awaiting:
+        return
+    listed = compression.COMPRESSED_LIST
+    ratings = (
+        f"{counted(awaiting, 'rating')} from {compression.OLD_FLOOR} to "
+        f"{compression.NEW_FLOOR - 1}, below its floor of {compression.NEW_FLOOR}, that FIDE "
+        f"compressed before rating the games of {period}"
+    )
+    if closing_it:
+        message = f"period {listed} closes alone: its list would hold {ratings}."
+        raise Conflict(message, Hint.CLOSE_EARLIER, pool=pool, period=str(listed))
+    message = f"the {pool} list of {listed} holds {ratings}."
+    raise Conflict(message, Hint.COMPRESS_RATINGS, pool=pool, period=str(listed))
+
+
 @dataclass
 class _Totals:
     """What the periods of one close rated, added up, and the standings their lists wrote."""
@@ -183,6 +216,7 @@ class _Totals:
     players_rated: int = 0
     newly_rated: int = 0
     unrated_by_floor: int = 0
+    awaiting_compression: int = 0
     standings_written: int = 0
 
     def closed(self, pool: Pool, periods: list[Period]) -> ClosedPeriod:
@@ -194,6 +228,7 @@ class _Totals:
             players_rated=self.players_rated,
             newly_rated=self.newly_rated,
             unrated_by_floor=self.unrated_by_floor,
+            awaiting_compression=self.awaiting_compression,
         )
 
 
