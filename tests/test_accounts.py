@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import html
 import json
 import re
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from urllib.parse import quote, unquote
 
 import pytest
 from fastapi import APIRouter
@@ -25,7 +27,7 @@ from ledger.core.access import Action, Role, TooManyAttempts
 from ledger.services import accounts
 from ledger.services.activity import Author
 from ledger.storage.database import Ledger
-from ledger.storage.models import AccountSecret, SecretKind, SignInFailure
+from ledger.storage.models import Account, AccountSecret, SecretKind, SignInFailure
 from ledger.web import (
     api,
     caching,
@@ -401,6 +403,32 @@ def test_a_password_link_expires(ledger: Ledger) -> None:
         accounts.set_password_by_link(session, made.password_link, "a fine password", later)
 
 
+def test_a_password_is_kept_as_its_argon2id_hash_alone(ledger: Ledger) -> None:
+    _account(ledger, Role.OFFICER)
+    with ledger.transaction() as session:
+        made = accounts.add_account(
+            session, "new@club.test", "New", Role.ORGANISER, Author("t"), NOW
+        )
+        assert made.password_link is not None
+        accounts.set_password_by_link(session, made.password_link, "a new password", NOW)
+    for email, password in (
+        (EMAILS[Role.OFFICER], PASSWORDS[Role.OFFICER]),
+        (made.email, "a new password"),
+    ):
+        stored = _kept(ledger, email).password_hash
+        assert stored is not None
+        assert stored.startswith("$argon2id$v=19$"), stored
+        assert password not in stored
+
+
+def _kept(ledger: Ledger, email: str) -> Account:
+    """The account as the ledger keeps it."""
+    with ledger.reading() as session:
+        kept = session.scalars(select(Account).where(Account.email == email)).one()
+        session.expunge(kept)
+        return kept
+
+
 def test_wrong_passwords_lock_an_account_for_a_while(ledger: Ledger) -> None:
     _account(ledger, Role.OFFICER)
     email = EMAILS[Role.OFFICER]
@@ -575,6 +603,101 @@ def test_a_form_sent_from_the_site_itself_is_taken(site: TestClient) -> None:
         assert sent.status_code == 200
 
 
+# Changed by an officer on the site.
+
+
+def _changed(officer: TestClient, email: str, action: str, form: dict[str, str]) -> None:
+    sent = officer.post(
+        f"/desk/accounts/{quote(email, safe='')}/{action}",
+        data=form,
+        headers=SAME_SITE,
+        follow_redirects=False,
+    )
+    assert (sent.status_code, sent.headers.get("location")) == (303, "/desk/accounts"), sent.text
+
+
+def test_a_role_changed_on_the_site_counts_at_once_for_the_signed_in_account(
+    site: TestClient, ledger: Ledger, database_url: str
+) -> None:
+    email = EMAILS[Role.ORGANISER]
+    with TestClient(site.app, base_url=SITE) as organiser:
+        _signed_in(organiser, Role.ORGANISER)
+        assert organiser.get("/desk/queue").status_code == 403
+        _changed(_signed_in(site, Role.OFFICER), email, "role", {"role": "officer"})
+        assert _kept(ledger, email).role == Role.OFFICER
+        assert organiser.get("/desk/queue").status_code == 200
+        assert f"({email}), officer." in organiser.get("/desk").text
+        _changed(site, email, "role", {"role": "organiser"})
+        assert organiser.get("/desk/queue").status_code == 403
+    newest = json.loads(run("log", "--format", "json", db=database_url).stdout)
+    assert [entry["action"] for entry in newest[:2]] == ["change-role", "change-role"]
+
+
+def test_an_account_disabled_on_the_site_loses_its_sessions_and_tokens(
+    site: TestClient, ledger: Ledger, database_url: str
+) -> None:
+    email = EMAILS[Role.ORGANISER]
+    token = run("tokens", "add", email, "--name", "pairings", db=database_url).stdout.strip()
+    bearer = {"Authorization": f"Bearer {token}"}
+    with TestClient(site.app, base_url=SITE) as organiser:
+        _signed_in(organiser, Role.ORGANISER)
+        assert organiser.get("/desk").status_code == 200
+        assert organiser.get("/api/v1/desk/reports", headers=bearer).status_code == 200
+        _changed(_signed_in(site, Role.OFFICER), email, "disable", {})
+        assert _kept(ledger, email).disabled_at is not None
+        refused = organiser.get("/desk", follow_redirects=False)
+        assert (refused.status_code, refused.headers["location"]) == (303, "/sign-in?next=/desk")
+        assert organiser.get("/api/v1/desk/reports", headers=bearer).status_code == 401
+        again = organiser.post(
+            "/sign-in",
+            data={"email": email, "password": PASSWORDS[Role.ORGANISER]},
+            headers=SAME_SITE,
+        )
+        assert again.status_code == 400
+        assert accounts.WRONG_PASSWORD in again.text
+
+
+def test_a_token_revoked_on_the_site_is_refused(site: TestClient, ledger: Ledger) -> None:
+    officer = _signed_in(site, Role.OFFICER)
+    made = officer.post("/desk/tokens", data={"name": "ci", "role": "officer"}, headers=SAME_SITE)
+    [token] = re.findall(r"ledger_[A-Za-z0-9_-]{43}", made.text)
+    bearer = {"Authorization": f"Bearer {token}"}
+    assert officer.get("/api/v1/desk/queue", headers=bearer).status_code == 200
+    with ledger.reading() as session:
+        [number] = session.scalars(
+            select(AccountSecret.id).where(AccountSecret.kind == SecretKind.TOKEN)
+        ).all()
+    revoked = officer.post(
+        f"/desk/tokens/{number}/revoke", headers=SAME_SITE, follow_redirects=False
+    )
+    assert (revoked.status_code, revoked.headers["location"]) == (303, "/desk/tokens")
+    refused = officer.get("/api/v1/desk/queue", headers=bearer)
+    assert refused.status_code == 401
+    assert refused.headers["www-authenticate"] == 'Bearer realm="ledger"'
+    with ledger.reading() as session:
+        kept = session.scalars(select(AccountSecret.revoked_at).where(AccountSecret.id == number))
+        assert kept.one() is not None
+
+
+@pytest.mark.parametrize(
+    "email", ["ari/cup@club.test", "a+b@club.test", "o'neil@club.test", "a?b#c%d@club.test"]
+)
+def test_an_account_is_changed_and_disabled_from_its_row_whatever_its_address(
+    site: TestClient, ledger: Ledger, email: str
+) -> None:
+    """The row's forms, as the page writes their actions (a `/` in an address, allowed by
+    RFC 5321, sent as `%2F`, once led to no page)."""
+    _account(ledger, Role.ORGANISER, email)
+    officer = _signed_in(site, Role.OFFICER)
+    shown = officer.get("/desk/accounts").text
+    actions = [html.unescape(a) for a in re.findall(r'action="(/desk/accounts/[^"]+)"', shown)]
+    role, disable = (a for a in actions if unquote(a.split("/")[3]) == email)
+    assert officer.post(role, data={"role": "officer"}, headers=SAME_SITE).status_code == 200
+    assert _kept(ledger, email).role == Role.OFFICER
+    assert officer.post(disable, headers=SAME_SITE).status_code == 200
+    assert _kept(ledger, email).disabled_at is not None
+
+
 # Who may open what.
 
 ANONYMOUS = None
@@ -589,12 +712,12 @@ ROUTES: dict[tuple[str, str], dict[Role | None, int]] = {
     },
     ("GET", "/desk/accounts"): {ANONYMOUS: 303, Role.ORGANISER: 403, Role.OFFICER: 200},
     ("POST", "/desk/accounts"): {ANONYMOUS: 401, Role.ORGANISER: 403, Role.OFFICER: 200},
-    ("POST", "/desk/accounts/{account}/disable"): {
+    ("POST", "/desk/accounts/{account:path}/disable"): {
         ANONYMOUS: 401,
         Role.ORGANISER: 403,
         Role.OFFICER: 404,
     },
-    ("POST", "/desk/accounts/{account}/role"): {
+    ("POST", "/desk/accounts/{account:path}/role"): {
         ANONYMOUS: 401,
         Role.ORGANISER: 403,
         Role.OFFICER: 404,
@@ -683,7 +806,7 @@ REPORT_BODIES = {
 BODIES = {
     "/desk/tokens": {"name": "script", "role": "organiser"},
     "/desk/accounts": {"email": "new@club.test", "name": "New", "role": "organiser"},
-    "/desk/accounts/{account}/role": {"role": "officer"},
+    "/desk/accounts/{account:path}/role": {"role": "officer"},
     "/sign-in": {"email": "nobody@club.test", "password": "no password at all"},
     "/account/password/{link}": {"password": "a long password", "again": "a long password"},
     **{api + path: body for api in ("", "/api/v1") for path, body in REPORT_BODIES.items()},
@@ -694,7 +817,7 @@ FILES = {
 }
 FILLED = {
     "{token}": "99",
-    "{account}": "nobody%40club.test",
+    "{account:path}": "nobody%40club.test",
     "{link}": "no-such-link",
     "{report}": "99",
     "{number}": "1",

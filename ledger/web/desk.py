@@ -101,7 +101,9 @@ def add_account(
         return _accounts_page(writes, site, who, made)
 
 
-@router.post("/desk/accounts/{account}/disable")
+# An address may hold a `/` (RFC 5321), sent as `%2F` and decoded before the route is
+# matched: the account is the whole path between `/desk/accounts/` and the action.
+@router.post("/desk/accounts/{account:path}/disable")
 @serves(Action.MANAGE_ACCOUNTS)
 def disable_account(request: Request, who: Account, account: str) -> Response:
     with writing(request) as writes:
@@ -109,7 +111,7 @@ def disable_account(request: Request, who: Account, account: str) -> Response:
     return RedirectResponse("/desk/accounts", status_code=303)
 
 
-@router.post("/desk/accounts/{account}/role")
+@router.post("/desk/accounts/{account:path}/role")
 @serves(Action.MANAGE_ACCOUNTS)
 def change_role(request: Request, who: Account, account: str, role: Text) -> Response:
     with writing(request) as writes:
