@@ -635,7 +635,7 @@ def test_versions_stay_readable_through_reopens_and_read_as_published(ledger: Le
         with ledger.transaction() as session:
             reopening.reopen_period(session, Pool.STANDARD, Period.parse(period))
     withdrawn = run("list", "--period", "2026-09", "--version", "2", db=_url(ledger))
-    assert "rating list Oct 2026 (2026-09), version 2 (revised)" in withdrawn.output
+    assert "rating list Oct 2026 (2026-09), version 2 (revised, withdrawn)" in withdrawn.output
     current = run("list", "--period", "2026-09", db=_url(ledger))
     assert current.exit_code == 1
     wrong = _rated_game_in_august(games)

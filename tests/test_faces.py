@@ -302,6 +302,7 @@ def test_json_of_a_result_is_the_standard_librarys_json_of_its_plain_data() -> N
             "published_at": "2026-10-01T08:00:00+00:00",
             "stamp": 7,
             "current": True,
+            "withdrawn": False,
         },
         [1, 2, 3, 4, None, -5],
     ]

@@ -1169,3 +1169,18 @@ def test_a_list_that_rates_no_one_says_so_on_the_home_page(
     assert "<table" not in rapid
     standard = home.split('data-pool="standard"', 1)[1].split("</section>", 1)[0]
     assert "Ann" in standard
+
+
+def test_a_version_of_a_reopened_period_says_it_was_withdrawn(
+    client: TestClient, database_url: str
+) -> None:
+    """The period's address is gone once a reopen takes its list back; a numbered version
+    stays readable, as the history it is, and says it was withdrawn."""
+    asked = "/lists/standard/2026-10?version=2"
+    assert client.get(f"/api/v1{asked}").json()["version"]["current"]
+    reopened = run("reopen-period", "2026-10", "--reason", "arbiter", db=database_url)
+    assert reopened.exit_code == 0, reopened.stderr
+    assert client.get("/lists/standard/2026-10").status_code == 404
+    shown = client.get(f"/api/v1{asked}").json()["version"]
+    assert (shown["current"], shown["withdrawn"]) == (False, True)
+    assert "version 2 (revised, withdrawn)" in client.get(asked).text

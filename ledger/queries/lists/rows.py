@@ -55,18 +55,21 @@ ORIGINAL = 1
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Version:
-    """One publication of a period's list. `number` 1 is the original."""
+    """One publication of a period's list. `number` 1 is the original; the newest is
+    `current` while its period is closed, `withdrawn` once a reopen has taken the list back."""
 
     period: Period
     number: int
     published_at: dt.datetime
     stamp: int
     current: bool
+    withdrawn: bool = False
 
     @property
     def label(self) -> str:
         kind = "original" if self.number == ORIGINAL else "revised"
-        return f"version {self.number} ({kind}{', current' if self.current else ''})"
+        state = ", current" if self.current else ", withdrawn" if self.withdrawn else ""
+        return f"version {self.number} ({kind}{state})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -293,7 +293,8 @@ def _shown(period: Period, rows: dict[int, Any]) -> dict[int, _Shown]:
 
 
 def _stamps(session: Session, pool: Pool, period: Period) -> list[Version]:
-    """Every version of the lists up to `period`; a closed period's newest is current."""
+    """Every version of the lists up to `period`; a closed period's newest is current, a
+    reopened period's withdrawn."""
     rows = session.execute(
         select(ListVersion.period, ListVersion.version, ListVersion.published_at, ListVersion.id)
         .where(ListVersion.pool == pool, ListVersion.period <= period)
@@ -308,6 +309,7 @@ def _stamps(session: Session, pool: Pool, period: Period) -> list[Version]:
             published_at=row.published_at,
             stamp=row.id,
             current=row.version == newest[row.period] and is_closed(row.period, closed),
+            withdrawn=row.version == newest[row.period] and not is_closed(row.period, closed),
         )
         for row in rows
     ]
