@@ -302,8 +302,13 @@ def test_an_officer_rejects_a_report_and_the_public_sees_why(
     browser: Browser, site: str, ledger: Ledger, report: int
 ) -> None:
     officer = _review(browser, site)
-    officer.select_option("form#reject select[name=category]", "duplicate")
     officer.fill("form#reject input[name=reason]", "The same as the Winter Cup.")
+    officer.click("form#reject button[type=submit]")
+    assert officer.locator("form#reject select[name=category]").evaluate(
+        "select => !select.validity.valid"
+    ), "the public reason is chosen by the officer, never by default"
+    assert _state(ledger, report) != "rejected"
+    officer.select_option("form#reject select[name=category]", "duplicate")
     officer.click("form#reject button[type=submit]")
     expect(officer).to_have_url(re.compile(rf"/desk/reports/{report}$"))
     expect(officer.locator("#report-summary dd.state")).to_have_text("rejected")
