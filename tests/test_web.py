@@ -1048,6 +1048,7 @@ def test_a_first_ratings_calculation_shows_every_pooled_game(
     pooled = explained["first_rating"]["games"]
     assert len(pooled) == 6
     body = page.split('<table class="pooled">')[1].split("</table>")[0]
+    assert ">Result<" not in body  # White-Black without the colour: the score is the player's
     assert re.findall(r'<a href="/players/(\d+)">', body) == [
         str(each["opponent"]) for each in pooled
     ]
