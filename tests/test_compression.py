@@ -333,3 +333,49 @@ def test_a_list_of_2024_02_with_nothing_below_its_floor_needs_no_compression(
     _ok("close-period", "2024-02", db=database_url)
     _ok("close-period", "2024-03", db=database_url)
     assert {fide_id: row.rating for fide_id, row in listing(ledger).items()} == {1: 1400, 2: 1999}
+
+
+def test_a_compressed_list_is_never_closed_again_without_its_compression(
+    ledger: Ledger, database_url: str, tmp_path: Path
+) -> None:
+    """A re-rate or a reopen from 2024-02 or before would close the list of 2024-02 again
+    under the old scale and publish it uncompressed: refused, nothing written. The lists
+    after it are re-rated and reopened as any other."""
+    _january_2024(database_url, tmp_path, {1: 1063, 2: 1500, 3: 2100})
+
+    def played(white: int, black: int, result: str, day: str, *late: str) -> str:
+        return _ok(
+            "add-game",
+            *("--white", str(white), "--black", str(black), "--result", result),
+            *("--date", day, *late),
+            db=database_url,
+        )
+
+    played(1, 3, "1/2-1/2", "2024-02-10")
+    _ok("close-period", "2024-02", db=database_url)
+    _ok("compress-ratings", "--period", "2024-02", db=database_url)
+    compressed = {fide_id: row.rating for fide_id, row in listing(ledger, "2024-02").items()}
+    assert compressed[1] > 1400
+    played(1, 2, "1-0", "2024-03-10")
+    _ok("close-period", "2024-03", db=database_url)
+    before = fingerprint(database_url)
+    refusal = (
+        "error: the standard list of 2024-02 is compressed as FIDE compressed it (`ledger "
+        "compress-ratings`), which closing it again would not repeat: it and the lists before "
+        "it cannot be reopened or re-rated; nothing was written.\n"
+    )
+    late = ("--late", "--reason", "a game found late")
+    for refused in (
+        run(*("add-game", "--white", "2", "--black", "3", "--result", "0-1"),
+            *("--date", "2024-02-12", *late), db=database_url),
+        run("rerate", "--from", "2024-01", "--reason", "check", db=database_url),
+    ):  # fmt: skip
+        assert (refused.exit_code, refused.stderr) == (1, refusal)
+    assert fingerprint(database_url) == before
+    played(2, 3, "1/2-1/2", "2024-03-12", *late)
+    assert {fide_id: row.rating for fide_id, row in listing(ledger, "2024-02").items()} == (
+        compressed
+    )
+    _ok("reopen-period", "2024-03", "--reason", "check", db=database_url)
+    reopened = run("reopen-period", "2024-02", "--reason", "check", db=database_url)
+    assert (reopened.exit_code, reopened.stderr) == (1, refusal)

@@ -28,6 +28,8 @@ from ledger.core.domain import Period
 
 COMPRESSED_LIST = Period(2024, 2)
 """The period whose list FIDE compressed: the list of 1 March 2024."""
+ACTION = "compress-ratings"
+"""The compression as the log names it: the version it publishes is known by its entry."""
 COMPRESSION_CEILING = 2000
 """Ratings below this were raised."""
 OLD_FLOOR = 1000

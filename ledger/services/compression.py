@@ -33,13 +33,10 @@ from ledger.storage.models import (
     LIST_FIGURES,
     ListEntry,
     ListVersion,
-    LogEntry,
     Player,
     PlayerRating,
 )
-from ledger.storage.periods import newest_closed_period, newest_version
-
-ACTION = "compress-ratings"
+from ledger.storage.periods import in_force_as_logged, newest_closed_period, newest_version
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -81,7 +78,7 @@ def compress_ratings(
         raised=len(on_list) + len(carried),
         kept_on_list=kept_on_list,
     )
-    activity.record(session, ACTION, done, author, now, pool, period)
+    activity.record(session, compression.ACTION, done, author, now, pool, period)
     return done
 
 
@@ -136,18 +133,8 @@ def _imported(session: Session, pool: Pool, period: Period) -> bool:
 
 
 def _compressed_already(session: Session, pool: Pool, period: Period) -> bool:
-    """Whether the list's version in force is the compression's: published at the moment
-    the compression was logged (a reopen and a new close publish a later version)."""
-    published = select(func.max(ListVersion.published_at)).where(
-        ListVersion.pool == pool, ListVersion.period == period
-    )
-    logged = exists().where(
-        LogEntry.action == ACTION,
-        LogEntry.pool == pool,
-        LogEntry.period == period,
-        LogEntry.at == published.scalar_subquery(),
-    )
-    return bool(session.scalar(select(logged)))
+    """Whether the list's version in force is the compression's."""
+    return in_force_as_logged(session, pool, period, compression.ACTION)
 
 
 _KEY = ("pool", "period", "player_id")

@@ -17,6 +17,7 @@ from typing import Any, cast
 from sqlalchemy import CursorResult, delete, except_, func, insert, literal, select, update
 from sqlalchemy.orm import Session
 
+from ledger.core import compression
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Conflict
 from ledger.services import activity
@@ -35,6 +36,7 @@ from ledger.storage.models import (
     SupersededEntry,
 )
 from ledger.storage.periods import (
+    in_force_as_logged,
     newest_closed_period,
     newest_version,
     refuse_before_first_list,
@@ -117,7 +119,16 @@ def _refuse_older(session: Session, pool: Pool, period: Period) -> None:
 
 def refuse_inexact(session: Session, pool: Pool, start: Period) -> None:
     """Refuse to undo the closes of the lists from `start` on if one cannot be undone
-    exactly: a list imported from FIDE, or one closed before closes kept what they changed."""
+    exactly: the list of 2024-02 as compressed (a close would publish it again without the
+    compression), a list imported from FIDE, or one closed before closes kept what they
+    changed."""
+    compressed = compression.COMPRESSED_LIST
+    if start <= compressed and in_force_as_logged(session, pool, compressed, compression.ACTION):
+        raise Conflict(
+            f"the {pool} list of {compressed} is compressed as FIDE compressed it "
+            "(`ledger compress-ratings`), which closing it again would not repeat: it and the "
+            "lists before it cannot be reopened or re-rated; nothing was written."
+        )
     in_range = (ListEntry.pool == pool, ListEntry.period >= start)
     imported = session.scalar(
         select(func.min(ListEntry.period)).where(*in_range, ListEntry.import_id.is_not(None))

@@ -14,7 +14,7 @@ from ledger.core import cadence
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Conflict, InvalidInput
 from ledger.storage.database import read_once
-from ledger.storage.models import ListEntry, ListVersion, RatingPeriod
+from ledger.storage.models import ListEntry, ListVersion, LogEntry, RatingPeriod
 
 
 def newest_closed_period(session: Session, pool: Pool) -> Period | None:
@@ -113,3 +113,19 @@ def refuse_before_first_list(session: Session, pool: Pool, period: Period) -> No
     refusal = before_first_list(session, pool, period)
     if refusal is not None:
         raise Conflict(refusal)
+
+
+def in_force_as_logged(session: Session, pool: Pool, period: Period, action: str) -> bool:
+    """Whether the version in force of the pool's list of `period` is the one a logged
+    `action` published: published at the moment that entry was logged (a reopen and a new
+    close, or a re-rate, publish a later version)."""
+    published = select(func.max(ListVersion.published_at)).where(
+        ListVersion.pool == pool, ListVersion.period == period
+    )
+    logged = exists().where(
+        LogEntry.action == action,
+        LogEntry.pool == pool,
+        LogEntry.period == period,
+        LogEntry.at == published.scalar_subquery(),
+    )
+    return bool(session.scalar(select(logged)))

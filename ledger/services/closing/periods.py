@@ -94,7 +94,8 @@ def close_through(
     federations and titles recorded (`ledger.services.list_details`), except in a re-rate,
     where `shown` says what each list showed. A period rated from the list of 2024-02 waits
     for its compression (`compression.rated_from_compressed_list`), except in a re-rate,
-    which publishes again what was published.
+    which publishes again what was published (and never closes a compressed list again:
+    `reopening.refuse_inexact`).
     """
     newest = _refuse_what_cannot_close(session, pool, period, now)
     first = cadence.next_list_period(pool, newest) if newest is not None else period
