@@ -51,14 +51,14 @@ def D(text: str) -> dt.date:  # noqa: N802 - a one-letter builder, like beancoun
 # -- the sample files -------------------------------------------------------------------------
 
 TWO_EVENTS = [
-    PgnGame(1, 4, MULLER, NOVAK, 4612345, 14598765, WHITE, D("2026-03-07"), OPEN, 1),
-    PgnGame(2, 20, OVERGAARD, CARLSEN, None, 1503014, DRAW, D("2026-03-07"), OPEN, 1),
+    PgnGame(1, 4, MULLER, NOVAK, 4612345, 14598765, WHITE, D("2026-03-07"), OPEN, 1, moves=True),
+    PgnGame(2, 20, OVERGAARD, CARLSEN, None, 1503014, DRAW, D("2026-03-07"), OPEN, 1, moves=True),
     PgnGame(3, 37, NOVAK, OVERGAARD, 14598765, None, BLACK, D("2026-03-07"), OPEN, 2, moves=False),
-    PgnGame(4, 50, CARLSEN, MULLER, 1503014, 4612345, DRAW, D("2026-03-08"), OPEN, 2),
-    PgnGame(5, 64, OBRIEN, DUPONT, None, None, WHITE, D("2026-04-02"), CLUB, 1),
-    PgnGame(6, 74, DUPONT, MULLER, None, 4612345, BLACK, D("2026-04-09"), CLUB, 2),
+    PgnGame(4, 50, CARLSEN, MULLER, 1503014, 4612345, DRAW, D("2026-03-08"), OPEN, 2, moves=True),
+    PgnGame(5, 64, OBRIEN, DUPONT, None, None, WHITE, D("2026-04-02"), CLUB, 1, moves=True),
+    PgnGame(6, 74, DUPONT, MULLER, None, 4612345, BLACK, D("2026-04-09"), CLUB, 2, moves=True),
     PgnGame(7, 85, MULLER, OBRIEN, None, None, DRAW, D("2026-04-16"), CLUB, 3, moves=False),
-    PgnGame(8, 96, NOVAK, DUPONT, 14598765, None, WHITE, D("2026-04-16"), None, None),
+    PgnGame(8, 96, NOVAK, DUPONT, 14598765, None, WHITE, D("2026-04-16"), None, None, moves=True),
 ]
 """Comments over blank lines, variations, `%` lines, games with no moves but their result,
 two blank lines between games, an unknown Date taken from the EventDate, FIDE IDs 0 and -."""
@@ -286,25 +286,35 @@ def test_games_without_moves() -> None:
 
 
 def test_a_game_without_moves_is_read_with_a_warning() -> None:
-    """Comments, move numbers, NAGs and the result are not moves; a game that gives none may
-    not have been played (a forfeit), which FIDE does not rate, so each is warned of."""
+    """Comments (one left open included), escape lines, move numbers, NAGs and the result
+    are not moves, nor are the comments and blank lines python-chess reads among a game's
+    headers; a game that gives none may not have been played (a forfeit), which FIDE does
+    not rate, so the file's games without moves are warned of, once, by line."""
     games, problems = read(
         game("1. e4 e5 2. Nf3 {best} 1-0"),
         game("{forfeit: White did not appear} 0-1", Result="0-1", White="C", Black="D"),
-        game("1. $1 ; a line comment\n1/2-1/2", Result="1/2-1/2"),
+        game("1. $1 ; a line comment\n% an escape line\n1/2-1/2", Result="1/2-1/2"),
         game("1... Nf6 0-1", Result="0-1"),
+        '[White "E"]\n% an escape line\n; a comment\n\n[Black "F"]\n[Result "1-0"]\n'
+        '[Date "2026.03.07"]\n\n1-0 {a comment left open\n',
     )
     assert problems == []
-    assert [one.moves for one in games] == [True, False, False, True]
+    assert [one.moves for one in games] == [True, False, False, True, False]
     assert [str(warning) for warning in without_moves(games, "f.pgn")] == [
-        f"f.pgn:{line}: moves: game {number} ({white} - {black}, {result}) gives no moves; it "
-        "is rated as played. If it was not played (a forfeit), FIDE does not rate it: record "
-        "it as a forfeit (+/- or -/+)."
-        for line, number, white, black, result in (
-            (8, 2, "C", "D", "0-1"),
-            (15, 3, "A", "B", "1/2-1/2"),
-        )
+        "f.pgn:8: moves: 3 games give a result and no moves (game 2 at line 8, game 3 at "
+        "line 15, game 5 at line 31); each is rated as played. If one was not played (a "
+        "forfeit), FIDE does not rate it: record it as a forfeit (+/- or -/+)."
     ]
+
+
+def test_a_warning_names_ten_games_without_moves_and_counts_the_rest() -> None:
+    games, _ = read(*[game("1-0")] * 12)
+    [warning] = without_moves(games, "f.pgn")
+    assert "(game 1 at line 1, " in warning.message
+    assert "game 10 at line 64 and 2 more)" in warning.message
+    assert without_moves(games[:1], "f.pgn")[0].message.startswith(
+        "1 game gives a result and no moves (game 1 at line 1);"
+    )
 
 
 def test_two_games_run_together_are_not_taken_for_one() -> None:

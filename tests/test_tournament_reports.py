@@ -570,7 +570,8 @@ def test_what_the_reader_did_not_take_as_written_is_a_warning_at_its_line(
 ) -> None:
     """A PGN's game with a result and no moves (maybe a forfeit, which FIDE does not rate)
     and a TRF's birth date written DDMMYY (left empty: "warning if wrong") each wait for
-    the organiser's note, at their line and field."""
+    the organiser's note, at their line and field; points that disagree with the rounds
+    touch the standings alone: a note."""
     pgn = (
         f'[Event "{EVENT}"]\n[Date "2026.10.04"]\n[Round "1"]\n[White "Adams, Ann"]\n'
         '[Black "Brown, Bob"]\n[Result "1-0"]\n\n1-0\n'
@@ -578,7 +579,7 @@ def test_what_the_reader_did_not_take_as_written_is_a_warning_at_its_line(
     findings = scene.findings(scene.upload(pgn, name="forfeit.pgn").report)
     [warned] = [f for f in findings if f.code == "read-otherwise"]
     assert (warned.tier, warned.line, warned.field) == (Tier.WARNING, 1, "moves")
-    assert warned.message.startswith("game 1 (Adams, Ann - Brown, Bob, 1-0) gives no moves")
+    assert warned.message.startswith("1 game gives a result and no moves (game 1 at line 1)")
     players = [entrant("Adams, Ann", 1001, birth_year=1990), entrant("Brown, Bob", 1002)]
     trf = trf_report("Another Open", "2026-10-04", players, [(1, 1, 2, "1-0")]).decode()
     written = next(line for line in trf.splitlines() if line.startswith("001    1"))
@@ -588,6 +589,12 @@ def test_what_the_reader_did_not_take_as_written_is_a_warning_at_its_line(
     [warned] = [f for f in findings if f.code == "read-otherwise"]
     assert (warned.tier, warned.line, warned.field) == (Tier.WARNING, 6, "birth date")
     assert warned.message.startswith("columns 70-79: the birth date '120242' is not YYYY/MM/DD")
+    played = _round_robin().decode()
+    first = next(line for line in played.splitlines() if line.startswith("001    1"))
+    misscored = played.replace(first, first[:80] + " 9.0" + first[84:]).encode()
+    findings = scene.findings(scene.upload(misscored, name="points.trf").report)
+    [noted] = [f for f in findings if f.code == "read-otherwise"]
+    assert (noted.tier, noted.line, noted.field) == (Tier.NOTE, 6, "points")
 
 
 def test_a_pgn_of_two_events_is_refused_by_line(scene: Scene) -> None:

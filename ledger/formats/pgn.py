@@ -17,7 +17,7 @@ from typing import TypeVar
 
 import chess.pgn
 
-from ledger.core import names
+from ledger.core import names, printable
 from ledger.core.domain import GameResult
 from ledger.core.errors import InvalidInput, RejectedRecords
 from ledger.core.progress import NO_PROGRESS, Progress, counted
@@ -54,7 +54,7 @@ class PgnGame:
     event: str | None
     round: int | None
     """The round before the dot: Round "3.1" (round 3, board 1) is 3."""
-    moves: bool = True
+    moves: bool
     """Whether the file gives any move of the game (a result without moves may be a game
     that was not played: `without_moves`)."""
 
@@ -183,6 +183,9 @@ class _Headers:
     line: int
     tags: dict[str, str] = field(default_factory=dict)
     repeated: list[str] = field(default_factory=list)
+    moves_line: int = 0
+    """The line python-chess read its moves from (past comments and blank lines among the
+    headers), and the last line it read of the game."""
     last_line: int = 0
 
 
@@ -223,6 +226,8 @@ class _HeaderVisitor(chess.pgn.BaseVisitor[_Headers]):
         self.headers.tags[tagname] = tagvalue
 
     def end_headers(self) -> chess.pgn.SkipType:
+        # python-chess ends the headers having read the first line of the moves.
+        self.headers = replace(self.headers, moves_line=self.lines.lines_read)
         return chess.pgn.SKIP
 
     def result(self) -> _Headers:
@@ -237,35 +242,43 @@ def _headers(text: str) -> Iterator[_Headers]:
 
 
 def without_moves(games: list[PgnGame], file_name: str) -> list[FileWarning]:
-    """A warning for each game the file gives a result and no moves: it is recorded as
-    played and rated, though it may be a game that was not played, which FIDE does not rate
-    (a forfeit: FIDE Rating Regulations 5)."""
+    """One warning for the games the file gives a result and no moves, naming them: each is
+    recorded as played and rated, though it may be a game that was not played, which FIDE
+    does not rate (a forfeit: FIDE Rating Regulations 5)."""
+    found = [game for game in games if not game.moves]
+    if not found:
+        return []
+    named = ", ".join(f"game {game.number} at line {game.line}" for game in found[:NAMED_AT_MOST])
+    more = len(found) - NAMED_AT_MOST
+    if more > 0:
+        named += f" and {more} more"
+    gives = "gives" if len(found) == 1 else "give"
     return [
         FileWarning(
             file=file_name,
-            line=game.line,
+            line=found[0].line,
             field="moves",
-            message=f"game {game.number} ({game.white} - {game.black}, {game.result}) gives "
-            "no moves; it is rated as played. If it was not played (a forfeit), FIDE does not "
-            "rate it: record it as a forfeit (+/- or -/+).",
+            message=f"{printable.counted(len(found), 'game')} {gives} a result and no moves "
+            f"({named}); each is rated as played. If one was not played (a forfeit), FIDE "
+            "does not rate it: record it as a forfeit (+/- or -/+).",
         )
-        for game in games
-        if not game.moves
     ]
 
 
+NAMED_AT_MOST = 10
+"""The games without moves a warning names; it counts the rest."""
+
 _NOT_MOVES = re.compile(
-    r"\{[^}]*\}|;[^\n]*|^%[^\n]*|\$[0-9]+|[0-9]+\.+|1-0|0-1|1/2-1/2|\*|\s+", re.MULTILINE
+    r"\{[^}]*(?:\}|\Z)|;[^\n]*|^%[^\n]*|\$[0-9]+|[0-9]+\.+|1-0|0-1|1/2-1/2|\*|\s+",
+    re.MULTILINE,
 )
-"""What a game's moves hold that is not a move: comments, escape lines, NAGs, move numbers,
-the result."""
+"""What a game's moves hold that is not a move: comments (one left open runs to the end),
+escape lines, NAGs, move numbers, the result."""
 
 
 def _has_moves(lines: list[str], headers: _Headers) -> bool:
-    """Whether any move follows the headers of the game that begins at `headers.line` and
-    ends at the line python-chess read last (`headers.last_line`)."""
-    first = _moves_start(lines, headers.line)
-    movetext = "\n".join(lines[first - 1 : headers.last_line])
+    """Whether any move is among the lines python-chess read as the game's moves."""
+    movetext = "\n".join(lines[headers.moves_line - 1 : headers.last_line])
     return bool(_NOT_MOVES.sub("", movetext))
 
 

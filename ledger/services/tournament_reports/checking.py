@@ -3,7 +3,9 @@ finding together, in three tiers (`ledger.core.reports.Tier`), each with its lin
 what to do.
 
 1. The file, by its format's own reader (`ledger.formats.report_files`): each problem is an
-   error, and a file that cannot be read is checked no further.
+   error, and a file that cannot be read is checked no further; what the reader did not take
+   as written (a field left empty, dates read otherwise, games without moves) is a warning,
+   or a note where it touches the standings alone (points, rank: `FOR_RANKING_ONLY`).
 2. The event: reported already (an earlier report of it, or its games in the ledger another
    way), before the pool's first list, ending in a closed period (but for a correction),
    fewer than two players: errors; sent more than `LATE_AFTER_DAYS` after its end: a
@@ -134,13 +136,18 @@ def _event(
     return findings
 
 
+FOR_RANKING_ONLY = frozenset({"points", "rank"})
+"""The fields of a report that matter to its standings, not to its ratings: what the reader
+did not take as written of them is a note (the ledger scores and ranks by the rounds)."""
+
+
 def _read_otherwise(read: ReportFile) -> list[Finding]:
-    """A warning for each thing the file's reader did not take as written (a field the
-    format marks "warning if wrong" left empty, dates read otherwise, a game without moves),
-    at its line and field."""
+    """What the file's reader did not take as written (a field the format marks "warning if
+    wrong" left empty, dates read otherwise, games without moves), at its line and field: a
+    warning to acknowledge, or a note where it touches the standings alone."""
     return [
         Finding(
-            tier=Tier.WARNING,
+            tier=Tier.NOTE if warning.field in FOR_RANKING_ONLY else Tier.WARNING,
             code="read-otherwise",
             message=warning.message,
             line=warning.line or None,
