@@ -124,8 +124,13 @@ def test_an_imported_list_or_a_close_without_priors_does_not_reopen(
 def test_reopen_period_on_the_command_line(ledger: Ledger, database_url: str) -> None:
     _scenario(ledger)
     close(ledger, "2026-08")
+    assert "withdrawn" not in run("periods", db=database_url).stdout
     reopened = run("reopen-period", "2026-08", "--reason", "a wrong result", db=database_url)
     assert reopened.exit_code == 0, reopened.stderr
     assert reopened.stdout.startswith("Reopened standard periods 2026-07, 2026-08: ")
     assert reopened.stdout.endswith("the ledger is as it was before that close.\n")
     assert run("list", "--period", "2026-08", db=database_url).exit_code == 1
+    [row] = [
+        line for line in run("periods", db=database_url).stdout.splitlines() if "2026-08" in line
+    ]
+    assert row.rstrip().endswith("1 (withdrawn)")

@@ -66,9 +66,8 @@ def period_overview(rows: Sequence[PeriodRow], pool: Pool, output: Format) -> No
 def _versions(row: PeriodRow) -> str:
     if not row.versions:
         return ""
-    current = next((each.number for each in row.versions if each.current), None)
-    shown = f"{len(row.versions)}" if len(row.versions) > 1 else "1"
-    return shown if current in (None, len(row.versions)) else f"{shown} (withdrawn)"
+    shown = str(len(row.versions))
+    return f"{shown} (withdrawn)" if any(each.withdrawn for each in row.versions) else shown
 
 
 def event_listing(rows: Sequence[EventRow], pool: Pool, output: Format) -> None:
