@@ -3,10 +3,7 @@ form an officer or an organiser sends from the desk (accounts made, their role c
 disabled; a password set from its link; tokens made and revoked; a report returned,
 rejected or withdrawn; the queue filtered; signing out) is filled and its button clicked as
 a person does, and the test sees both the page that answers and the change in the ledger.
-
-And the census of every form of the site's templates, each with the browser test that
-submits it (issue 44: "the browser tests must submit each form of the site as a person
-does").
+(`tests/test_form_census.py` holds that every form of the templates has such a test.)
 """
 
 from __future__ import annotations
@@ -16,7 +13,7 @@ import io
 import re
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -42,7 +39,6 @@ PASSWORD = "a long enough password"
 ORGANISER, OFFICER = "ari@club.test", "olga@federation.test"
 SENT = dt.datetime(2026, 4, 1, 10, 0)
 """When the organiser's report was sent and submitted: three days after its event ended."""
-TEMPLATES = Path(__file__).parent.parent / "ledger" / "web" / "templates"
 
 
 def _submitted_report(ledger: Ledger, organiser: int) -> int:
@@ -380,71 +376,3 @@ def test_signing_out_ends_the_session_on_the_server(
         ).all()
     assert len(sessions) == 1
     assert sessions[0] is not None
-
-
-PUBLIC_FORMS = "test_browser.py::test_each_form_submitted_as_a_person_fills_it_shows_its_page"
-REPORT_ROUND = (
-    "test_browser_reports.py::test_a_report_goes_from_the_organiser_to_the_published_list"
-)
-
-
-def _here(test: Callable[..., None]) -> str:
-    return f"{Path(__file__).name}::{test.__name__}"
-
-
-FORM_TESTS = {
-    "base.html search": PUBLIC_FORMS,
-    "search.html /search": PUBLIC_FORMS,
-    "list.html list-filter": PUBLIC_FORMS,
-    "rank_history.html /reports/*/rank-history": PUBLIC_FORMS,
-    "sign_in.html sign-in": _here(
-        test_an_account_disabled_on_the_desk_is_signed_out_and_cannot_sign_in
-    ),
-    "password.html set-password": _here(
-        test_an_account_made_on_the_desk_sets_its_password_and_signs_in
-    ),
-    "desk.html sign-out": _here(test_signing_out_ends_the_session_on_the_server),
-    "accounts.html add-account": _here(
-        test_an_account_made_on_the_desk_sets_its_password_and_signs_in
-    ),
-    "accounts.html /desk/accounts/*/role": _here(
-        test_an_officer_makes_an_organiser_an_officer_and_back
-    ),  # and test_an_account_whose_address_holds_a_slash_is_changed_from_its_row
-    "accounts.html /desk/accounts/*/disable": _here(
-        test_an_account_disabled_on_the_desk_is_signed_out_and_cannot_sign_in
-    ),
-    "tokens.html add-token": _here(test_a_token_made_on_the_desk_opens_the_api_until_it_is_revoked),
-    "tokens.html /desk/tokens/*/revoke": _here(
-        test_a_token_made_on_the_desk_opens_the_api_until_it_is_revoked
-    ),
-    "queue.html queue-filter": _here(test_the_queue_filter_submitted_as_a_person_fills_it),
-    "upload.html upload": REPORT_ROUND,
-    "report_macros.html /desk/reports/*/warnings/*/acknowledge": REPORT_ROUND,
-    "report.html new-version": REPORT_ROUND,
-    "report.html submit": REPORT_ROUND,
-    "report.html accept": REPORT_ROUND,
-    "report.html return": _here(test_an_officer_returns_a_report_with_a_reason),
-    "report.html reject": _here(test_an_officer_rejects_a_report_and_the_public_sees_why),
-    "report.html withdraw": _here(test_an_organiser_withdraws_their_report),
-    "desk_periods.html /desk/periods/close": REPORT_ROUND,
-}
-"""Every form of the templates, by its template and its id (or, without one, its action with
-`*` for each value the template fills in), and the browser test that fills it and clicks
-its button."""
-
-
-def _forms() -> set[str]:
-    found = set()
-    for template in sorted(TEMPLATES.glob("*.html")):
-        for tag in re.findall(r"<form\b[^>]*>", template.read_text()):
-            named = re.search(r'\bid="([^"]+)"', tag) or re.search(r'\baction="([^"]+)"', tag)
-            assert named is not None, (template.name, tag)
-            found.add(f"{template.name} {re.sub(r'{{[^}]*}}', '*', named.group(1))}")
-    return found
-
-
-def test_every_form_of_the_templates_is_submitted_by_a_browser_test() -> None:
-    assert _forms() == FORM_TESTS.keys()
-    for test in FORM_TESTS.values():
-        module, _, name = test.partition("::")
-        assert f"\ndef {name}(" in (Path(__file__).parent / module).read_text(), test

@@ -280,6 +280,7 @@ def test_json_of_a_result_is_the_standard_librarys_json_of_its_plain_data() -> N
             published_at=dt.datetime(2026, 10, 1, 8),
             stamp=7,
             current=True,
+            withdrawn=False,
         ),
         Places(1, 2, 3, 4, None, -5),
         Decimal("0.75"),

@@ -23,7 +23,6 @@ from ledger.cli import interrupts, typer_parts
 from ledger.cli.commands import COMMANDS, LoadedOnUse
 from ledger.cli.options import DbOption
 from ledger.cli.usage import CommandGroup, Misuse
-from ledger.core.domain import Pool
 from ledger.core.errors import Hint, LedgerError, RejectedRecords
 from ledger.storage import interpreter
 
@@ -123,9 +122,10 @@ _RECORD_HINTS = {
 def _in_our_words(refused: LedgerError) -> str:
     if refused.hint is None:
         return str(refused)
-    pool = "" if refused.pool in (None, Pool.STANDARD) else f" --pool {refused.pool}"
     return _HINTS[refused.hint].format(
-        message=str(refused).removesuffix("."), pool=pool, period=refused.period
+        message=str(refused).removesuffix("."),
+        pool=render.pool_option(refused.pool),
+        period=refused.period,
     )
 
 

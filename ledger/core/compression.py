@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from ledger.core import rules
 from ledger.core.domain import Period
+from ledger.core.printable import counted
 
 COMPRESSED_LIST = Period(2024, 2)
 """The period whose list FIDE compressed: the list of 1 March 2024."""
@@ -52,6 +53,12 @@ def awaits_compression(rating: int) -> bool:
     that list begins where only the compression lifts it over: from the old floor (1000) to
     1399, which it raises to 1400-1640 (SQL twin: `services.set_rating.awaits_compression`)."""
     return OLD_FLOOR <= rating < NEW_FLOOR
+
+
+def awaiting_in_words(count: int) -> str:
+    """`count` ratings that await the compression, as the close and its refusal name them:
+    "2 ratings from 1000 to 1399"."""
+    return f"{counted(count, 'rating')} from {OLD_FLOOR} to {NEW_FLOOR - 1}"
 
 
 def rated_from_compressed_list(period: Period) -> bool:

@@ -9,6 +9,7 @@ from .base import (
     Format as Format,
     error as error,
     message as message,
+    pool_option as pool_option,
 )
 from .corrections import (
     corrected as corrected,

@@ -17,7 +17,7 @@ import rich.console
 import rich.table
 import rich.text
 
-from ledger.core.domain import Period
+from ledger.core.domain import Period, Pool
 from ledger.core.printable import escaped
 from ledger.queries.shape import csv_lines, json_lines, plain, to_csv, to_json
 
@@ -130,6 +130,11 @@ def text(value: object) -> str:
 def list_text(period: Period | None) -> str:
     """A list by its date and its period: "Nov 2026 (2026-10)"."""
     return "" if period is None else f"{period.list_name} ({period})"
+
+
+def pool_option(pool: str | None) -> str:
+    """The `--pool` a command needs for `pool`: none for the standard pool, the default."""
+    return "" if pool in (None, Pool.STANDARD) else f" --pool {pool}"
 
 
 def points(hundredths: int) -> str:

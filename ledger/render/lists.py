@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from rich import box
 
 from ledger.core import compression
-from ledger.core.domain import Pool
 from ledger.core.printable import counted
 from ledger.queries import ListRow, RatingList
 from ledger.queries.lists.whole import CELL_NAMES, TEXT_CELLS, Cells
@@ -17,6 +16,7 @@ from ledger.render.base import (
     Table,
     list_text,
     message,
+    pool_option,
     stream_csv,
     stream_json,
 )
@@ -158,10 +158,10 @@ def closed(summary: ClosedPeriod) -> None:
     )
     print(f"The list effective {(period + 1)}-01 is published: `ledger list --period {period}`.")
     if summary.awaiting_compression:
-        pool = "" if summary.pool == Pool.STANDARD else f" --pool {summary.pool}"
+        pool = pool_option(summary.pool)
         print(
-            f"{counted(summary.awaiting_compression, 'rating')} from {compression.OLD_FLOOR} to "
-            f"{compression.NEW_FLOOR - 1} {'is' if summary.awaiting_compression == 1 else 'are'} "
+            f"{compression.awaiting_in_words(summary.awaiting_compression)} "
+            f"{'is' if summary.awaiting_compression == 1 else 'are'} "
             f"below this list's new floor of {compression.NEW_FLOOR} until it is compressed as "
             "FIDE did on 1 March 2024: run "
             f"`ledger compress-ratings --period {period}{pool}` next."

@@ -18,6 +18,7 @@ from ledger.render.base import (
     message,
     moment,
     plain_table,
+    pool_option,
     print_csv,
     print_json,
     print_records,
@@ -173,7 +174,7 @@ def accepted(done: Accepted) -> None:
     )
     if done.rerated:
         lists = ", ".join(f"{period} (version {number})" for period, number in done.rerated.items())
-        pool = "" if done.pool == "standard" else f" --pool {done.pool}"
+        pool = pool_option(done.pool)
         message(
             f"Re-rated the lists of {lists}; `ledger diff --period {min(done.rerated)}{pool}` "
             "shows what changed."

@@ -63,7 +63,7 @@ class Version:
     published_at: dt.datetime
     stamp: int
     current: bool
-    withdrawn: bool = False
+    withdrawn: bool
 
     @property
     def label(self) -> str:

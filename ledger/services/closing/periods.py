@@ -15,7 +15,6 @@ from sqlalchemy.orm import Session
 from ledger.core import cadence, compression
 from ledger.core.domain import Period, Pool
 from ledger.core.errors import Conflict, Hint
-from ledger.core.printable import counted
 from ledger.core.progress import NO_PROGRESS, Progress
 from ledger.services import activity, set_rating
 from ledger.services import compression as compressing
@@ -197,9 +196,8 @@ def _refuse_before_compression(
         return
     listed = compression.COMPRESSED_LIST
     ratings = (
-        f"{counted(awaiting, 'rating')} from {compression.OLD_FLOOR} to "
-        f"{compression.NEW_FLOOR - 1}, below its floor of {compression.NEW_FLOOR}, that FIDE "
-        f"compressed before rating the games of {period}"
+        f"{compression.awaiting_in_words(awaiting)}, below its floor of "
+        f"{compression.NEW_FLOOR}, that FIDE compressed before rating the games of {period}"
     )
     if closing_it:
         message = f"period {listed} closes alone: its list would hold {ratings}."
