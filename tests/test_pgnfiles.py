@@ -295,15 +295,16 @@ def test_a_game_without_moves_is_read_with_a_warning() -> None:
         game("{forfeit: White did not appear} 0-1", Result="0-1", White="C", Black="D"),
         game("1. $1 ; a line comment\n% an escape line\n1/2-1/2", Result="1/2-1/2"),
         game("1... Nf6 0-1", Result="0-1"),
+        '[White "G"]\n[Black "H"]\n[Result "0-1"]\n[Date "2026.03.07"]\n\n',
         '[White "E"]\n% an escape line\n; a comment\n\n[Black "F"]\n[Result "1-0"]\n'
         '[Date "2026.03.07"]\n\n1-0 {a comment left open\n',
     )
     assert problems == []
-    assert [one.moves for one in games] == [True, False, False, True, False]
+    assert [one.moves for one in games] == [True, False, False, True, False, False]
     assert [str(warning) for warning in without_moves(games, "f.pgn")] == [
-        "f.pgn:8: moves: 3 games give a result and no moves (game 2 at line 8, game 3 at "
-        "line 15, game 5 at line 31); each is rated as played. If one was not played (a "
-        "forfeit), FIDE does not rate it: record it as a forfeit (+/- or -/+)."
+        "f.pgn:8: moves: 4 games give a result and no moves (game 2 at line 8, game 3 at "
+        "line 15, game 5 at line 31, game 6 at line 37); each is rated as played. If one was "
+        "not played (a forfeit), FIDE does not rate it: record it as a forfeit (+/- or -/+)."
     ]
 
 

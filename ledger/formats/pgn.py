@@ -269,11 +269,12 @@ NAMED_AT_MOST = 10
 """The games without moves a warning names; it counts the rest."""
 
 _NOT_MOVES = re.compile(
-    r"\{[^}]*(?:\}|\Z)|;[^\n]*|^%[^\n]*|\$[0-9]+|[0-9]+\.+|1-0|0-1|1/2-1/2|\*|\s+",
+    r"\{[^}]*(?:\}|\Z)|;[^\n]*|^[%\[][^\n]*|\$[0-9]+|[0-9]+\.+|1-0|0-1|1/2-1/2|\*|\s+",
     re.MULTILINE,
 )
 """What a game's moves hold that is not a move: comments (one left open runs to the end),
-escape lines, NAGs, move numbers, the result."""
+escape lines, NAGs, move numbers, the result; and a header line, read last where a game
+ends without moves."""
 
 
 def _has_moves(lines: list[str], headers: _Headers) -> bool:
